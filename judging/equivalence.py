@@ -1,0 +1,717 @@
+"""Rule-based, interpretable answer equivalence (PEDANTS-like; pure Python, no Django).
+
+``judge(candidate, answerline, question=...)`` decides whether a free-text answer
+matches an answerline and says why. It works in two layers:
+
+1. **Hard rules**, in priority order -- ``empty``, ``exact``/``alias:*``,
+   ``reject:do-not-accept``, ``prompt``, ``negation``, ``hedge``, ``installment``,
+   ``number``, ``required``, ``surname``, ``given-name``. They settle a case outright
+   and always win (a ``do not accept`` beats any fuzzy similarity; ``15`` is never
+   ``5``; ``Not Canberra.`` is never ``Canberra``).
+2. **Grey cases** (long sentences from LLMs, partial names, misspellings) go to a
+   small logistic-regression calibrator over interpretable features of the rule
+   engine -- token recall of the reference in the candidate (with the question's own
+   words discounted), contiguous containment, fuzzy similarity, name parts and
+   numbers. Its weights live in ``judging/calibrator.json`` (trained by
+   ``python -m judging.train_calibrator``) and are loaded once at import.
+
+Every :class:`Verdict` carries ``score`` (calibrated probability of correct), the
+``rule`` that decided, the reference it ``matched`` and a one-sentence explanation.
+Bump :data:`EQUIVALENCE_VERSION` whenever a rule or the calibrator changes, so that
+stored verdicts can be re-scored.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+from judging.answerline import Alternative, Answerline, parse_answerline
+from judging.normalize import (
+    ARTICLES,
+    STOPWORDS,
+    normalize,
+    numbers_in,
+    strip_articles,
+    tokens,
+)
+
+__all__ = [
+    "EQUIVALENCE_VERSION",
+    "FEATURE_NAMES",
+    "Verdict",
+    "analyze",
+    "judge",
+    "judge_many",
+]
+
+EQUIVALENCE_VERSION = "2026.11.1"
+
+CALIBRATOR_PATH = Path(__file__).with_name("calibrator.json")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judge's decision on one candidate answer.
+
+    ``correct`` is the final decision; ``prompt`` is True when the answerline asks
+    the responder for more (``[prompt on X]``) -- a prompted answer is not correct
+    as a final answer. ``score`` is the calibrated probability that a human would
+    mark the answer correct; ``rule`` names the rule that decided (see
+    ``docs/judging.md``); ``matched`` is the answerline text it matched, if any.
+    """
+
+    correct: bool
+    prompt: bool
+    score: float
+    rule: str
+    matched: str | None
+    explanation: str
+    version: str = EQUIVALENCE_VERSION
+
+
+# --------------------------------------------------------------------------- features
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "contains",          # an acceptable answer occurs contiguously in the candidate
+    "contains_short",    # ... and the candidate is short (<= 6 tokens)
+    "recall",            # share of the answer's content tokens found in the candidate
+    "recall_fuzzy",      # same, a token counts if it is a close spelling variant
+    "recall_noq",        # same, over answer tokens that the question does not contain
+    "answer_in_question",  # every answer token also occurs in the question
+    "surname_in",        # person-like answer whose surname occurs in the candidate
+    "ratio",             # fuzzy similarity of the candidate's core with the answer
+    "partial",           # best partial (substring) similarity of the answer in the candidate
+    "precision",         # share of the candidate's new content tokens that are answer tokens
+    "precision_short",   # precision x short candidate
+    "num_match",         # the answer has numbers and all occur in the candidate
+    "num_partial",       # some but not all of the answer's numbers occur
+    "num_miss",          # the answer has numbers, the candidate has others, none shared
+    "log_len",           # log(1 + candidate tokens)
+    "short",             # candidate has <= 4 tokens
+    "negated_mention",   # a mention of the answer is preceded by a negation
+    "refusal",           # "I don't know", "no information", "cannot", ...
+    "first_pos",         # relative position of the first mention (0 = start, 1 = none)
+    "recall_x_short",    # recall x short
+    "recall_full",       # recall == 1
+    "n_new_tokens",      # log(1 + candidate content tokens absent from answer and question)
+)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the rule engine found: a hard decision, or features for the calibrator."""
+
+    rule: str
+    hard: bool | None  # True/False when a hard rule decided, None for grey cases
+    prompt: bool
+    matched: str | None
+    detail: str
+    features: tuple[float, ...]
+
+
+_NEGATORS = frozenset(
+    {"not", "isnt", "wasnt", "arent", "werent", "never", "neither", "nor", "doesnt", "didnt",
+     "dont", "cannot", "cant", "aint"}
+)
+_NEG_SKIP = ARTICLES | {"in", "at", "on", "from", "by", "to", "of", "be", "is", "it", "was",
+                        "called", "named"}
+_FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(p.split())
+    for p in (
+        "i think that", "i think", "i believe that", "i believe", "i guess", "i would say",
+        "id say", "my guess is", "my answer is", "the answer is", "answer is", "answer",
+        "i am not sure but", "im not sure but", "not sure but", "maybe", "probably",
+        "perhaps", "possibly", "it must be", "it might be", "it could be", "it would be",
+        "it is", "it was", "its", "it", "is it", "that is", "thats", "this is", "um", "uh",
+        "hmm", "oh", "well", "ok", "okay", "definitely", "surely", "certainly",
+    )
+)
+_FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(p.split())
+    for p in ("i think", "i believe", "i guess", "maybe", "probably", "perhaps", "right")
+)
+_REFUSAL = (
+    "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",
+    "unable to", "unknown", "no answer", "not possible", "i am sorry", "im sorry",
+    "not provide", "no record", "not specified", "not mentioned", "not clear",
+)
+_NAME_PARTICLES = frozenset(
+    {"van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "del", "della", "bin",
+     "ibn", "al", "el", "st", "mc", "mac", "ter", "ten", "y"}
+)
+_NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "2", "3", "4"})
+_NOT_PERSON_FIRST = frozenset(
+    {"new", "san", "santa", "saint", "st", "los", "las", "united", "north", "south", "east",
+     "west", "great", "lake", "mount", "mt", "fort", "port", "the", "republic", "kingdom",
+     "state", "university", "battle", "treaty", "river", "cape", "gulf", "bay", "isle",
+     "el", "la", "le", "big", "little", "old", "upper", "lower", "central", "royal"}
+)
+_NOT_PERSON_LAST = frozenset(
+    {"river", "university", "city", "ocean", "sea", "lake", "mountain", "mountains",
+     "island", "islands", "state", "states", "kingdom", "republic", "county", "park",
+     "bay", "street", "college", "school", "company", "war", "act", "party", "beach",
+     "valley", "desert", "canal", "bridge", "tower", "church", "cathedral", "palace",
+     "hall", "stadium", "field", "airport", "station", "road", "avenue", "square",
+     "bank", "band", "club", "team", "empire", "dynasty", "movement", "league", "award",
+     "prize", "festival", "theatre", "theater", "museum", "hospital", "institute",
+     "corporation", "inc", "ltd", "records", "studios", "sound", "strait", "peninsula",
+     "province", "region", "district", "territory", "coast", "falls", "creek", "forest",
+     "canyon", "cup", "series", "bowl", "show", "games", "game", "day", "era", "age",
+     "period", "system", "theory", "law", "effect", "syndrome", "disease"}
+)
+_SHORT_TOKENS = 6
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december"
+    .split()
+)
+
+
+def _approx(ref: frozenset[str], cand: frozenset[str]) -> bool:
+    """Do the numbers agree to within 2% (for decimals and numbers >= 1000 that are
+    not years)? ``2.19 billion`` ~ ``2.187 billion``; ``15`` is never ``5``."""
+    for r in ref:
+        if "." not in r and (len(r) < 4 or (len(r) == 4 and r[:2] in ("19", "20", "18"))):
+            continue
+        rv = float(r)
+        for c in cand:
+            cv = float(c)
+            if rv and abs(cv - rv) / abs(rv) <= 0.02:
+                return True
+    return False
+_HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs"})
+
+
+@dataclass(frozen=True)
+class _Alt:
+    """An answerline alternative, normalized once (cached per answerline)."""
+
+    alt: Alternative
+    toks: tuple[str, ...]
+    norm: str
+    content: frozenset[str]
+    nums: frozenset[str]
+    person: bool
+    surname: str | None
+    given: str | None
+    required_norms: tuple[str, ...]
+
+
+def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
+    words = alt.text.split()
+    if not 2 <= len(words) <= 5 or any(ch.isdigit() for ch in alt.text):
+        return False, None, None
+    caps = [w for w in words if w[:1].isupper()]
+    if len(caps) < 2:
+        return False, None, None
+    core = [t for t in toks if t not in _NAME_SUFFIXES]
+    if len(core) < 2 or core[0] in _NOT_PERSON_FIRST or core[-1] in _NOT_PERSON_LAST:
+        return False, None, None
+    if any(t in STOPWORDS and t not in _NAME_PARTICLES for t in core):
+        return False, None, None
+    # surname: the last word plus any particles before it ("van beethoven" -> "beethoven")
+    surname = core[-1]
+    given = core[0]
+    if given in _NAME_PARTICLES:
+        return False, None, None
+    return True, surname, given
+
+
+@lru_cache(maxsize=16384)
+def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...], tuple[_Alt, ...],
+                                                    tuple[_Alt, ...]]:
+    line = parse_answerline(key)
+
+    def prep(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
+        out = []
+        for a in alts:
+            toks = strip_articles(tokens(a.text))
+            if not toks:
+                continue
+            person, surname, given = _person_parts(a, toks)
+            out.append(
+                _Alt(
+                    alt=a,
+                    toks=toks,
+                    norm=" ".join(toks),
+                    content=frozenset(t for t in toks if t not in STOPWORDS),
+                    nums=numbers_in(toks),
+                    person=person,
+                    surname=surname,
+                    given=given,
+                    required_norms=tuple(n for n in (normalize(r) for r in a.required) if n),
+                )
+            )
+        return tuple(out)
+
+    return line, prep(line.acceptable), prep(line.prompts), prep(line.rejects)
+
+
+@lru_cache(maxsize=16384)
+def _question_tokens(question: str) -> frozenset[str]:
+    return frozenset(t for t in tokens(question) if t not in STOPWORDS) if question else frozenset()
+
+
+def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
+    changed = True
+    while changed and toks:
+        changed = False
+        for p in _FILLER_PREFIXES:
+            if len(toks) > len(p) and toks[: len(p)] == p:
+                toks = toks[len(p):]
+                changed = True
+                break
+        for p in _FILLER_SUFFIXES:
+            if len(toks) > len(p) and toks[-len(p):] == p:
+                toks = toks[: -len(p)]
+                changed = True
+                break
+    return strip_articles(toks)
+
+
+def _find(seq: tuple[str, ...], sub: tuple[str, ...]) -> list[int]:
+    """Start positions of ``sub`` as a contiguous run in ``seq``."""
+    n, m = len(seq), len(sub)
+    if m == 0 or m > n:
+        return []
+    first = sub[0]
+    out = []
+    start = 0
+    while True:
+        try:
+            i = seq.index(first, start)
+        except ValueError:
+            return out
+        if i + m > n:
+            return out
+        if seq[i : i + m] == sub:
+            out.append(i)
+        start = i + 1
+
+
+def _negated(seq: tuple[str, ...], pos: int) -> bool:
+    """Is the mention starting at ``pos`` preceded by a negation ("not (the) X")?"""
+    j = pos - 1
+    steps = 0
+    while j >= 0 and steps < 3:
+        t = seq[j]
+        if t in _NEGATORS:
+            return True
+        if t not in _NEG_SKIP:
+            return False
+        j -= 1
+        steps += 1
+    return False
+
+
+def _close(a: str, b: str) -> bool:
+    """Spelling-variant test for short strings: stricter the shorter they are."""
+    if a == b:
+        return True
+    n = min(len(a), len(b))
+    if n < 4:
+        return False
+    if a[:1] != b[:1] and n < 8:
+        return False
+    cutoff = 92 if n < 6 else 88 if n < 10 else 85
+    return fuzz.ratio(a, b) >= cutoff
+
+
+def _alt_matches_core(a: _Alt, core: tuple[str, ...], core_norm: str) -> bool:
+    if core_norm == a.norm:
+        return True
+    if _find(core, a.toks):
+        return True
+    return bool(a.nums) is False and len(a.norm) >= 4 and _close(core_norm, a.norm)
+
+
+def _hedge(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> str | None:
+    """Two different answers joined by "or": return the wrong one, else None."""
+    if not any(t in _HEDGE_SPLIT for t in core) or len(core) > 9:
+        return None
+    segments: list[tuple[str, ...]] = []
+    cur: list[str] = []
+    for t in core:
+        if t in _HEDGE_SPLIT:
+            if cur:
+                segments.append(tuple(cur))
+            cur = []
+        else:
+            cur.append(t)
+    if cur:
+        segments.append(tuple(cur))
+    segments = [strip_articles(s) for s in segments if any(t not in STOPWORDS for t in s)]
+    if len(segments) < 2:
+        return None
+    if any(len(s) > 4 for s in segments):
+        return None
+    hits = [any(_alt_matches_core(a, s, " ".join(s)) for a in accept) for s in segments]
+    if any(hits) and not all(hits):
+        wrong = segments[hits.index(False)]
+        # a segment sharing a word with some answer is a variant, not another answer
+        if any(a.content & set(wrong) for a in accept):
+            return None
+        return " ".join(wrong)
+    return None
+
+
+def _matches_directive(alts: tuple[_Alt, ...], core: tuple[str, ...], core_norm: str,
+                       cand: tuple[str, ...], *, contain: bool) -> _Alt | None:
+    for a in alts:
+        if core_norm == a.norm or (contain and _find(cand, a.toks)):
+            return a
+        if len(a.norm) >= 5 and not a.nums and fuzz.ratio(core_norm, a.norm) >= 85:
+            return a
+    return None
+
+
+def _result(rule: str, hard: bool | None, matched: str | None, detail: str,
+            feats: tuple[float, ...], prompt: bool = False) -> Analysis:
+    return Analysis(rule, hard, prompt, matched, detail, feats)
+
+
+_ZERO = tuple(0.0 for _ in FEATURE_NAMES)
+
+
+def analyze(candidate: str, answerline: str | Sequence[str], question: str = "") -> Analysis:
+    """Run the rule engine; return a hard decision or the calibrator's features."""
+    key = answerline if isinstance(answerline, str) else tuple(answerline)
+    if not candidate or not candidate.strip():
+        return _result("empty", False, None, "the answer is empty", _ZERO)
+    line, accept, prompts, rejects = _prepared(key)
+    cand = tokens(candidate)
+    if not cand:
+        return _result("empty", False, None, "the answer has no words", _ZERO)
+    full_norm = " ".join(strip_articles(cand))
+    core = _strip_fillers(cand)
+    core_norm = " ".join(core)
+    short = len(core) <= _SHORT_TOKENS
+
+    # 1. exact / alias
+    for a in accept:
+        if full_norm == a.norm or core_norm == a.norm:
+            kind = a.alt.kind
+            rule = "exact" if kind in ("main", "list") else f"alias:{kind}"
+            return _result(rule, True, a.alt.text, f"matches '{a.alt.text}' after normalization",
+                           _ZERO)
+
+    # 2. do not accept / reject
+    if rejects:
+        r = _matches_directive(rejects, core, core_norm, cand, contain=short)
+        if r is not None:
+            return _result("reject:do-not-accept", False, r.alt.text,
+                           f"the answerline says do not accept '{r.alt.text}'", _ZERO)
+
+    # 3. prompt
+    if prompts:
+        p = _matches_directive(prompts, core, core_norm, cand, contain=False)
+        if p is not None:
+            return _result("prompt", False, p.alt.text,
+                           f"the answerline says prompt on '{p.alt.text}'", _ZERO, prompt=True)
+
+    # 4. negation of a short answer ("not Canberra", "it isn't Bolivia")
+    if core and len(core) <= _SHORT_TOKENS + 1 and core[0] in _NEGATORS:
+        rest = strip_articles(_strip_fillers(core[1:]))
+        rest_norm = " ".join(rest)
+        for a in accept:
+            if rest and _alt_matches_core(a, rest, rest_norm):
+                return _result("negation", False, a.alt.text,
+                               f"the answer negates '{a.alt.text}'", _ZERO)
+
+    # 5. hedge between two answers
+    if len(core) <= 9:
+        wrong = _hedge(core, accept)
+        if wrong is not None:
+            return _result("hedge", False, None,
+                           f"the answer hedges between a correct answer and '{wrong}'", _ZERO)
+
+    cand_set = frozenset(cand)
+    cand_nums = numbers_in(cand)
+    qtok = _question_tokens(question)
+
+    # 6. installments and numbers
+    if short:
+        for a in accept:
+            if not a.nums or len(a.nums) == len(a.toks):
+                pass
+            pos = _find(core, a.toks)
+            # "Jaws 2" for "Jaws": the answer followed by a small number and nothing else
+            if pos and pos[0] + len(a.toks) == len(core) - 1 and len(a.nums) < len(a.toks):
+                last = core[-1]
+                if last.isdigit() and int(last) <= 30 and last not in a.nums:
+                    return _result("installment", False, a.alt.text,
+                                   f"'{core_norm}' is a different installment from "
+                                   f"'{a.alt.text}'", _ZERO)
+            # "Final Fantasy VIII" for "Final Fantasy VII": same words, another number
+            if a.nums and cand_nums and a.nums != cand_nums and not _MONTHS & a.content:
+                a_words = tuple(t for t in a.toks if t not in a.nums)
+                c_words = tuple(t for t in core if t not in cand_nums)
+                if a_words and a_words == c_words and not _approx(a.nums, cand_nums):
+                    return _result("installment", False, a.alt.text,
+                                   f"'{core_norm}' has a different number from "
+                                   f"'{a.alt.text}'", _ZERO)
+        numeric = [a for a in accept if a.nums]
+        if numeric and cand_nums and len(numeric) == len(accept):
+            if not any(a.nums <= cand_nums or not (cand_nums - a.nums)
+                       or _approx(a.nums, cand_nums) for a in numeric):
+                return _result("number", False, numeric[0].alt.text,
+                               f"the numbers in the answer ({', '.join(sorted(cand_nums))}) "
+                               f"differ from '{numeric[0].alt.text}'", _ZERO)
+
+    # 7. required parts, surname, given name (short answers only)
+    if short:
+        for a in accept:
+            if a.required_norms and all(_find(core, tuple(r.split())) for r in a.required_norms):
+                return _result("required", True, a.alt.text,
+                               f"gives the required part of '{a.alt.text}'", _ZERO)
+        for a in accept:
+            if a.person and core_norm == a.surname:
+                return _result("surname", True, a.alt.text,
+                               f"'{core_norm}' is the surname of '{a.alt.text}'", _ZERO)
+        for a in accept:
+            if a.person and "," not in a.alt.text and core_norm == a.given and not any(
+                    b.norm == core_norm or b.surname == core_norm for b in accept):
+                return _result("given-name", False, a.alt.text,
+                               f"'{core_norm}' is only the given name of '{a.alt.text}'", _ZERO)
+
+    # 8. grey case: features for the calibrator
+    return _grey(cand, cand_set, cand_nums, core, core_norm, full_norm, accept, qtok)
+
+
+def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[str],
+          core: tuple[str, ...], core_norm: str, full_norm: str, accept: tuple[_Alt, ...],
+          qtok: frozenset[str]) -> Analysis:
+    n = len(cand)
+    short = 1.0 if len(core) <= 4 else 0.0
+    cand_content = [t for t in cand_set if t not in STOPWORDS]
+    new_tokens = [t for t in cand_content if t not in qtok]
+    best_key = (-1.0, -1.0)
+    best: _Alt | None = None
+    f_contains = f_recall = f_rfuzzy = f_rnoq = f_inq = f_surname = 0.0
+    f_ratio = f_partial = f_prec = 0.0
+    f_nmatch = f_npart = 0.0
+    f_nmiss = 1.0 if accept else 0.0
+    any_num = False
+    f_neg = 0.0
+    first_pos = 1.0
+    all_alt_tokens: set[str] = set()
+    for a in accept:
+        all_alt_tokens |= a.content
+    for a in accept:
+        content = a.content or frozenset(a.toks)
+        hit = content & cand_set
+        recall = len(hit) / len(content)
+        fuzzy_hits = len(hit)
+        if recall < 1.0 and cand_content:
+            for t in content - hit:
+                if len(t) >= 4 and process.extractOne(
+                        t, cand_content, scorer=fuzz.ratio, score_cutoff=84) is not None:
+                    fuzzy_hits += 1
+        rfuzzy = fuzzy_hits / len(content)
+        new_content = content - qtok
+        if new_content:
+            rnoq = len(new_content & cand_set) / len(new_content)
+            inq = 0.0
+        else:
+            rnoq = recall
+            inq = 1.0
+        positions = _find(cand, a.toks)
+        contains = 1.0 if positions else 0.0
+        if positions:
+            if all(_negated(cand, p) for p in positions):
+                f_neg = 1.0
+            first_pos = min(first_pos, positions[0] / max(1, n))
+        elif hit:
+            idx = min(cand.index(t) for t in hit)
+            first_pos = min(first_pos, 0.5 + 0.5 * idx / max(1, n))
+        surname = 1.0 if a.person and a.surname in cand_set else 0.0
+        ratio = fuzz.ratio(core_norm, a.norm) / 100.0
+        partial = fuzz.partial_ratio(a.norm, full_norm) / 100.0 if len(a.norm) >= 3 else ratio
+        if a.nums:
+            any_num = True
+            shared = a.nums & cand_nums
+            if a.nums <= cand_nums:
+                f_nmatch = 1.0
+            elif shared:
+                f_npart = 1.0
+            if shared or not cand_nums:
+                f_nmiss = 0.0
+        else:
+            f_nmiss = 0.0
+        key = (contains + rnoq + rfuzzy * 0.5 + surname * 0.3, ratio)
+        if key > best_key:
+            best_key = key
+            best = a
+        f_contains = max(f_contains, contains)
+        f_recall = max(f_recall, recall)
+        f_rfuzzy = max(f_rfuzzy, rfuzzy)
+        f_rnoq = max(f_rnoq, rnoq)
+        f_inq = max(f_inq, inq)
+        f_surname = max(f_surname, surname)
+        f_ratio = max(f_ratio, ratio)
+        f_partial = max(f_partial, partial)
+    if not any_num:
+        f_nmiss = 0.0
+    core_content = [t for t in set(core) if t not in STOPWORDS and t not in qtok]
+    if core_content:
+        f_prec = sum(1 for t in core_content if t in all_alt_tokens) / len(core_content)
+    refusal = 1.0 if n <= 40 and any(r in full_norm for r in _REFUSAL) else 0.0
+    n_new = sum(1 for t in new_tokens if t not in all_alt_tokens)
+    feats = (
+        f_contains,
+        f_contains * (1.0 if len(core) <= _SHORT_TOKENS else 0.0),
+        f_recall,
+        f_rfuzzy,
+        f_rnoq,
+        f_inq,
+        f_surname,
+        f_ratio,
+        f_partial,
+        f_prec,
+        f_prec * short,
+        f_nmatch,
+        f_npart,
+        f_nmiss,
+        math.log1p(n),
+        short,
+        f_neg,
+        refusal,
+        first_pos,
+        f_recall * short,
+        1.0 if f_recall >= 1.0 else 0.0,
+        math.log1p(n_new),
+    )
+    if f_contains:
+        rule = "contains"
+    elif f_ratio >= 0.8 or f_rfuzzy > f_recall:
+        rule = "fuzzy"
+    elif f_surname:
+        rule = "surname"
+    elif f_recall > 0:
+        rule = "token-overlap"
+    else:
+        rule = "no-match"
+    matched = best.alt.text if best is not None else None
+    detail = {
+        "contains": f"mentions '{matched}'",
+        "fuzzy": f"is a close spelling of '{matched}' (similarity {f_ratio:.2f})",
+        "surname": f"names the surname of '{matched}'",
+        "token-overlap": f"shares {f_recall:.0%} of the words of '{matched}'",
+        "no-match": "shares no words with any acceptable answer",
+    }[rule]
+    if rule == "no-match":
+        matched = None
+    return _result(rule, None, matched, detail, feats)
+
+
+# ------------------------------------------------------------------------- calibrator
+
+
+@dataclass(frozen=True)
+class Calibrator:
+    """Logistic regression over :data:`FEATURE_NAMES` (standardized inputs)."""
+
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    coef: tuple[float, ...]
+    intercept: float
+    threshold: float = 0.5
+
+    def logit(self, feats: Sequence[float]) -> float:
+        z = self.intercept
+        for x, m, s, w in zip(feats, self.mean, self.scale, self.coef, strict=True):
+            z += w * (x - m) / s
+        return z
+
+    def probability(self, feats: Sequence[float]) -> float:
+        z = self.logit(feats)
+        if z >= 0:
+            return 1.0 / (1.0 + math.exp(-z))
+        e = math.exp(z)
+        return e / (1.0 + e)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Calibrator:
+        if tuple(data["features"]) != FEATURE_NAMES:
+            raise ValueError("calibrator.json was trained on other features; retrain it")
+        return cls(
+            mean=tuple(float(x) for x in data["mean"]),
+            scale=tuple(float(x) for x in data["scale"]),
+            coef=tuple(float(x) for x in data["coef"]),
+            intercept=float(data["intercept"]),
+            threshold=float(data.get("threshold", 0.5)),
+        )
+
+
+def _default_calibrator() -> Calibrator:
+    """Hand-set weights used only when ``calibrator.json`` is missing or stale."""
+    coef = [0.0] * len(FEATURE_NAMES)
+    for name, w in (("contains", 2.5), ("recall_noq", 2.0), ("ratio", 2.0),
+                    ("num_miss", -2.0), ("negated_mention", -2.0), ("refusal", -1.5)):
+        coef[FEATURE_NAMES.index(name)] = w
+    return Calibrator(tuple([0.0] * len(coef)), tuple([1.0] * len(coef)), tuple(coef), -3.0)
+
+
+def load_calibrator(path: Path = CALIBRATOR_PATH) -> Calibrator:
+    """Load committed weights; fall back to hand-set ones if the file is absent."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return Calibrator.from_dict(data)
+    except (OSError, ValueError, KeyError):
+        return _default_calibrator()
+
+
+CALIBRATOR = load_calibrator()
+
+_HARD_SCORE = {True: 0.99, False: 0.01}
+
+
+def _verdict(a: Analysis, calibrator: Calibrator) -> Verdict:
+    if a.hard is not None:
+        score = _HARD_SCORE[a.hard]
+        if a.prompt:
+            score = 0.5
+        return Verdict(a.hard, a.prompt, score, a.rule, a.matched,
+                       f"{'Correct' if a.hard else 'Wrong'} ({a.rule}): {a.detail}.")
+    p = calibrator.probability(a.features)
+    correct = p >= calibrator.threshold
+    return Verdict(
+        correct,
+        False,
+        round(p, 4),
+        a.rule,
+        a.matched,
+        f"{'Correct' if correct else 'Wrong'} ({a.rule}, calibrated p={p:.2f}): the answer "
+        f"{a.detail}.",
+    )
+
+
+def judge(candidate: str, answerline: str | Sequence[str], *, question: str = "",
+          calibrator: Calibrator | None = None) -> Verdict:
+    """Judge one candidate answer against an answerline (or a list of answers).
+
+    ``question`` is optional context: words the question already contains are weak
+    evidence that the candidate knows the answer. ``calibrator`` overrides the
+    committed weights (used by cross-validation).
+    """
+    return _verdict(analyze(candidate, answerline, question), calibrator or CALIBRATOR)
+
+
+def judge_many(candidates: Sequence[str], answerlines: Sequence[str | Sequence[str]],
+               questions: Sequence[str] | None = None, *,
+               calibrator: Calibrator | None = None) -> list[Verdict]:
+    """Judge a batch: ``candidates[i]`` against ``answerlines[i]`` (and ``questions[i]``)."""
+    if len(candidates) != len(answerlines):
+        raise ValueError("candidates and answerlines must have the same length")
+    if questions is not None and len(questions) != len(candidates):
+        raise ValueError("questions must have the same length as candidates")
+    cal = calibrator or CALIBRATOR
+    qs = questions if questions is not None else [""] * len(candidates)
+    return [_verdict(analyze(c, a, q), cal) for c, a, q in zip(candidates, answerlines, qs,
+                                                               strict=True)]

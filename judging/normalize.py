@@ -1,0 +1,267 @@
+"""Text normalization for answer judging (pure Python, no Django).
+
+Two answers that a quizmaster would read as "the same words" must normalize to the
+same string: ``normalize("Pathétique") == normalize("pathetique")``,
+``normalize("Rocky II") == normalize("Rocky 2")``, ``normalize("the fifth") ==
+normalize("5th")``, ``normalize("A$AP Rocky") == normalize("ASAP Rocky")``.
+
+The pipeline (each step is a plain function so that tests can pin it down):
+
+1. :func:`fold` -- Unicode folding: compatibility decomposition, combining marks
+   dropped, a few letters that do not decompose (``ø``, ``æ``, ``ß``, ``ł``, ...)
+   spelled out, typographic quotes and dashes mapped to ASCII.
+2. stylized names -- ``$`` and ``!`` inside a word read as letters (``A$AP`` ->
+   ``asap``, ``P!nk`` -> ``pink``); a slash between short letter groups is dropped
+   (``AC/DC`` -> ``acdc``); dotted initialisms are closed up (``D.C.`` -> ``dc``).
+3. case folding, ``&`` -> ``and``, punctuation -> space, thousands separators removed.
+4. Roman numerals after a word (``Rocky II``, ``Final Fantasy VII``) -> digits.
+5. number words and ordinals -> digits (``twenty-one`` -> ``21``, ``fifth`` / ``5th``
+   -> ``5``).
+
+Everything is cached with :func:`functools.lru_cache`; answerlines and questions
+repeat, so most calls are dictionary look-ups.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+__all__ = [
+    "ARTICLES",
+    "STOPWORDS",
+    "content_tokens",
+    "fold",
+    "normalize",
+    "numbers_in",
+    "strip_articles",
+    "tokens",
+]
+
+# Letters that NFKD does not decompose into ASCII + combining marks.
+_SPECIAL = str.maketrans(
+    {
+        "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss",
+        "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th",
+        "Þ": "Th", "ı": "i", "ħ": "h", "ŋ": "ng",
+        "‘": "'", "’": "'", "‚": "'", "‛": "'", "ʼ": "'", "ʻ": "'", "`": "'", "´": "'",
+        "“": '"', "”": '"', "„": '"', "«": '"', "»": '"',
+        "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
+        "\u00a0": " ", "\u2009": " ", "\u202f": " ", "…": "...",
+    }
+)
+
+ARTICLES = frozenset({"the", "a", "an"})
+
+# Function words that carry no evidence about which answer was meant.
+STOPWORDS = frozenset(
+    """
+    a an the of in on at to for by with from and or as is are was were be been being it its
+    this that these those which who whom whose what when where why how there their they them
+    he she his her him i me my we our you your do does did has have had not no but if than
+    then so also into over under about after before during between up down out off only very
+    s t can could would should will shall may might must just some any all each other such
+    own same too more most both few nor 's
+    """.split()
+)
+
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+    "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}
+_ORDINAL_WORDS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+    "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+    "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
+    "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20,
+    "thirtieth": 30, "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70,
+    "eightieth": 80, "ninetieth": 90, "hundredth": 100, "thousandth": 1000,
+}
+_SCALES = {"hundred": 100, "thousand": 1000}
+_TENS = {20, 30, 40, 50, 60, 70, 80, 90}
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+# Strict Roman numerals up to 89 (titles and regnal numbers live well below that).
+_ROMAN_RE = re.compile(r"^(?:l?x{0,3}|xl|xc)(?:ix|iv|v?i{0,3})$")
+# Two-letter words that are also valid numerals but far more often words.
+_ROMAN_STOP = frozenset({"xl", "lx", "li", "lv", "cl", "ci", "cv", "cx", "il"})
+
+_STYLIZED_DOLLAR = re.compile(r"(?<=[A-Za-z])\$(?=[A-Za-z])")
+_STYLIZED_BANG = re.compile(r"(?<=[A-Za-z])!(?=[A-Za-z])")
+_SHORT_SLASH = re.compile(r"\b([A-Za-z]{1,3})/([A-Za-z]{1,3})\b")
+_INITIALISM = re.compile(r"\b[A-Za-z]\.(?:\s?[A-Za-z]\b\.?)+")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_ORDINAL_SUFFIX = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+_GLUED_YEAR = re.compile(r"(?<=[A-Za-z]{2})(?=\d{4})|(?<=\d{4})(?=[A-Za-z]{2})")
+_NON_WORD = re.compile(r"[^a-z0-9\u0080-\uffff]+")
+_APOS_S = re.compile(r"'s\b")
+
+
+@lru_cache(maxsize=65536)
+def fold(text: str) -> str:
+    """Fold Unicode to ASCII where a reader would: ``Dvořák`` -> ``Dvorak``.
+
+    Case is kept (later steps need it to spot Roman numerals in titles); scripts with
+    no ASCII reading (Cyrillic, CJK) pass through unchanged.
+    """
+    if text.isascii():
+        return text
+    text = text.translate(_SPECIAL)
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _roman_value(token: str) -> int | None:
+    if not token or not _ROMAN_RE.match(token):
+        return None
+    total = 0
+    prev = 0
+    for ch in reversed(token):
+        value = _ROMAN[ch]
+        if value < prev:
+            total -= value
+        else:
+            total += value
+            prev = value
+    return total
+
+
+def _convert_numbers(words: list[str], original: list[str]) -> list[str]:
+    """Number words, ordinals and Roman numerals in titles -> digit strings."""
+    out: list[str] = []
+    i = 0
+    n = len(words)
+    while i < n:
+        word = words[i]
+        if word in _ORDINAL_WORDS:
+            out.append(str(_ORDINAL_WORDS[word]))
+            i += 1
+            continue
+        if word in _NUMBER_WORDS:
+            value = _NUMBER_WORDS[word]
+            j = i + 1
+            # twenty one / twenty-one (the hyphen became a space) -> 21
+            if value in _TENS and j < n:
+                nxt = words[j]
+                if nxt in _NUMBER_WORDS and _NUMBER_WORDS[nxt] < 10 and _NUMBER_WORDS[nxt] > 0:
+                    value += _NUMBER_WORDS[nxt]
+                    j += 1
+                elif nxt in _ORDINAL_WORDS and _ORDINAL_WORDS[nxt] < 10:
+                    value += _ORDINAL_WORDS[nxt]
+                    j += 1
+            # three hundred / two thousand
+            while j < n and words[j] in _SCALES:
+                value *= _SCALES[words[j]]
+                j += 1
+            out.append(str(value))
+            i = j
+            continue
+        if word.isdigit() and i + 1 < n and words[i + 1] in _SCALES:
+            out.append(str(int(word) * _SCALES[words[i + 1]]))
+            i += 2
+            continue
+        if word.isalpha() and len(word) <= 7 and word[0] in "ivxlc":
+            orig = original[i]
+            roman = None
+            if len(word) >= 2 and word not in _ROMAN_STOP and orig.isupper():
+                roman = _roman_value(word)
+            elif len(word) == 1 and word in "vx" and orig.isupper() and i > 0:
+                # a lone V / X after a capitalised word: "Henry V", "Final Fantasy X"
+                prev = original[i - 1]
+                if prev[:1].isupper():
+                    roman = _roman_value(word)
+            elif len(word) >= 2 and i > 0 and word in ("ii", "iii", "iv", "vii", "viii", "ix"):
+                roman = _roman_value(word)
+            if roman is not None:
+                out.append(str(roman))
+                i += 1
+                continue
+        out.append(word)
+        i += 1
+    return out
+
+
+@lru_cache(maxsize=131072)
+def tokens(text: str) -> tuple[str, ...]:
+    """Normalized tokens of ``text`` (see the module docstring for the steps)."""
+    text = fold(text)
+    if "$" in text:
+        text = _STYLIZED_DOLLAR.sub("s", text)
+    if "!" in text:
+        text = _STYLIZED_BANG.sub("i", text)
+    if "/" in text:
+        text = _SHORT_SLASH.sub(r"\1\2", text)
+    if "." in text:
+        text = _INITIALISM.sub(lambda m: m.group(0).replace(".", "").replace(" ", ""), text)
+        text = _DECIMAL.sub("_", text)
+    if "," in text:
+        text = _THOUSANDS.sub("", text)
+    if "&" in text:
+        text = text.replace("&", " and ")
+    # "in2013after", "on February 27, 199612" (citation marks glued on by chat engines)
+    text = _GLUED_YEAR.sub(" ", text)
+    if "'" in text:
+        text = _APOS_S.sub("", text).replace("'", "")
+    # Keep original-case words to recognise Roman numerals in titles.
+    spaced = _NON_WORD_CASED.sub(" ", text)
+    original = spaced.split()
+    lowered = [w.lower() for w in original]
+    lowered = [_ORDINAL_SUFFIX.sub(r"\1", w) if w[:1].isdigit() else w for w in lowered]
+    words = _convert_numbers(lowered, original)
+    return tuple(w.replace("_", ".") for w in words)
+
+
+_NON_WORD_CASED = re.compile(r"[^A-Za-z0-9_\u0080-\uffff]+")
+
+
+@lru_cache(maxsize=131072)
+def normalize(text: str) -> str:
+    """The normalized form of ``text``: folded, lower-case tokens joined by spaces.
+
+    Leading articles are removed (``The Beatles`` == ``Beatles``).
+    """
+    return " ".join(strip_articles(tokens(text)))
+
+
+def strip_articles(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """Drop one leading article (``the``, ``a``, ``an``) if more words follow."""
+    if len(toks) > 1 and toks[0] in ARTICLES:
+        return toks[1:]
+    return toks
+
+
+@lru_cache(maxsize=131072)
+def content_tokens(text: str) -> frozenset[str]:
+    """The set of normalized tokens of ``text`` that are not stopwords."""
+    return frozenset(t for t in tokens(text) if t not in STOPWORDS)
+
+
+_NUMBER_TOKEN = re.compile(r"^\d+(?:\.\d+)?$")
+
+
+@lru_cache(maxsize=131072)
+def numbers_in(toks: tuple[str, ...]) -> frozenset[str]:
+    """The numeric tokens among ``toks`` (``"15"``, ``"3.5"``), as canonical strings.
+
+    A year with a citation mark glued on (``"19831"`` in "won in 19831.") also
+    yields the year (``"1983"``) as a second reading.
+    """
+    out = set()
+    for t in toks:
+        if t[:1].isdigit() and _NUMBER_TOKEN.match(t):
+            if "." in t:
+                t = t.rstrip("0").rstrip(".") or "0"
+            else:
+                t = t.lstrip("0") or "0"
+                if 5 <= len(t) <= 6 and _YEAR_PREFIX.match(t):
+                    out.add(t[:4])
+            out.add(t)
+    return frozenset(out)
+
+
+_YEAR_PREFIX = re.compile(r"^(?:1[5-9]\d\d|20[0-4]\d)")

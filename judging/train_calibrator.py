@@ -1,0 +1,230 @@
+"""Train the judge's calibrator: logistic regression over rule-engine features.
+
+Run ``python -m judging.train_calibrator`` from the repository root. It reads every
+``*.jsonl`` in ``../shared/data/answer_equivalence/`` (fields ``question``,
+``references``, ``candidate``, ``human_correct``, ``source``), runs the rule engine
+(:func:`judging.equivalence.analyze`) on each pair, and fits an L2-regularised
+logistic regression (numpy + ``scipy.optimize``; no scikit-learn) on the *grey*
+cases -- the ones no hard rule settled. Hard rules keep their decision; their
+``score`` is the smoothed share of human "correct" labels for that rule.
+
+It reports grouped k-fold cross-validated accuracy (groups = questions, so one
+question's candidates never straddle train and test) and writes the weights and
+the CV numbers to ``judging/calibrator.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+
+from judging.equivalence import (
+    CALIBRATOR_PATH,
+    EQUIVALENCE_VERSION,
+    FEATURE_NAMES,
+    Analysis,
+    Calibrator,
+    analyze,
+)
+
+DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "answer_equivalence"
+L2 = 1.0
+K_FOLDS = 5
+SEED = 20261129
+
+
+@dataclass(frozen=True)
+class Row:
+    """One human-labelled pair."""
+
+    question: str
+    references: tuple[str, ...]
+    candidate: str
+    human_correct: bool
+    source: str
+    file: str
+
+
+def load_rows(data_dir: Path = DATA_DIR, files: Iterable[str] | None = None) -> list[Row]:
+    """Read the labelled pairs (all ``*.jsonl`` files, or the named ones)."""
+    paths = sorted(data_dir.glob("*.jsonl")) if files is None else [data_dir / f for f in files]
+    rows: list[Row] = []
+    for path in paths:
+        with path.open(encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    d = json.loads(line)
+                    rows.append(Row(d["question"], tuple(d["references"]), d["candidate"],
+                                    bool(d["human_correct"]), d.get("source", ""), path.name))
+                except (json.JSONDecodeError, KeyError) as exc:
+                    raise ValueError(f"{path.name}:{lineno}: bad row ({exc})") from exc
+    return rows
+
+
+def analyze_rows(rows: Sequence[Row]) -> list[Analysis]:
+    """Run the rule engine on every row."""
+    return [analyze(r.candidate, r.references, r.question) for r in rows]
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = L2) -> Calibrator:
+    """L2-regularised logistic regression on standardized features.
+
+    Minimises ``sum log(1 + exp(-s z)) + l2/2 |w|^2`` (intercept unpenalised) with
+    L-BFGS and the analytic gradient.
+    """
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = (x - mean) / scale
+    n, d = z.shape
+    t = y.astype(float)
+
+    def loss(params: np.ndarray) -> tuple[float, np.ndarray]:
+        w, b = params[:d], params[d]
+        logits = z @ w + b
+        # log(1 + exp(l)) - t * l, stably
+        nll = np.logaddexp(0.0, logits) - t * logits
+        p = 1.0 / (1.0 + np.exp(-logits))
+        g = p - t
+        grad_w = z.T @ g + l2 * w
+        grad_b = g.sum()
+        return float(nll.sum() + 0.5 * l2 * w @ w), np.concatenate([grad_w, [grad_b]])
+
+    res = minimize(loss, np.zeros(d + 1), jac=True, method="L-BFGS-B",
+                   options={"maxiter": 2000})
+    w, b = res.x[:d], res.x[d]
+    return Calibrator(tuple(mean.tolist()), tuple(scale.tolist()), tuple(w.tolist()), float(b))
+
+
+def rule_rates(analyses: Sequence[Analysis], labels: Sequence[bool]) -> dict[str, float]:
+    """Smoothed share of human-correct labels per hard rule (the hard rules' scores)."""
+    counts: dict[str, list[int]] = {}
+    for a, y in zip(analyses, labels, strict=True):
+        if a.hard is None:
+            continue
+        c = counts.setdefault(a.rule, [0, 0])
+        c[0] += int(y)
+        c[1] += 1
+    return {rule: round((pos + 1) / (n + 2), 4) for rule, (pos, n) in sorted(counts.items())}
+
+
+def grouped_folds(groups: Sequence[str], k: int = K_FOLDS, seed: int = SEED) -> np.ndarray:
+    """Fold index per row; all rows of a group (a question) share one fold."""
+    uniq = sorted(set(groups))
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(uniq))
+    fold_of = {uniq[i]: pos % k for pos, i in enumerate(order)}
+    return np.array([fold_of[g] for g in groups])
+
+
+def cross_validated_predictions(rows: Sequence[Row], analyses: Sequence[Analysis],
+                                k: int = K_FOLDS, seed: int = SEED,
+                                l2: float = L2) -> tuple[np.ndarray, np.ndarray]:
+    """Held-out (correct, score) for every row under grouped k-fold.
+
+    Hard-rule rows keep their rule's decision; grey rows are scored by a calibrator
+    fitted on the other folds only.
+    """
+    groups = [f"{r.file}\t{r.question}" for r in rows]
+    folds = grouped_folds(groups, k, seed)
+    y = np.array([r.human_correct for r in rows])
+    grey = np.array([a.hard is None for a in analyses])
+    x = np.array([a.features for a in analyses], dtype=float)
+    correct = np.array([bool(a.hard) for a in analyses])
+    score = np.where(correct, 0.99, 0.01)
+    for f in range(k):
+        train = (folds != f) & grey
+        test = (folds == f) & grey
+        if not test.any():
+            continue
+        cal = fit_logistic(x[train], y[train], l2)
+        logits = ((x[test] - np.array(cal.mean)) / np.array(cal.scale)) @ np.array(cal.coef)
+        p = 1.0 / (1.0 + np.exp(-(logits + cal.intercept)))
+        score[test] = p
+        correct[test] = p >= cal.threshold
+    return correct, score
+
+
+def metrics(pred: Sequence[bool], gold: Sequence[bool]) -> dict[str, float]:
+    """Accuracy, F1 (positive = correct) and Cohen's kappa."""
+    p = np.asarray(pred, dtype=bool)
+    g = np.asarray(gold, dtype=bool)
+    n = len(g)
+    tp = int((p & g).sum())
+    fp = int((p & ~g).sum())
+    fn = int((~p & g).sum())
+    acc = float((p == g).mean()) if n else math.nan
+    f1 = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else math.nan
+    pe = p.mean() * g.mean() + (1 - p.mean()) * (1 - g.mean())
+    kappa = (acc - pe) / (1 - pe) if pe < 1 else math.nan
+    return {"accuracy": round(acc, 4), "f1": round(f1, 4), "kappa": round(float(kappa), 4),
+            "n": n}
+
+
+def train(data_dir: Path = DATA_DIR, out: Path = CALIBRATOR_PATH, *, k: int = K_FOLDS,
+          seed: int = SEED, l2: float = L2, verbose: bool = True) -> dict:
+    """Cross-validate, fit on all data, write ``out``; return the JSON written."""
+    rows = load_rows(data_dir)
+    if not rows:
+        raise SystemExit(f"no *.jsonl data in {data_dir}")
+    analyses = analyze_rows(rows)
+    labels = [r.human_correct for r in rows]
+    cv_correct, _ = cross_validated_predictions(rows, analyses, k, seed, l2)
+    cv: dict[str, dict[str, float]] = {}
+    for name in sorted({r.file for r in rows}):
+        idx = [i for i, r in enumerate(rows) if r.file == name]
+        cv[name] = metrics(cv_correct[idx], [labels[i] for i in idx])
+    grey = [i for i, a in enumerate(analyses) if a.hard is None]
+    x = np.array([analyses[i].features for i in grey], dtype=float)
+    y = np.array([labels[i] for i in grey])
+    cal = fit_logistic(x, y, l2)
+    data = {
+        "equivalence_version": EQUIVALENCE_VERSION,
+        "features": list(FEATURE_NAMES),
+        "mean": [round(v, 6) for v in cal.mean],
+        "scale": [round(v, 6) for v in cal.scale],
+        "coef": [round(v, 6) for v in cal.coef],
+        "intercept": round(cal.intercept, 6),
+        "threshold": cal.threshold,
+        "l2": l2,
+        "rule_rates": rule_rates(analyses, labels),
+        "trained_on": sorted({r.file for r in rows}),
+        "n_rows": len(rows),
+        "n_grey": len(grey),
+        "cv": {"k": k, "seed": seed, "grouped_by": "question", "per_file": cv},
+    }
+    out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    if verbose:
+        print(f"rows {len(rows)}, grey (calibrated) {len(grey)}")
+        for name, m in cv.items():
+            print(f"  CV {name}: accuracy {m['accuracy']:.4f}  F1 {m['f1']:.4f}  "
+                  f"kappa {m['kappa']:.4f}  (n={m['n']})")
+        for fname, w in sorted(zip(FEATURE_NAMES, cal.coef, strict=True), key=lambda t: -abs(t[1])):
+            print(f"  {fname:20s} {w:+.3f}")
+        print(f"wrote {out}")
+    return data
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DATA_DIR)
+    parser.add_argument("--out", type=Path, default=CALIBRATOR_PATH)
+    parser.add_argument("--folds", type=int, default=K_FOLDS)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--l2", type=float, default=L2)
+    args = parser.parse_args(argv)
+    train(args.data, args.out, k=args.folds, seed=args.seed, l2=args.l2)
+
+
+if __name__ == "__main__":
+    main()
