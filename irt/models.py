@@ -1,0 +1,1 @@
+"""irt models (filled by later work; the app exists from the first migration)."""

@@ -1,0 +1,90 @@
+"""Create the playable demo project (generated audio, simulated models and players)."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from accounts.models import Project, Role, User
+from accounts.services import guest_create, membership_set, project_create, user_create
+from quiz import demo, services
+from quiz.models import Presentation, Question
+
+DEMO_PASSWORD = "earshot-demo"
+
+
+class Command(BaseCommand):
+    help = "Create (or refresh) the demo project: generated audio bank, model and player responses."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--slug", default="demo")
+        parser.add_argument("--players", type=int, default=8, help="simulated human players")
+        parser.add_argument("--seed", type=int, default=7)
+
+    def handle(self, *args, slug: str, players: int, seed: int, **options) -> None:
+        with transaction.atomic():
+            project = Project.objects.filter(slug=slug).first()
+            if project is None:
+                project = project_create(
+                    slug=slug,
+                    name="Earshot demo: sounds & tones",
+                    is_public=True,
+                    description="Count beeps, name intervals and melodies, decode Morse and keypad tones.",
+                )
+            researcher = User.objects.filter(username="researcher").first()
+            if researcher is None:
+                researcher = user_create(username="researcher", password=DEMO_PASSWORD, handle="demo-researcher")
+            membership_set(project=project, user=researcher, role=Role.OWNER)
+            if not User.objects.filter(username="admin").exists():
+                user_create(username="admin", password=DEMO_PASSWORD, handle="demo-admin",
+                            is_staff=True, is_superuser=True)
+            with tempfile.TemporaryDirectory() as tmp:
+                bank = demo.write_demo_bank(Path(tmp))
+                summary = services.bank_import(project=project, path=bank)
+                outputs = demo.demo_model_outputs(Path(tmp) / "outputs.jsonl", seed=seed)
+                model_summary = services.model_responses_import(project=project, path=outputs)
+            created_players = self._players(project, players, seed)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo project '{project.slug}': {summary.created} questions created, "
+                f"{summary.updated} updated, {summary.clips_created} clips; "
+                f"model responses: {model_summary.created} new; {created_players} simulated players."
+            )
+        )
+        self.stdout.write(f"Researcher login: researcher / {DEMO_PASSWORD}  (admin: admin / {DEMO_PASSWORD})")
+
+    def _players(self, project: Project, count: int, seed: int) -> int:
+        existing = project.responders.filter(kind="human", user__is_guest=True).count()
+        rng = random.Random(seed)
+        questions = {q.external_id: q for q in Question.objects.filter(project=project)}
+        created = 0
+        for index in range(existing, count):
+            user = guest_create(handle=f"demo-player-{index + 1}")
+            membership_set(project=project, user=user, role=Role.PARTICIPANT)
+            responder = services.responder_for_user(project=project, user=user)
+            skill = 0.3 + 0.6 * rng.random()
+            for qid, mode, answer in demo.demo_human_answers(rng, skill):
+                question = questions[qid]
+                if mode == "mcq":
+                    presentation = services.presentation_get_or_create(
+                        responder=responder, question=question, mode=mode, rng=rng
+                    )
+                    services.response_submit(
+                        responder=responder, question=question, mode=mode,
+                        client_token=f"demo-{index}-{qid}-{mode}", choice=int(answer),
+                        option_order=Presentation.objects.get(pk=presentation.pk).option_order,
+                        latency_ms=rng.randint(2500, 15000),
+                    )
+                else:
+                    services.response_submit(
+                        responder=responder, question=question, mode=mode,
+                        client_token=f"demo-{index}-{qid}-{mode}", answer_text=str(answer),
+                        clue_index=0 if not question.pyramidal else rng.randint(0, 2),
+                        latency_ms=rng.randint(2500, 15000),
+                    )
+            created += 1
+        return created

@@ -1,0 +1,285 @@
+"""Question banks, audio clips, responders and their responses.
+
+A *responder* is anyone who answers an item: a human player (pseudonymous) or a
+model system under a named condition. Humans and models answer the same questions
+and are judged by the same code, so one response table feeds one IRT fit.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+from accounts.models import Project
+
+
+def _opaque_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Category(models.Model):
+    """A question category, per project (the six Audita categories are seeded)."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="categories")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "name"]
+        verbose_name_plural = "categories"
+        constraints = [
+            models.UniqueConstraint(fields=["project", "name"], name="uniq_category_name"),
+            models.UniqueConstraint(fields=["project", "slug"], name="uniq_category_slug"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Clip(models.Model):
+    """An audio file with measured properties. Served only under ``public_id``."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="clips")
+    public_id = models.CharField(max_length=32, unique=True, default=_opaque_token, editable=False)
+    file = models.FileField(upload_to="clips/")
+    original_name = models.CharField(
+        max_length=255, blank=True, help_text="For researchers only; never sent to players."
+    )
+    sha256 = models.CharField(max_length=64)
+    content_type = models.CharField(max_length=60)
+    format = models.CharField(max_length=20)
+    subtype = models.CharField(max_length=30, blank=True)
+    duration_s = models.FloatField()
+    sample_rate = models.PositiveIntegerField()
+    channels = models.PositiveSmallIntegerField()
+    frames = models.BigIntegerField()
+    size_bytes = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "sha256"], name="uniq_clip_content"),
+        ]
+
+    def __str__(self) -> str:
+        return f"clip {self.public_id} ({self.duration_s:.1f} s)"
+
+
+class Question(models.Model):
+    """A trivia question: prompt, author's answerline, optional MCQ options, clip(s)."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="questions")
+    external_id = models.CharField(max_length=120)
+    prompt = models.TextField()
+    answerline = models.TextField(help_text="Quizbowl style, e.g. 'Batman [accept Bruce Wayne]'.")
+    category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="questions")
+    source = models.CharField(max_length=120, blank=True, db_index=True)
+    choices = models.JSONField(
+        default=list, blank=True, help_text="Multiple-choice options in the author's order."
+    )
+    correct_choice = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Index into choices of the one correct option."
+    )
+    pyramidal = models.BooleanField(
+        default=False, help_text="Clips reveal clues from obscure to obvious."
+    )
+    metadata = models.JSONField(default=dict, blank=True)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    clips = models.ManyToManyField(Clip, through="QuestionClip", related_name="questions")
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "external_id"], name="uniq_question_ext_id"),
+            models.CheckConstraint(
+                condition=models.Q(correct_choice__isnull=True) | models.Q(correct_choice__lt=4),
+                name="question_correct_choice_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.external_id}: {self.prompt[:60]}"
+
+    @property
+    def has_mcq(self) -> bool:
+        return len(self.choices) == 4 and self.correct_choice is not None
+
+
+class QuestionClip(models.Model):
+    """The ordered clips of a question; position 0 is the first (most obscure) clue."""
+
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="question_clips")
+    clip = models.ForeignKey(Clip, on_delete=models.PROTECT, related_name="question_clips")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["question_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["question", "position"], name="uniq_question_clip_pos"),
+        ]
+
+    def __str__(self) -> str:
+        return f"question #{self.question_id} clue {self.position}"
+
+
+class ModelSystem(models.Model):
+    """An AI system evaluated in a project (e.g. an audio language model)."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="model_systems")
+    name = models.CharField(max_length=120)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "name"], name="uniq_model_system"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ResponderKind(models.TextChoices):
+    HUMAN = "human", "Human"
+    MODEL = "model", "Model"
+
+
+class Responder(models.Model):
+    """Anyone who answers: a human player, or a model system under a condition."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="responders")
+    kind = models.CharField(max_length=10, choices=ResponderKind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="responders",
+    )
+    system = models.ForeignKey(
+        ModelSystem, null=True, blank=True, on_delete=models.CASCADE, related_name="responders"
+    )
+    condition = models.CharField(
+        max_length=60, blank=True, help_text="e.g. audio+text, text-only, transcript-only"
+    )
+    label = models.CharField(max_length=200, help_text="Pseudonymous display name.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "user"],
+                condition=models.Q(kind="human"),
+                name="uniq_human_responder",
+            ),
+            models.UniqueConstraint(
+                fields=["project", "system", "condition"],
+                condition=models.Q(kind="model"),
+                name="uniq_model_responder",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="human", user__isnull=False, system__isnull=True)
+                    | models.Q(kind="model", user__isnull=True, system__isnull=False)
+                ),
+                name="responder_kind_matches_link",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class Mode(models.TextChoices):
+    FREE = "free", "Free answer"
+    MCQ = "mcq", "Multiple choice"
+
+
+class Presentation(models.Model):
+    """A question served to a responder in a mode: fixes the MCQ option order shown.
+
+    Created when the question is served (before any answer), so a reload shows the
+    same order and the response can store exactly what the responder saw.
+    """
+
+    responder = models.ForeignKey(
+        Responder, on_delete=models.CASCADE, related_name="presentations"
+    )
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="presentations")
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    option_order = models.JSONField(
+        default=list, blank=True, help_text="Author's option indices in the order shown."
+    )
+    served_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["responder", "question", "mode"], name="uniq_presentation"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"question #{self.question_id} to responder #{self.responder_id} ({self.mode})"
+
+
+class Response(models.Model):
+    """One answer by one responder to one question in one mode, with its verdict."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="responses")
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="responses")
+    responder = models.ForeignKey(Responder, on_delete=models.CASCADE, related_name="responses")
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    answer_text = models.TextField(blank=True)
+    choice = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Author's index of the chosen option (MCQ)."
+    )
+    choice_position = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Position on screen of the chosen option (MCQ)."
+    )
+    option_order = models.JSONField(default=list, blank=True)
+    clue_index = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Pyramidal: index of the last clue heard."
+    )
+    clip_time_s = models.FloatField(null=True, blank=True)
+    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    client_token = models.CharField(max_length=64)
+    prompted = models.BooleanField(
+        default=False, help_text="The player was prompted for more and this is their second try."
+    )
+    # Automatic verdict (see judging.equivalence); human overrides live in judging.
+    correct = models.BooleanField()
+    prompt = models.BooleanField(default=False)
+    score = models.FloatField()
+    rule = models.CharField(max_length=60)
+    rule_version = models.CharField(max_length=40)
+    matched = models.TextField(blank=True)
+    explanation = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    judged_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["responder", "client_token"], name="uniq_response_client_token"
+            ),
+            models.UniqueConstraint(
+                fields=["responder", "question", "mode"], name="uniq_response_per_mode"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["project", "mode"], name="response_project_mode"),
+            models.Index(fields=["question", "mode"], name="response_question_mode"),
+        ]
+
+    def __str__(self) -> str:
+        return f"response #{self.pk} q={self.question_id} r={self.responder_id}"

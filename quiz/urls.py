@@ -1,0 +1,14 @@
+from django.urls import path
+
+from . import views
+
+app_name = "quiz"
+
+urlpatterns = [
+    path("p/<slug:slug>/play/", views.play_start, name="play_start"),
+    path("p/<slug:slug>/play/next/", views.play_next, name="play_next"),
+    path("p/<slug:slug>/play/answer/", views.play_answer, name="play_answer"),
+    path("p/<slug:slug>/play/me/", views.play_history, name="play_history"),
+    path("p/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
+    path("clips/<str:public_id>/", views.clip_audio, name="clip_audio"),
+]
