@@ -44,6 +44,8 @@ __all__ = [
     "QcConfig",
     "apply_exclusions",
     "control_mask",
+    "factorize_values",
+    "numeric_values",
     "rater_quality",
 ]
 
@@ -103,6 +105,26 @@ class ExclusionReport:
                 "ratings)")
 
 
+def factorize_values(values: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(codes, uniques, floats)`` of a value column; ``floats`` is NaN where not numeric.
+
+    ``pd.to_numeric`` on a million-row object column parses every cell; factorizing
+    first parses each distinct value once (a rating scale has a handful).
+    """
+    codes, uniq = pd.factorize(values)
+    uniq = np.asarray(uniq, dtype=object)
+    parsed = pd.to_numeric(pd.Series(uniq, dtype=object), errors="coerce")
+    lookup = np.append(parsed.to_numpy(dtype=float, na_value=np.nan), np.nan)
+    return codes, uniq, lookup[codes]  # code -1 (missing) picks the trailing NaN
+
+
+def numeric_values(values: pd.Series) -> np.ndarray:
+    """Values as floats (NaN where missing or not a number), fast for object columns."""
+    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
+        return values.to_numpy(dtype=float, na_value=np.nan)
+    return factorize_values(values)[2]
+
+
 def _flag_column(ratings: pd.DataFrame, flag: str, value_col: str) -> np.ndarray:
     """Rows that are controls of a kind: ``<kind>_value`` present (and ``is_<kind>`` if given)."""
     n = len(ratings)
@@ -124,8 +146,8 @@ def control_mask(ratings: pd.DataFrame) -> np.ndarray:
 
 def _matches(values: pd.Series, target: pd.Series, tol: float) -> np.ndarray:
     """Answer == target (numeric: within ``tol``; otherwise exact string equality)."""
-    xv = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
-    tv = pd.to_numeric(target, errors="coerce").to_numpy(dtype=float)
+    xv = numeric_values(values)
+    tv = numeric_values(target)
     numeric = ~np.isnan(xv) & ~np.isnan(tv)
     ok = np.zeros(len(values), dtype=bool)
     ok[numeric] = np.abs(xv[numeric] - tv[numeric]) <= tol + 1e-9
@@ -189,8 +211,7 @@ def rater_quality(ratings: pd.DataFrame, config: QcConfig | None = None) -> pd.D
     c_codes, crits = pd.factorize(crit)
     c_codes = np.where(c_codes < 0, len(crits), c_codes)  # missing criterion: own group
     n_c = len(crits) + 1
-    v_codes, v_uniq = pd.factorize(value)
-    x = pd.to_numeric(value, errors="coerce").to_numpy(dtype=float)
+    v_codes, v_uniq, x = factorize_values(value)
     keep = scored & (v_codes >= 0)
     rc = r_codes[keep] * n_c + c_codes[keep]
     n_rc = n_r * n_c

@@ -31,6 +31,13 @@ from annotation.agreement import (
     reliability_to_value_counts,
 )
 
+
+@pytest.fixture(autouse=True)
+def _test_settings():
+    """Pure tests need no Django settings: overrides the shared conftest's autouse fixture,
+    so this module also runs with ``pytest -p no:django``."""
+
+
 NAN = np.nan
 
 # Fleiss (1971) / Wikipedia "Fleiss' kappa" worked example: 10 subjects, 14 raters, 5 categories.
@@ -262,6 +269,7 @@ def test_cohen_kappa_textbook_two_by_two() -> None:
         pytest.param("quadratic", "quadratic", id="quadratic"),
     ],
 )
+
 @pytest.mark.parametrize("seed", [pytest.param(s, id=f"seed{s}") for s in range(3)])
 def test_cohen_kappa_matches_statsmodels(weights, sm_wt, seed: int) -> None:
     rng = np.random.default_rng(seed)

@@ -24,6 +24,12 @@ from annotation.assignment import (
 )
 
 
+@pytest.fixture(autouse=True)
+def _test_settings():
+    """Pure tests need no Django settings: overrides the shared conftest's autouse fixture,
+    so this module also runs with ``pytest -p no:django``."""
+
+
 class FakeService:
     """In-memory stand-in for the DB service: counts, histories, completion."""
 
@@ -243,6 +249,7 @@ def test_plan_audit_sample_seeded():
         pytest.param({"kind": "bogus"}, "bogus", id="unknown-kind"),
     ],
 )
+
 def test_policy_validation(kwargs, match):
     with pytest.raises(ValueError, match=match):
         Policy(**kwargs)

@@ -11,6 +11,13 @@ from scipy import stats
 
 from annotation.quality import FAIL, NOT_EVALUATED, PASS, QcConfig, apply_exclusions, rater_quality
 
+
+@pytest.fixture(autouse=True)
+def _test_settings():
+    """Pure tests need no Django settings: overrides the shared conftest's autouse fixture,
+    so this module also runs with ``pytest -p no:django``."""
+
+
 N_ITEMS = 30
 
 
@@ -114,6 +121,7 @@ def test_sd_and_modal_share_match_pandas(campaign, table) -> None:
         pytest.param(3, 2.0, PASS, id="wide-tolerance"),
     ],
 )
+
 def test_gold_tolerance(answer: int, tolerance: float, outcome: str) -> None:
     df = pd.DataFrame({"item_id": ["g"], "rater_id": ["a"], "value": [answer], "gold_value": [5]})
     assert rater_quality(df, QcConfig(gold_tolerance=tolerance)).loc["a", "gold"] == outcome
