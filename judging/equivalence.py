@@ -101,6 +101,19 @@ FEATURE_NAMES: tuple[str, ...] = (
     "recall_x_short",    # recall x short
     "recall_full",       # recall == 1
     "n_new_tokens",      # log(1 + candidate content tokens absent from answer and question)
+    "last_in",           # the answer's last word (surname, head noun) occurs in the candidate
+    "given_only",        # a person's given name occurs but not the surname
+    "month_miss",        # the answer names a month, the candidate names only other months
+    "day_miss",          # same month, different day of the month
+    "log_n_alts",        # log(number of acceptable answers)
+    "frac_alts",         # share of the acceptable answers mentioned
+    "disclaimer",        # "As an AI language model, I do not have access ..."
+    "given_conflict",    # a person's surname preceded by a different given name
+    "ratio_x_short",     # interactions: short answers are judged on their own terms
+    "rfuzzy_x_short",
+    "last_x_short",
+    "new_x_short",
+    "comma_head",        # "Madison" for "Madison, Wisconsin": the part before the comma
 )
 
 
@@ -168,23 +181,36 @@ _NOT_PERSON_LAST = frozenset(
 )
 _SHORT_TOKENS = 6
 _MONTHS = frozenset(
-    "january february march april may june july august september october november december"
-    .split()
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
 )
 
 
+def _is_year(v: str) -> bool:
+    return len(v) == 4 and v[:2] in ("15", "16", "17", "18", "19", "20")
+
+
 def _approx(ref: frozenset[str], cand: frozenset[str]) -> bool:
-    """Do the numbers agree to within 2% (for decimals and numbers >= 1000 that are
-    not years)? ``2.19 billion`` ~ ``2.187 billion``; ``15`` is never ``5``."""
+    """Do the numbers agree approximately? Decimals within 3% (``2.4`` ~ ``2.45``),
+    integers >= 1000 that are not years within 2%, or a candidate inside a range
+    ``10–12``. Small integers and years must match exactly: ``15`` is never ``5``."""
+    ints = sorted(float(r) for r in ref)
+    if len(ints) == 2 and not any(_is_year(r) for r in ref) and ints[0] < ints[1]:
+        lo, hi = ints
+        if any(lo <= float(c) <= hi for c in cand):
+            return True
     for r in ref:
-        if "." not in r and (len(r) < 4 or (len(r) == 4 and r[:2] in ("19", "20", "18"))):
+        decimal = "." in r
+        if not decimal and (len(r) < 4 or _is_year(r)):
             continue
         rv = float(r)
+        tol = 0.03 if decimal else 0.02
         for c in cand:
             cv = float(c)
-            if rv and abs(cv - rv) / abs(rv) <= 0.02:
+            if rv and abs(cv - rv) / abs(rv) <= tol:
                 return True
     return False
+
+
 _HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs"})
 
 
@@ -201,6 +227,7 @@ class _Alt:
     surname: str | None
     given: str | None
     required_norms: tuple[str, ...]
+    head: tuple[str, ...]
 
 
 def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
@@ -246,6 +273,7 @@ def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...],
                     surname=surname,
                     given=given,
                     required_norms=tuple(n for n in (normalize(r) for r in a.required) if n),
+                    head=strip_articles(tokens(a.text.split(",")[0])) if "," in a.text else (),
                 )
             )
         return tuple(out)
@@ -452,7 +480,8 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
             if a.nums and cand_nums and a.nums != cand_nums and not _MONTHS & a.content:
                 a_words = tuple(t for t in a.toks if t not in a.nums)
                 c_words = tuple(t for t in core if t not in cand_nums)
-                if a_words and a_words == c_words and not _approx(a.nums, cand_nums):
+                small = all(x.isdigit() and int(x) <= 30 for x in a.nums | cand_nums)
+                if small and a_words and a_words == c_words:
                     return _result("installment", False, a.alt.text,
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", _ZERO)
@@ -484,36 +513,67 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
     return _grey(cand, cand_set, cand_nums, core, core_norm, full_norm, accept, qtok)
 
 
+def _month_days(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """Months named in ``toks`` and (month, day) pairs ("july 4", "4 july")."""
+    months = set()
+    pairs = set()
+    for i, t in enumerate(toks):
+        if t in _MONTHS:
+            months.add(t)
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(toks) and toks[j].isdigit() and 1 <= int(toks[j]) <= 31:
+                    pairs.add((t, toks[j]))
+    return frozenset(months), frozenset(pairs)
+
+
+_DISCLAIMER = ("as an ai", "i do not have access", "i dont have access", "real time information",
+               "as of my", "knowledge cutoff", "i cannot browse", "i am unable")
+
+
 def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[str],
           core: tuple[str, ...], core_norm: str, full_norm: str, accept: tuple[_Alt, ...],
           qtok: frozenset[str]) -> Analysis:
     n = len(cand)
     short = 1.0 if len(core) <= 4 else 0.0
     cand_content = [t for t in cand_set if t not in STOPWORDS]
-    new_tokens = [t for t in cand_content if t not in qtok]
     best_key = (-1.0, -1.0)
     best: _Alt | None = None
     f_contains = f_recall = f_rfuzzy = f_rnoq = f_inq = f_surname = 0.0
     f_ratio = f_partial = f_prec = 0.0
     f_nmatch = f_npart = 0.0
     f_nmiss = 1.0 if accept else 0.0
+    f_last = f_given = f_gconf = f_head = 0.0
     any_num = False
     f_neg = 0.0
     first_pos = 1.0
+    n_contained = 0
     all_alt_tokens: set[str] = set()
     for a in accept:
         all_alt_tokens |= a.content
+    fuzzy_cache: dict[str, bool] = {}
+
+    def fuzzy_in(t: str) -> bool:
+        if t in cand_set:
+            return True
+        if len(t) < 4 or not cand_content:
+            return False
+        hit = fuzzy_cache.get(t)
+        if hit is None:
+            hit = process.extractOne(t, cand_content, scorer=fuzz.ratio,
+                                     score_cutoff=84) is not None
+            fuzzy_cache[t] = hit
+        return hit
+
+    alt_months: set[str] = set()
+    alt_pairs: set[tuple[str, str]] = set()
     for a in accept:
         content = a.content or frozenset(a.toks)
         hit = content & cand_set
         recall = len(hit) / len(content)
-        fuzzy_hits = len(hit)
-        if recall < 1.0 and cand_content:
-            for t in content - hit:
-                if len(t) >= 4 and process.extractOne(
-                        t, cand_content, scorer=fuzz.ratio, score_cutoff=84) is not None:
-                    fuzzy_hits += 1
-        rfuzzy = fuzzy_hits / len(content)
+        if recall < 1.0:
+            rfuzzy = sum(1 for t in content if fuzzy_in(t)) / len(content)
+        else:
+            rfuzzy = 1.0
         new_content = content - qtok
         if new_content:
             rnoq = len(new_content & cand_set) / len(new_content)
@@ -521,18 +581,37 @@ def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[
         else:
             rnoq = recall
             inq = 1.0
-        positions = _find(cand, a.toks)
+        positions = _find(cand, a.toks) if recall == 1.0 else []
         contains = 1.0 if positions else 0.0
         if positions:
+            n_contained += 1
             if all(_negated(cand, p) for p in positions):
                 f_neg = 1.0
             first_pos = min(first_pos, positions[0] / max(1, n))
         elif hit:
             idx = min(cand.index(t) for t in hit)
             first_pos = min(first_pos, 0.5 + 0.5 * idx / max(1, n))
-        surname = 1.0 if a.person and a.surname in cand_set else 0.0
+        if a.head and not contains and _find(cand, a.head):
+            f_head = 1.0
+        last = a.toks[-1]
+        if last not in STOPWORDS and fuzzy_in(last):
+            f_last = 1.0
+        if a.person:
+            if a.surname in cand_set:
+                f_surname = 1.0
+                i = cand.index(a.surname)
+                prev = cand[i - 1] if i > 0 else ""
+                if prev and prev not in STOPWORDS and prev not in a.toks and prev.isalpha():
+                    f_gconf = 1.0
+            elif a.given in cand_set and not fuzzy_in(a.surname or ""):
+                f_given = 1.0
         ratio = fuzz.ratio(core_norm, a.norm) / 100.0
-        partial = fuzz.partial_ratio(a.norm, full_norm) / 100.0 if len(a.norm) >= 3 else ratio
+        if contains:
+            partial = 1.0
+        elif len(a.norm) >= 3:
+            partial = fuzz.partial_ratio(a.norm, full_norm) / 100.0
+        else:
+            partial = ratio
         if a.nums:
             any_num = True
             shared = a.nums & cand_nums
@@ -542,9 +621,12 @@ def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[
                 f_npart = 1.0
             if shared or not cand_nums:
                 f_nmiss = 0.0
+            months, pairs = _month_days(a.toks)
+            alt_months |= months
+            alt_pairs |= pairs
         else:
             f_nmiss = 0.0
-        key = (contains + rnoq + rfuzzy * 0.5 + surname * 0.3, ratio)
+        key = (contains + rnoq + rfuzzy * 0.5, ratio)
         if key > best_key:
             best_key = key
             best = a
@@ -553,16 +635,24 @@ def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[
         f_rfuzzy = max(f_rfuzzy, rfuzzy)
         f_rnoq = max(f_rnoq, rnoq)
         f_inq = max(f_inq, inq)
-        f_surname = max(f_surname, surname)
         f_ratio = max(f_ratio, ratio)
         f_partial = max(f_partial, partial)
     if not any_num:
         f_nmiss = 0.0
+    f_month = f_day = 0.0
+    if alt_months:
+        c_months, c_pairs = _month_days(cand)
+        if c_months and not (c_months & alt_months):
+            f_month = 1.0
+        elif alt_pairs and c_pairs and not (c_pairs & alt_pairs):
+            if {m for m, _ in c_pairs} & {m for m, _ in alt_pairs}:
+                f_day = 1.0
     core_content = [t for t in set(core) if t not in STOPWORDS and t not in qtok]
     if core_content:
         f_prec = sum(1 for t in core_content if t in all_alt_tokens) / len(core_content)
     refusal = 1.0 if n <= 40 and any(r in full_norm for r in _REFUSAL) else 0.0
-    n_new = sum(1 for t in new_tokens if t not in all_alt_tokens)
+    disclaimer = 1.0 if n > 8 and any(r in full_norm for r in _DISCLAIMER) else 0.0
+    n_new = sum(1 for t in cand_content if t not in qtok and t not in all_alt_tokens)
     feats = (
         f_contains,
         f_contains * (1.0 if len(core) <= _SHORT_TOKENS else 0.0),
@@ -586,6 +676,19 @@ def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[
         f_recall * short,
         1.0 if f_recall >= 1.0 else 0.0,
         math.log1p(n_new),
+        f_last,
+        f_given,
+        f_month,
+        f_day,
+        math.log(max(1, len(accept))),
+        n_contained / max(1, len(accept)),
+        disclaimer,
+        f_gconf,
+        f_ratio * short,
+        f_rfuzzy * short,
+        f_last * short,
+        math.log1p(n_new) * short,
+        f_head,
     )
     if f_contains:
         rule = "contains"
@@ -600,7 +703,7 @@ def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[
     matched = best.alt.text if best is not None else None
     detail = {
         "contains": f"mentions '{matched}'",
-        "fuzzy": f"is a close spelling of '{matched}' (similarity {f_ratio:.2f})",
+        "fuzzy": f"is a close spelling of '{matched}' (similarity {max(f_ratio, f_partial):.2f})",
         "surname": f"names the surname of '{matched}'",
         "token-overlap": f"shares {f_recall:.0%} of the words of '{matched}'",
         "no-match": "shares no words with any acceptable answer",

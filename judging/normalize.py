@@ -56,14 +56,7 @@ ARTICLES = frozenset({"the", "a", "an"})
 
 # Function words that carry no evidence about which answer was meant.
 STOPWORDS = frozenset(
-    """
-    a an the of in on at to for by with from and or as is are was were be been being it its
-    this that these those which who whom whose what when where why how there their they them
-    he she his her him i me my we our you your do does did has have had not no but if than
-    then so also into over under about after before during between up down out off only very
-    s t can could would should will shall may might must just some any all each other such
-    own same too more most both few nor 's
-    """.split()
+    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "there", "their", "they", "them", "he", "she", "his", "her", "him", "i", "me", "my", "we", "our", "you", "your", "do", "does", "did", "has", "have", "had", "not", "no", "but", "if", "than", "then", "so", "also", "into", "over", "under", "about", "after", "before", "during", "between", "up", "down", "out", "off", "only", "very", "s", "t", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "just", "some", "any", "all", "each", "other", "such", "own", "same", "too", "more", "most", "both", "few", "nor", "'s"]
 )
 
 _NUMBER_WORDS = {
@@ -111,9 +104,19 @@ def fold(text: str) -> str:
     """
     if text.isascii():
         return text
+    if "Ã" in text or "â€" in text or "Â" in text:
+        text = _fix_mojibake(text)
     text = text.translate(_SPECIAL)
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _fix_mojibake(text: str) -> str:
+    """Undo UTF-8 read as Windows-1252 ("â€“" -> "–", "Ã©" -> "é", "Â " -> " ")."""
+    try:
+        return text.encode("cp1252").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text.replace("Â", " ")
 
 
 def _roman_value(token: str) -> int | None:
