@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from accounts.models import Project
 
@@ -64,7 +64,7 @@ def responder_accuracy_by_category(*, responder: Responder) -> list[dict]:
     rows = (
         Response.objects.filter(responder=responder)
         .values("question__category__name", "mode")
-        .annotate(n=Count("id"), n_correct=Count("id", filter=Q(correct=True)), accuracy=Avg("correct"))
+        .annotate(n=Count("id"), n_correct=Count("id", filter=Q(correct=True)))
         .order_by("question__category__name", "mode")
     )
     return [

@@ -1,0 +1,95 @@
+"""A player plays the demo in a real browser: one free-form and one MCQ question."""
+
+import re
+
+import pytest
+from django.core.management import call_command
+
+from quiz import demo
+from quiz.models import Response
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def _answers_by_prompt():
+    table = {}
+    for spec in demo._bank():
+        main = re.sub(r"</?u>", "", spec["answerline"].split("[")[0]).strip()
+        table[spec["prompt"]] = (main, spec["choices"][spec["correct"]])
+    return table
+
+
+def _start(page, live_server, mode):
+    page.goto(f"{live_server.url}/p/demo/play/")
+    page.fill("#handle", f"e2e-{mode}")
+    page.check(f"input[name=mode][value={mode}]", force=True)
+    page.click("#start")
+    page.wait_for_selector("#question")
+    return page.inner_text(".prompt").strip()
+
+
+def test_player_answers_free_and_mcq_questions(page, live_server):
+    call_command("quiz_demo", players=0)
+    answers = _answers_by_prompt()
+
+    # Free answer: type the answer, Enter submits, feedback names the ruling.
+    prompt = _start(page, live_server, "free")
+    assert "[accept" not in page.content()
+    page.fill("#answer", answers[prompt][0])
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#feedback:not([hidden])")
+    assert page.inner_text("#verdict") == "Correct!"
+    assert page.inner_text("#explanation").strip()
+    assert page.inner_text("#correct-answer").strip()
+
+    # Next question through the keyboard; answer it wrongly this time.
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#answer")
+    page.fill("#answer", "a completely wrong answer")
+    page.click("#submit")
+    page.wait_for_selector("#feedback:not([hidden])")
+    assert page.inner_text("#verdict") == "Not quite."
+
+    # MCQ in a fresh session: keys 1-4 choose, Enter answers; the right option is marked.
+    page.context.clear_cookies()
+    prompt = _start(page, live_server, "mcq")
+    options = page.locator(".option")
+    assert options.count() == 4
+    texts = [options.nth(i).inner_text().split("\n")[-1].strip() for i in range(4)]
+    key = texts.index(answers[prompt][1]) + 1
+    page.locator("body").press(str(key))
+    assert page.get_attribute(f".option:nth-child({key})", "aria-checked") == "true"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#feedback:not([hidden])")
+    assert page.inner_text("#verdict") == "Correct!"
+    assert "right" in page.get_attribute(f".option:nth-child({key})", "class")
+
+    stored = Response.objects.filter(responder__user__handle__startswith="e2e-").order_by("id")
+    assert [(r.mode, r.correct) for r in stored] == [("free", True), ("free", False), ("mcq", True)]
+    mcq = stored.last()
+    assert mcq.choice_position == key - 1 and len(mcq.option_order) == 4
+
+
+def test_pyramidal_clues_reveal_in_order(page, live_server):
+    call_command("quiz_demo", players=0)
+    page.goto(f"{live_server.url}/p/demo/play/")
+    page.check("input[name=category][value=name-the-music-songs-artists-composers]", force=True)
+    page.click("#start")
+    # Skip until the pyramidal question comes up (the category has three questions).
+    for _ in range(3):
+        page.wait_for_selector("#question")
+        if page.locator("#reveal").count():
+            break
+        page.fill("#answer", "pass")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#feedback:not([hidden])")
+        page.click("#next")
+    assert page.locator(".clue:visible").count() == 1
+    page.click("#reveal")
+    assert page.locator(".clue:visible").count() == 2
+    page.fill("#answer", "Ode to Joy")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#feedback:not([hidden])")
+    assert page.inner_text("#verdict") == "Correct!"
+    stored = Response.objects.get(question__external_id="pyramid-ode", responder__kind="human")
+    assert stored.clue_index == 1
