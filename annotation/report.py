@@ -85,10 +85,10 @@ def _value_table(items: pd.Series, values: pd.Series) -> tuple[np.ndarray, np.nd
     """(units x values) count table, the sorted value domain, and whether it is numeric."""
     i_codes, i_uniq = pd.factorize(items)
     codes, uniq, x = factorize_values(values)
-    parsed = x[np.unique(codes, return_index=True)[1]] if len(codes) else x
-    numeric = bool(len(codes) == 0 or not np.isnan(parsed).any())
+    numeric = not np.isnan(x).any()  # callers drop missing values first
     if numeric:
-        keys = pd.to_numeric(pd.Series(uniq, dtype=object)).to_numpy(dtype=float)
+        keys = np.zeros(len(uniq))
+        keys[codes] = x  # the parsed number of each distinct value
     else:
         keys = np.array([str(u) for u in uniq], dtype=object)
     order = np.argsort(keys, kind="stable")
