@@ -187,6 +187,9 @@ def mos_table(
         keys = ["_all"]
     g = frame.groupby(keys, dropna=False, sort=True, observed=True)["_x"]
     out = g.agg(n="count", mos="mean", sd="std").reset_index()
+    for c in keys:  # categorical keys back to plain columns, as in the input's categories
+        if isinstance(out[c].dtype, pd.CategoricalDtype):
+            out[c] = out[c].astype(out[c].cat.categories.dtype)
     n = out["n"].to_numpy(dtype=float)
     q = (1.0 + confidence) / 2.0
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -289,6 +292,13 @@ def campaign_report(
     needed = ["item_id", "rater_id", "criterion", "value", "gold_value", "trap_value",
               "is_gold", "is_trap", *by, *koala_by]
     slim = ratings[[c for c in dict.fromkeys(needed) if c in ratings]]
+    # label-like columns as categoricals: each later factorize/groupby reuses the codes
+    # instead of hashing a million strings again (about half the report's time)
+    slim = slim.assign(**{
+        c: slim[c].astype("category") for c in ("criterion", "value", *by, *koala_by)
+        if c in slim and not isinstance(slim[c].dtype, pd.CategoricalDtype)
+        and not pd.api.types.is_numeric_dtype(slim[c].dtype)
+    })
     quality = rater_quality(slim, qc)
     gate = quality if apply_qc else quality.assign(excluded=False)
     _, exclusions = apply_exclusions(slim[["rater_id"]], gate)
