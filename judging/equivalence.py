@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -228,6 +229,10 @@ class _Alt:
     given: str | None
     required_norms: tuple[str, ...]
     head: tuple[str, ...]
+    content_or_toks: frozenset[str]
+    last: str
+    months: frozenset[str]
+    pairs: frozenset[tuple[str, str]]
 
 
 def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
@@ -252,7 +257,8 @@ def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | 
 
 @lru_cache(maxsize=16384)
 def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...], tuple[_Alt, ...],
-                                                    tuple[_Alt, ...]]:
+                                                    tuple[_Alt, ...], frozenset[str]]:
+    """Parse and normalize an answerline once; the judge calls this for every pair."""
     line = parse_answerline(key)
 
     def prep(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
@@ -274,11 +280,18 @@ def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...],
                     given=given,
                     required_norms=tuple(n for n in (normalize(r) for r in a.required) if n),
                     head=strip_articles(tokens(a.text.split(",")[0])) if "," in a.text else (),
+                    content_or_toks=frozenset(t for t in toks if t not in STOPWORDS)
+                    or frozenset(toks),
+                    last=toks[-1],
+                    months=_month_days(toks)[0],
+                    pairs=_month_days(toks)[1],
                 )
             )
         return tuple(out)
 
-    return line, prep(line.acceptable), prep(line.prompts), prep(line.rejects)
+    accept = prep(line.acceptable)
+    alt_tokens = frozenset().union(*(a.content for a in accept)) if accept else frozenset()
+    return line, accept, prep(line.prompts), prep(line.rejects), alt_tokens
 
 
 @lru_cache(maxsize=16384)
@@ -286,21 +299,93 @@ def _question_tokens(question: str) -> frozenset[str]:
     return frozenset(t for t in tokens(question) if t not in STOPWORDS) if question else frozenset()
 
 
+def _month_days(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """Months named in ``toks`` and (month, day) pairs ("july 4", "4 july")."""
+    months = set()
+    pairs = set()
+    for i, t in enumerate(toks):
+        if t in _MONTHS:
+            months.add(t)
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(toks) and toks[j].isdigit() and 1 <= int(toks[j]) <= 31:
+                    pairs.add((t, toks[j]))
+    return frozenset(months), frozenset(pairs)
+
+
+_DISCLAIMER = ("as an ai", "i do not have access", "i dont have access", "real time information",
+               "as of my", "knowledge cutoff", "i cannot browse", "i am unable")
+
+
+_PREFIX_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _p in sorted(_FILLER_PREFIXES, key=len, reverse=True):
+    _PREFIX_BY_FIRST[_p[0]] = (*_PREFIX_BY_FIRST.get(_p[0], ()), _p)
+_SUFFIX_BY_LAST: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _p in sorted(_FILLER_SUFFIXES, key=len, reverse=True):
+    _SUFFIX_BY_LAST[_p[-1]] = (*_SUFFIX_BY_LAST.get(_p[-1], ()), _p)
+
+
 def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """Drop hedging fillers around the answer: "I think it's X, maybe" -> "X"."""
     changed = True
     while changed and toks:
         changed = False
-        for p in _FILLER_PREFIXES:
+        for p in _PREFIX_BY_FIRST.get(toks[0], ()):
             if len(toks) > len(p) and toks[: len(p)] == p:
                 toks = toks[len(p):]
                 changed = True
                 break
-        for p in _FILLER_SUFFIXES:
+        for p in _SUFFIX_BY_LAST.get(toks[-1], ()):
             if len(toks) > len(p) and toks[-len(p):] == p:
                 toks = toks[: -len(p)]
                 changed = True
                 break
     return strip_articles(toks)
+
+
+@dataclass(frozen=True)
+class _Cand:
+    """A candidate answer, analysed once (cached per candidate string)."""
+
+    toks: tuple[str, ...]
+    full_norm: str
+    core: tuple[str, ...]
+    core_norm: str
+    tok_set: frozenset[str]
+    nums: frozenset[str]
+    content: tuple[str, ...]
+    content_set: frozenset[str]
+    core_content: frozenset[str]
+    months: frozenset[str]
+    pairs: frozenset[tuple[str, str]]
+    refusal: bool
+    disclaimer: bool
+
+
+@lru_cache(maxsize=65536)
+def _candidate(candidate: str) -> _Cand | None:
+    toks = tokens(candidate)
+    if not toks:
+        return None
+    full_norm = " ".join(strip_articles(toks))
+    core = _strip_fillers(toks)
+    tok_set = frozenset(toks)
+    months, pairs = _month_days(toks)
+    n = len(toks)
+    return _Cand(
+        toks=toks,
+        full_norm=full_norm,
+        core=core,
+        core_norm=" ".join(core),
+        tok_set=tok_set,
+        nums=numbers_in(toks),
+        content=tuple(t for t in tok_set if t not in STOPWORDS),
+        content_set=tok_set - STOPWORDS,
+        core_content=frozenset(core) - STOPWORDS,
+        months=months,
+        pairs=pairs,
+        refusal=n <= 40 and any(r in full_norm for r in _REFUSAL),
+        disclaimer=n > 8 and any(r in full_norm for r in _DISCLAIMER),
+    )
 
 
 def _find(seq: tuple[str, ...], sub: tuple[str, ...]) -> list[int]:
@@ -412,13 +497,14 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
     key = answerline if isinstance(answerline, str) else tuple(answerline)
     if not candidate or not candidate.strip():
         return _result("empty", False, None, "the answer is empty", _ZERO)
-    line, accept, prompts, rejects = _prepared(key)
-    cand = tokens(candidate)
-    if not cand:
+    _line, accept, prompts, rejects, alt_tokens = _prepared(key)
+    info = _candidate(candidate)
+    if info is None:
         return _result("empty", False, None, "the answer has no words", _ZERO)
-    full_norm = " ".join(strip_articles(cand))
-    core = _strip_fillers(cand)
-    core_norm = " ".join(core)
+    cand = info.toks
+    full_norm = info.full_norm
+    core = info.core
+    core_norm = info.core_norm
     short = len(core) <= _SHORT_TOKENS
 
     # 1. exact / alias
@@ -459,8 +545,7 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
             return _result("hedge", False, None,
                            f"the answer hedges between a correct answer and '{wrong}'", _ZERO)
 
-    cand_set = frozenset(cand)
-    cand_nums = numbers_in(cand)
+    cand_nums = info.nums
     qtok = _question_tokens(question)
 
     # 6. installments and numbers
@@ -510,32 +595,20 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", _ZERO)
 
     # 8. grey case: features for the calibrator
-    return _grey(cand, cand_set, cand_nums, core, core_norm, full_norm, accept, qtok)
+    return _grey(info, accept, qtok, alt_tokens)
 
 
-def _month_days(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
-    """Months named in ``toks`` and (month, day) pairs ("july 4", "4 july")."""
-    months = set()
-    pairs = set()
-    for i, t in enumerate(toks):
-        if t in _MONTHS:
-            months.add(t)
-            for j in (i - 1, i + 1):
-                if 0 <= j < len(toks) and toks[j].isdigit() and 1 <= int(toks[j]) <= 31:
-                    pairs.add((t, toks[j]))
-    return frozenset(months), frozenset(pairs)
-
-
-_DISCLAIMER = ("as an ai", "i do not have access", "i dont have access", "real time information",
-               "as of my", "knowledge cutoff", "i cannot browse", "i am unable")
-
-
-def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[str],
-          core: tuple[str, ...], core_norm: str, full_norm: str, accept: tuple[_Alt, ...],
-          qtok: frozenset[str]) -> Analysis:
+def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
+          all_alt_tokens: frozenset[str]) -> Analysis:
+    cand = info.toks
+    cand_set = info.tok_set
+    cand_nums = info.nums
+    core = info.core
+    core_norm = info.core_norm
+    full_norm = info.full_norm
     n = len(cand)
     short = 1.0 if len(core) <= 4 else 0.0
-    cand_content = [t for t in cand_set if t not in STOPWORDS]
+    cand_content = info.content
     best_key = (-1.0, -1.0)
     best: _Alt | None = None
     f_contains = f_recall = f_rfuzzy = f_rnoq = f_inq = f_surname = 0.0
@@ -547,9 +620,6 @@ def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[
     f_neg = 0.0
     first_pos = 1.0
     n_contained = 0
-    all_alt_tokens: set[str] = set()
-    for a in accept:
-        all_alt_tokens |= a.content
     fuzzy_cache: dict[str, bool] = {}
 
     def fuzzy_in(t: str) -> bool:
@@ -567,7 +637,7 @@ def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[
     alt_months: set[str] = set()
     alt_pairs: set[tuple[str, str]] = set()
     for a in accept:
-        content = a.content or frozenset(a.toks)
+        content = a.content_or_toks
         hit = content & cand_set
         recall = len(hit) / len(content)
         if recall < 1.0:
@@ -593,8 +663,8 @@ def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[
             first_pos = min(first_pos, 0.5 + 0.5 * idx / max(1, n))
         if a.head and not contains and _find(cand, a.head):
             f_head = 1.0
-        last = a.toks[-1]
-        if last not in STOPWORDS and fuzzy_in(last):
+        last = a.last
+        if not f_last and last not in STOPWORDS and fuzzy_in(last):
             f_last = 1.0
         if a.person:
             if a.surname in cand_set:
@@ -621,38 +691,44 @@ def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[
                 f_npart = 1.0
             if shared or not cand_nums:
                 f_nmiss = 0.0
-            months, pairs = _month_days(a.toks)
-            alt_months |= months
-            alt_pairs |= pairs
+            alt_months |= a.months
+            alt_pairs |= a.pairs
         else:
             f_nmiss = 0.0
         key = (contains + rnoq + rfuzzy * 0.5, ratio)
         if key > best_key:
             best_key = key
             best = a
-        f_contains = max(f_contains, contains)
-        f_recall = max(f_recall, recall)
-        f_rfuzzy = max(f_rfuzzy, rfuzzy)
-        f_rnoq = max(f_rnoq, rnoq)
-        f_inq = max(f_inq, inq)
-        f_ratio = max(f_ratio, ratio)
-        f_partial = max(f_partial, partial)
+        if contains > f_contains:
+            f_contains = contains
+        if recall > f_recall:
+            f_recall = recall
+        if rfuzzy > f_rfuzzy:
+            f_rfuzzy = rfuzzy
+        if rnoq > f_rnoq:
+            f_rnoq = rnoq
+        if inq > f_inq:
+            f_inq = inq
+        if ratio > f_ratio:
+            f_ratio = ratio
+        if partial > f_partial:
+            f_partial = partial
     if not any_num:
         f_nmiss = 0.0
     f_month = f_day = 0.0
     if alt_months:
-        c_months, c_pairs = _month_days(cand)
+        c_months, c_pairs = info.months, info.pairs
         if c_months and not (c_months & alt_months):
             f_month = 1.0
         elif alt_pairs and c_pairs and not (c_pairs & alt_pairs):
             if {m for m, _ in c_pairs} & {m for m, _ in alt_pairs}:
                 f_day = 1.0
-    core_content = [t for t in set(core) if t not in STOPWORDS and t not in qtok]
+    core_content = info.core_content - qtok
     if core_content:
-        f_prec = sum(1 for t in core_content if t in all_alt_tokens) / len(core_content)
-    refusal = 1.0 if n <= 40 and any(r in full_norm for r in _REFUSAL) else 0.0
-    disclaimer = 1.0 if n > 8 and any(r in full_norm for r in _DISCLAIMER) else 0.0
-    n_new = sum(1 for t in cand_content if t not in qtok and t not in all_alt_tokens)
+        f_prec = len(core_content & all_alt_tokens) / len(core_content)
+    refusal = 1.0 if info.refusal else 0.0
+    disclaimer = 1.0 if info.disclaimer else 0.0
+    n_new = len(info.content_set - qtok - all_alt_tokens)
     feats = (
         f_contains,
         f_contains * (1.0 if len(core) <= _SHORT_TOKENS else 0.0),
@@ -716,6 +792,9 @@ def _grey(cand: tuple[str, ...], cand_set: frozenset[str], cand_nums: frozenset[
 # ------------------------------------------------------------------------- calibrator
 
 
+_FOLDED: dict[int, tuple[Calibrator, tuple[float, ...], float]] = {}
+
+
 @dataclass(frozen=True)
 class Calibrator:
     """Logistic regression over :data:`FEATURE_NAMES` (standardized inputs)."""
@@ -727,10 +806,18 @@ class Calibrator:
     threshold: float = 0.5
 
     def logit(self, feats: Sequence[float]) -> float:
-        z = self.intercept
-        for x, m, s, w in zip(feats, self.mean, self.scale, self.coef, strict=True):
-            z += w * (x - m) / s
-        return z
+        w, b = self._folded()
+        return b + sum(map(operator.mul, feats, w))
+
+    def _folded(self) -> tuple[tuple[float, ...], float]:
+        """Weights with the standardization folded in: z = b' + sum(w'_i x_i)."""
+        cached = _FOLDED.get(id(self))
+        if cached is None or cached[0] is not self:
+            w = tuple(c / s for c, s in zip(self.coef, self.scale, strict=True))
+            b = self.intercept - sum(c * m for c, m in zip(w, self.mean, strict=True))
+            cached = (self, w, b)
+            _FOLDED[id(self)] = cached
+        return cached[1], cached[2]
 
     def probability(self, feats: Sequence[float]) -> float:
         z = self.logit(feats)

@@ -89,6 +89,7 @@ _SHORT_SLASH = re.compile(r"\b([A-Za-z]{1,3})/([A-Za-z]{1,3})\b")
 _INITIALISM = re.compile(r"\b[A-Za-z]\.(?:\s?[A-Za-z]\b\.?)+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _ORDINAL_SUFFIX = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
+_HAS_ORDINAL = re.compile(r"\d(?:st|nd|rd|th)\b", re.IGNORECASE)
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 _GLUED_YEAR = re.compile(r"(?<=[A-Za-z]{2})(?=\d{4})|(?<=\d{4})(?=[A-Za-z]{2})")
 _NON_WORD = re.compile(r"[^a-z0-9\u0080-\uffff]+")
@@ -213,12 +214,20 @@ def tokens(text: str) -> tuple[str, ...]:
     # Keep original-case words to recognise Roman numerals in titles.
     spaced = _NON_WORD_CASED.sub(" ", text)
     original = spaced.split()
-    lowered = [w.lower() for w in original]
-    lowered = [_ORDINAL_SUFFIX.sub(r"\1", w) if w[:1].isdigit() else w for w in lowered]
-    words = _convert_numbers(lowered, original)
-    return tuple(w.replace("_", ".") for w in words)
+    lowered = spaced.lower().split()
+    if _HAS_ORDINAL.search(spaced):
+        lowered = [_ORDINAL_SUFFIX.sub(r"\1", w) if w[:1].isdigit() else w for w in lowered]
+    if _CONVERTIBLE.isdisjoint(lowered) and not _ROMAN_HINT.search(text):
+        words = lowered
+    else:
+        words = _convert_numbers(lowered, original)
+    if "_" in spaced:
+        return tuple(w.replace("_", ".") for w in words)
+    return tuple(words)
 
 
+_CONVERTIBLE = frozenset(_NUMBER_WORDS) | frozenset(_ORDINAL_WORDS) | frozenset(_SCALES)
+_ROMAN_HINT = re.compile(r"\b[IVXLC]+\b|\b(?:ii|iii|iv|vii|viii|ix)\b")
 _NON_WORD_CASED = re.compile(r"[^A-Za-z0-9_\u0080-\uffff]+")
 
 
