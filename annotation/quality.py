@@ -14,9 +14,10 @@ rule               fails when                                                  d
                    gold labels must match exactly)
 ``trap``           more than ``max_trap_failures`` trapping items ("please      excludes
                    select 2") are not answered exactly as instructed
-``flat``           on some criterion with ``>= min_items_flat`` ratings, the    excludes
-                   rater's SD is below ``min_sd`` or one answer makes up
-                   ``>= max_modal_share`` of their ratings
+``flat``           on some rating-scale criterion (``>= flat_min_scale_values``   excludes
+                   distinct values campaign-wide) with ``>= min_items_flat``
+                   ratings, the rater's SD is below ``min_sd`` or one answer
+                   makes up ``>= max_modal_share`` of their ratings
 ``correlation``    Pearson r with the leave-one-out item MOS is below           flag only
                    ``min_correlation`` (``>= min_items_correlation`` ratings)
 =================  ==========================================================  ==========
@@ -69,6 +70,7 @@ class QcConfig:
     min_sd: float = 0.25
     max_modal_share: float = 0.9
     min_items_flat: int = 10
+    flat_min_scale_values: int = 3
     min_correlation: float = 0.25
     min_items_correlation: int = 10
     exclude_on: frozenset[str] = field(default_factory=lambda: frozenset({"gold", "trap", "flat"}))
@@ -229,7 +231,11 @@ def rater_quality(ratings: pd.DataFrame, config: QcConfig | None = None) -> pd.D
         dev = xk[num] - mean[rc[num]]
         var = np.bincount(rc[num], weights=dev * dev, minlength=n_rc) / (k_num - 1.0)
     sd = np.where(k_num == cnt, np.sqrt(var), np.nan)  # SD only for fully numeric groups
-    evaluated = cnt >= cfg.min_items_flat
+    # the flat rule is for rating scales: criteria with fewer distinct values in the
+    # whole campaign (yes/no, keep/discard) are skipped, since 90 % "yes" can be honest
+    crit_vals = np.bincount(c_codes[keep] * n_v + v_codes[keep], minlength=n_c * n_v)
+    scale = (crit_vals.reshape(n_c, n_v) > 0).sum(axis=1) >= cfg.flat_min_scale_values
+    evaluated = (cnt >= cfg.min_items_flat) & np.tile(scale, n_r)
     low_sd = evaluated & (sd < cfg.min_sd)
     one_answer = evaluated & (modal >= cfg.max_modal_share)
     flat_rc = low_sd | one_answer

@@ -131,11 +131,11 @@ def test_label_traps_and_low_sd_rule() -> None:
     # labels (keep/discard) compare exactly; SD rule catches a rater who nearly never varies
     values = [3] * 18 + [4, 4]  # SD ~ 0.31 > 0.25, modal share 0.9 -> flat by share
     df = pd.DataFrame({
-        "item_id": [f"i{i}" for i in range(20)] + ["t"],
-        "rater_id": "a",
-        "criterion": ["mos"] * 20 + ["keep"],
-        "value": [*values, "discard"],
-        "trap_value": [None] * 20 + ["keep"],
+        "item_id": [f"i{i}" for i in range(20)] + ["t"] + [f"i{i}" for i in range(5)],
+        "rater_id": ["a"] * 21 + ["b"] * 5,  # b makes "mos" a 5-point scale campaign-wide
+        "criterion": ["mos"] * 20 + ["keep"] + ["mos"] * 5,
+        "value": [*values, "discard", 1, 2, 3, 4, 5],
+        "trap_value": [None] * 20 + ["keep"] + [None] * 5,
     })
     row = rater_quality(df).loc["a"]
     assert row["trap"] == FAIL
@@ -144,6 +144,15 @@ def test_label_traps_and_low_sd_rule() -> None:
     assert strict["flat"] == FAIL and "SD 0.31" in strict["reasons"]
     lenient = rater_quality(df, QcConfig(max_modal_share=0.95)).loc["a"]
     assert lenient["flat"] == PASS
+
+
+def test_flat_rule_skips_binary_criteria_by_default() -> None:
+    # 95 % "yes" on a yes/no question can be honest; the flat rule is for rating scales
+    df = pd.DataFrame({"item_id": range(20), "rater_id": "a", "criterion": "ok",
+                       "value": ["yes"] * 19 + ["no"]})
+    assert rater_quality(df).loc["a", "flat"] == NOT_EVALUATED
+    strict = rater_quality(df, QcConfig(flat_min_scale_values=2)).loc["a"]
+    assert strict["flat"] == FAIL and "95% of 20 ratings on ok" in strict["reasons"]
 
 
 def test_rules_not_evaluated_without_data() -> None:
