@@ -181,6 +181,33 @@ def test_krippendorff_alpha_matches_reference_package_with_missing(level: str, s
     )
 
 
+def _alpha_by_pairs(data: np.ndarray, delta2) -> float:
+    """Krippendorff's definition, literally: all ordered pairs of pairable values."""
+    units = [col[~np.isnan(col)] for col in data.T]
+    units = [u for u in units if len(u) >= 2]
+    pooled = np.concatenate(units)
+    n = len(pooled)
+    d_o = sum(sum(delta2(a, b) for i, a in enumerate(u) for j, b in enumerate(u) if i != j)
+              / (len(u) - 1) for u in units) / n
+    d_e = sum(delta2(a, b) for i, a in enumerate(pooled) for j, b in enumerate(pooled)
+              if i != j) / (n * (n - 1))
+    return 1.0 - d_o / d_e
+
+
+@pytest.mark.parametrize(
+    ("level", "delta2"),
+    [
+        pytest.param("nominal", lambda a, b: float(a != b), id="nominal"),
+        pytest.param("interval", lambda a, b: (a - b) ** 2, id="interval"),
+        pytest.param("ratio", lambda a, b: ((a - b) / (a + b)) ** 2, id="ratio"),
+    ],
+)
+def test_krippendorff_alpha_matches_pairwise_definition(level: str, delta2) -> None:
+    data = _random_reliability(9, raters=4, units=40)
+    assert krippendorff_alpha(data, level).alpha == pytest.approx(
+        _alpha_by_pairs(data, delta2), abs=1e-10)
+
+
 def test_krippendorff_alpha_interval_with_many_distinct_values() -> None:
     rng = np.random.default_rng(7)
     truth = rng.normal(size=60)
