@@ -1,0 +1,530 @@
+"""Writes for judging: overrides, challenges, re-scoring, LLM judge runs, label imports."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from accounts.models import Project
+from quiz.importing import ImportFailed, Problem
+from quiz.models import Mode, ModelSystem, Question, Responder, ResponderKind, Response
+
+from . import selectors
+from .equivalence import EQUIVALENCE_VERSION, judge_many
+from .llm import LlmConfig, LlmError, LlmJudgeClient, cache_key, load_prompt, parse_reply
+from .models import (
+    Challenge,
+    ChallengeStatus,
+    HumanJudgement,
+    JudgementSource,
+    LlmCall,
+    VerdictEvent,
+    VerdictRecord,
+)
+
+
+class JudgingError(ValueError):
+    """A request that cannot be carried out (names the offending field)."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        super().__init__(f"{field}: {message}")
+
+
+# --------------------------------------------------------------------- overrides
+
+
+def override_set(
+    *,
+    response: Response,
+    correct: bool,
+    by=None,
+    note: str = "",
+    quality: int | None = None,
+    source: str = JudgementSource.ADJUDICATION,
+    annotator: str = "",
+) -> HumanJudgement:
+    """Record a human judgement on ``response``; it wins over every automatic verdict.
+
+    Open challenges of the response are resolved by it: upheld when the human says
+    correct, rejected otherwise. The automatic verdict on the response is untouched.
+    """
+    if quality is not None and not 0 <= int(quality) <= 5:
+        raise JudgingError("quality", "must be between 0 and 5")
+    with transaction.atomic():
+        judgement = HumanJudgement.objects.create(
+            response=response,
+            correct=bool(correct),
+            quality=quality,
+            by=by,
+            annotator=annotator[:120],
+            source=source,
+            note=(note or "").strip()[:2000],
+        )
+        now = timezone.now()
+        Challenge.objects.filter(response=response, status=ChallengeStatus.OPEN).update(
+            status=ChallengeStatus.UPHELD if correct else ChallengeStatus.REJECTED,
+            resolved_by=by,
+            resolved_at=now,
+            judgement=judgement,
+        )
+    return judgement
+
+
+# -------------------------------------------------------------------- challenges
+
+
+def challenge_submit(*, response: Response, by, text: str = "") -> tuple[Challenge, bool]:
+    """A player asks that their (wrongly judged) answer count; idempotent per response.
+
+    Only the human player who gave the answer may challenge it, and only while its
+    effective verdict is *wrong*. Returns ``(challenge, created)``.
+    """
+    responder = response.responder
+    if responder.kind != ResponderKind.HUMAN or responder.user_id != getattr(by, "pk", None):
+        raise JudgingError("response_id", "you can only challenge your own answers")
+    existing = Challenge.objects.filter(response=response).first()
+    if existing:
+        return existing, False
+    if selectors.effective_correct(response):
+        raise JudgingError("response_id", "this answer was already judged correct")
+    text = (text or "").strip()
+    if len(text) > 1000:
+        raise JudgingError("text", "is longer than 1000 characters")
+    try:
+        with transaction.atomic():
+            return Challenge.objects.create(response=response, by=by, text=text), True
+    except IntegrityError:
+        return Challenge.objects.get(response=response), False
+
+
+def challenge_resolve(*, challenge: Challenge, by, upheld: bool, note: str = "") -> Challenge:
+    """Resolve a challenge by recording the researcher's judgement (see override_set)."""
+    if challenge.status != ChallengeStatus.OPEN:
+        raise JudgingError("challenge", f"is already {challenge.status}")
+    override_set(
+        response=challenge.response, correct=upheld, by=by, note=note,
+        source=JudgementSource.CHALLENGE,
+    )
+    challenge.refresh_from_db()
+    return challenge
+
+
+# ---------------------------------------------------------------------- rescore
+
+
+@dataclass(frozen=True)
+class RescoreChange:
+    """One verdict that a re-score changed (or would change, in a dry run)."""
+
+    response_id: int
+    question_id: str
+    responder: str
+    answer: str
+    old_correct: bool
+    old_prompt: bool
+    old_score: float
+    old_rule: str
+    old_version: str
+    new_correct: bool
+    new_prompt: bool
+    new_score: float
+    new_rule: str
+    overridden: bool
+
+    @property
+    def flipped(self) -> bool:
+        """The decision changed (not only score, rule or version)."""
+        return (self.old_correct, self.old_prompt) != (self.new_correct, self.new_prompt)
+
+
+@dataclass
+class RescoreReport:
+    """What a re-score looked at and did."""
+
+    version: str
+    dry_run: bool
+    examined: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    overridden: int = 0
+    changes: list[RescoreChange] = field(default_factory=list)
+
+    @property
+    def flipped(self) -> int:
+        return sum(1 for c in self.changes if c.flipped)
+
+
+def _verdict_fields(v) -> dict:
+    return {
+        "correct": bool(v.correct),
+        "prompt": bool(v.prompt),
+        "score": float(v.score),
+        "rule": v.rule[:60],
+        "rule_version": EQUIVALENCE_VERSION,
+        "matched": v.matched or "",
+        "explanation": v.explanation,
+    }
+
+
+_VERDICT_FIELDS = ("correct", "prompt", "score", "rule", "rule_version", "matched", "explanation")
+
+
+def responses_rescore(
+    *, project: Project | None = None, all_versions: bool = False, dry_run: bool = False,
+    batch_size: int = 2000,
+) -> RescoreReport:
+    """Re-judge stored free answers whose rule version is not the current one.
+
+    With ``all_versions`` every free answer is re-judged (e.g. after answerlines
+    changed). For a response without a human judgement the old verdict is kept as a
+    ``superseded`` :class:`VerdictRecord` and the new one replaces it on the
+    response. A response with a human judgement is never touched: the new
+    automatic verdict is only recorded as ``shadowed`` (once per rule version and
+    answer). Running it twice changes nothing the second time.
+    """
+    report = RescoreReport(version=EQUIVALENCE_VERSION, dry_run=dry_run)
+    qs = Response.objects.filter(mode=Mode.FREE)
+    if project is not None:
+        qs = qs.filter(project=project)
+    if not all_versions:
+        qs = qs.exclude(rule_version=EQUIVALENCE_VERSION)
+    qs = qs.annotate(
+        overridden=Exists(HumanJudgement.objects.filter(response=OuterRef("pk"))),
+        shadow_done=Exists(
+            VerdictRecord.objects.filter(
+                response=OuterRef("pk"), judge="rules", event=VerdictEvent.SHADOWED,
+                rule_version=EQUIVALENCE_VERSION, answer_text=OuterRef("answer_text"),
+            )
+        ),
+    ).select_related("question", "responder").order_by("id")
+    last_id = 0
+    while True:
+        batch = list(qs.filter(id__gt=last_id)[:batch_size])
+        if not batch:
+            break
+        last_id = batch[-1].pk
+        verdicts = judge_many(
+            [r.answer_text for r in batch],
+            [r.question.answerline for r in batch],
+            [r.question.prompt for r in batch],
+        )
+        records: list[VerdictRecord] = []
+        updates: list[Response] = []
+        for response, verdict in zip(batch, verdicts, strict=True):
+            report.examined += 1
+            new = _verdict_fields(verdict)
+            old = {f: getattr(response, f) for f in _VERDICT_FIELDS}
+            if response.overridden:
+                report.overridden += 1
+                if response.shadow_done:
+                    continue
+                records.append(VerdictRecord(
+                    response=response, judge="rules", event=VerdictEvent.SHADOWED,
+                    answer_text=response.answer_text, **new,
+                ))
+            elif new == old:
+                report.unchanged += 1
+                continue
+            else:
+                report.updated += 1
+                records.append(VerdictRecord(
+                    response=response, judge="rules", event=VerdictEvent.SUPERSEDED,
+                    answer_text=response.answer_text, **old,
+                ))
+                for key, value in new.items():
+                    setattr(response, key, value)
+                response.judged_at = timezone.now()
+                updates.append(response)
+            decision_changed = (old["correct"], old["prompt"], old["rule"]) != (
+                new["correct"], new["prompt"], new["rule"]
+            ) or abs(old["score"] - new["score"]) > 1e-9
+            if decision_changed:
+                report.changes.append(RescoreChange(
+                    response_id=response.pk,
+                    question_id=response.question.external_id,
+                    responder=response.responder.label,
+                    answer=response.answer_text,
+                    old_correct=old["correct"], old_prompt=old["prompt"], old_score=old["score"],
+                    old_rule=old["rule"], old_version=old["rule_version"],
+                    new_correct=new["correct"], new_prompt=new["prompt"], new_score=new["score"],
+                    new_rule=new["rule"], overridden=bool(response.overridden),
+                ))
+        if dry_run:
+            continue
+        with transaction.atomic():
+            VerdictRecord.objects.bulk_create(records)
+            Response.objects.bulk_update(updates, [*_VERDICT_FIELDS, "judged_at"])
+    return report
+
+
+# ---------------------------------------------------------------------- LLM judge
+
+
+def llm_config(**overrides) -> LlmConfig:
+    """The LLM judge's configuration from settings (``OPENAI_*``, ``EARSHOT_LLM_*``)."""
+    values = {
+        "base_url": settings.OPENAI_BASE_URL or None,
+        "api_key": settings.OPENAI_API_KEY,
+        "model": settings.EARSHOT_LLM_JUDGE_MODEL,
+        "timeout_s": float(getattr(settings, "EARSHOT_LLM_JUDGE_TIMEOUT_S", 30.0)),
+        "max_attempts": int(getattr(settings, "EARSHOT_LLM_JUDGE_MAX_ATTEMPTS", 4)),
+        "backoff_s": float(getattr(settings, "EARSHOT_LLM_JUDGE_BACKOFF_S", 1.0)),
+    }
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return LlmConfig(**values)
+
+
+@dataclass
+class LlmRunReport:
+    """What one LLM judge run did."""
+
+    purpose: str
+    model: str
+    prompt: str
+    candidates: int = 0
+    cached: int = 0
+    called: int = 0
+    failed: int = 0
+    unreadable: int = 0
+    skipped_budget: int = 0
+    recorded: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def _llm_candidates(*, project: Project | None, purpose: str, low: float, high: float) -> Iterable[Response]:
+    if purpose == "verdict":
+        qs = selectors.grey_zone_responses(project=project, low=low, high=high, include_overridden=True)
+    else:
+        qs = Response.objects.filter(mode=Mode.FREE).exclude(answer_text="")
+        if project is not None:
+            qs = qs.filter(project=project)
+    return qs.select_related("question").order_by("id").iterator(chunk_size=500)
+
+
+def llm_judge_run(
+    *,
+    project: Project | None = None,
+    purpose: str = "verdict",
+    budget: int | None = None,
+    grey_zone: tuple[float, float] | None = None,
+    config: LlmConfig | None = None,
+    client: LlmJudgeClient | None = None,
+) -> LlmRunReport:
+    """Ask the LLM judge about uncertain verdicts (or for 0-5 quality scores).
+
+    ``purpose="verdict"`` sends only free answers whose rule score lies in the grey
+    zone; ``"quality"`` scores every free answer 0-5. Each request is looked up in
+    the :class:`LlmCall` cache first (same prompt version, model and inputs: no
+    second call); at most ``budget`` uncached requests are sent (retries of one
+    request do not count). Results are stored as ``added`` verdict records of judge
+    ``llm:<model>``. Runs in a Celery task or a management command, never in a
+    web request.
+    """
+    if purpose not in ("verdict", "quality"):
+        raise JudgingError("purpose", "must be 'verdict' or 'quality'")
+    config = config or llm_config()
+    prompt = load_prompt(purpose)
+    low, high = grey_zone or selectors.grey_zone()
+    judge_name = f"llm:{config.model}"[:80]
+    report = LlmRunReport(purpose=purpose, model=config.model, prompt=prompt.label)
+    for response in _llm_candidates(project=project, purpose=purpose, low=low, high=high):
+        report.candidates += 1
+        question = response.question
+        messages = prompt.messages(
+            question=question.prompt, answerline=question.answerline, answer=response.answer_text
+        )
+        key = cache_key(prompt, config.model, messages)
+        call = LlmCall.objects.filter(key=key).first()
+        if call is not None and call.ok:
+            report.cached += 1
+        else:
+            if budget is not None and report.called >= budget:
+                report.skipped_budget += 1
+                continue
+            if client is None:
+                client = LlmJudgeClient(config)
+            report.called += 1
+            call = _llm_call(client, key=key, purpose=purpose, prompt_label=prompt.label,
+                             model=config.model, messages=messages)
+            report.prompt_tokens += call.prompt_tokens or 0
+            report.completion_tokens += call.completion_tokens or 0
+            if call.error:
+                report.failed += 1
+                report.errors.append(f"response #{response.pk}: {call.error}")
+                continue
+            if call.parsed is None:
+                report.unreadable += 1
+                continue
+        if _llm_record(response, call, judge_name=judge_name, prompt_label=prompt.label,
+                       version=prompt.version, purpose=purpose):
+            report.recorded += 1
+    return report
+
+
+def _llm_call(client: LlmJudgeClient, *, key: str, purpose: str, prompt_label: str, model: str,
+              messages: list[dict]) -> LlmCall:
+    """Make one call (outside any transaction) and store it in the cache."""
+    started = time.perf_counter()
+    values: dict = {"purpose": purpose, "prompt_id": prompt_label, "model": model,
+                    "request": {"messages": messages}}
+    try:
+        result = client.complete(messages)
+    except LlmError as exc:
+        values.update(error=str(exc)[:2000], attempts=exc.attempts, parsed=None, response_text="",
+                      latency_ms=int((time.perf_counter() - started) * 1000))
+    else:
+        values.update(
+            response_text=result.text, parsed=parse_reply(result.text, purpose), error="",
+            prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens,
+            latency_ms=result.latency_ms, attempts=result.attempts,
+        )
+    call, _ = LlmCall.objects.update_or_create(key=key, defaults=values)
+    return call
+
+
+def _llm_record(response: Response, call: LlmCall, *, judge_name: str, prompt_label: str,
+                version: str, purpose: str) -> bool:
+    """Store the LLM's decision as a verdict record (once per response, call and answer)."""
+    if call.parsed is None:
+        return False
+    if VerdictRecord.objects.filter(response=response, llm_call=call, answer_text=response.answer_text).exists():
+        return False
+    parsed = call.parsed
+    values = {
+        "response": response,
+        "judge": judge_name,
+        "event": VerdictEvent.ADDED,
+        "answer_text": response.answer_text,
+        "rule": prompt_label[:60],
+        "rule_version": version,
+        "explanation": parsed.get("reason", ""),
+        "llm_call": call,
+    }
+    if purpose == "verdict":
+        values.update(correct=bool(parsed["correct"]), score=1.0 if parsed["correct"] else 0.0)
+    else:
+        values.update(correct=None, quality=int(parsed["quality"]))
+    VerdictRecord.objects.create(**values)
+    return True
+
+
+# ----------------------------------------------------------------- label import
+
+
+@dataclass
+class LabelImportSummary:
+    """What a label import did."""
+
+    created: int = 0
+    unchanged: int = 0
+
+
+def _label_rows(path: Path, project: Project) -> list[tuple[int, Response, bool, int | None, str]]:
+    file = path.name
+    problems: list[Problem] = []
+    rows: list[tuple[int, Response, bool, int | None, str]] = []
+    if not path.exists():
+        raise ImportFailed([Problem(file, 0, "", "file not found")])
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except UnicodeDecodeError as exc:
+        raise ImportFailed([Problem(file, 0, "", f"file is not UTF-8 text ({exc.reason})")]) from exc
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            problems.append(Problem(file, number, "", f"malformed JSON ({exc.msg} at column {exc.colno})"))
+            continue
+        if not isinstance(record, dict):
+            problems.append(Problem(file, number, "", "each line must be a JSON object"))
+            continue
+        before = len(problems)
+        response = _label_response(record, project, problems, file, number)
+        correct = record.get("human_correct")
+        if not isinstance(correct, bool):
+            problems.append(Problem(file, number, "human_correct", "is required and must be true or false"))
+        score = record.get("human_score")
+        if score is not None and (isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 5):
+            problems.append(Problem(file, number, "human_score", "must be an integer from 0 to 5"))
+        annotator = record.get("annotator") or ""
+        if not isinstance(annotator, str) or len(annotator) > 120:
+            problems.append(Problem(file, number, "annotator", "must be a string of at most 120 characters"))
+        if len(problems) == before and response is not None:
+            rows.append((number, response, bool(correct), score, annotator))
+    if not problems and not rows:
+        problems.append(Problem(file, 0, "", "no rows found"))
+    if problems:
+        raise ImportFailed(problems)
+    return rows
+
+
+def _label_response(record: dict, project: Project, problems: list[Problem], file: str,
+                    line: int) -> Response | None:
+    if record.get("response_id") not in (None, ""):
+        try:
+            rid = int(record["response_id"])
+        except (TypeError, ValueError):
+            problems.append(Problem(file, line, "response_id", "must be an integer"))
+            return None
+        response = Response.objects.filter(project=project, pk=rid).first()
+        if response is None:
+            problems.append(Problem(file, line, "response_id", f"no response #{rid} in project {project.slug!r}"))
+        return response
+    missing = [k for k in ("question_id", "system") if not record.get(k)]
+    if missing:
+        problems.append(Problem(file, line, missing[0], "is required (or give response_id)"))
+        return None
+    question = Question.objects.filter(project=project, external_id=str(record["question_id"])).first()
+    if question is None:
+        problems.append(Problem(file, line, "question_id", f"unknown question {record['question_id']!r}"))
+        return None
+    system = ModelSystem.objects.filter(project=project, name=str(record["system"])).first()
+    condition = str(record.get("condition") or "default")
+    responder = (
+        Responder.objects.filter(project=project, system=system, condition=condition).first()
+        if system else None
+    )
+    if responder is None:
+        problems.append(Problem(file, line, "system", f"no responder {record['system']!r} ({condition})"))
+        return None
+    mode = str(record.get("mode") or Mode.FREE)
+    response = Response.objects.filter(responder=responder, question=question, mode=mode).first()
+    if response is None:
+        problems.append(Problem(file, line, "question_id", f"{record['system']} has no {mode} answer to {question.external_id!r}"))
+    return response
+
+
+def human_labels_import(*, project: Project, path: Path, by=None) -> LabelImportSummary:
+    """Import human labels (JSONL) as human judgements; all rows valid or nothing written.
+
+    Rows: ``{"response_id": 12, "human_correct": true, "human_score": 4, "annotator": "a1"}``
+    or ``{"question_id", "system", "condition", "mode"}`` instead of ``response_id``.
+    Re-importing the same file adds nothing (an identical latest judgement is kept).
+    """
+    rows = _label_rows(Path(path), project)
+    summary = LabelImportSummary()
+    with transaction.atomic():
+        for _line, response, correct, score, annotator in rows:
+            latest = HumanJudgement.objects.filter(response=response).order_by("-id").first()
+            if latest and (latest.correct, latest.quality, latest.annotator, latest.source) == (
+                correct, score, annotator, JudgementSource.IMPORT
+            ):
+                summary.unchanged += 1
+                continue
+            override_set(response=response, correct=correct, quality=score, by=by,
+                         annotator=annotator, source=JudgementSource.IMPORT)
+            summary.created += 1
+    return summary
