@@ -1,1 +1,253 @@
-"""annotation models (filled by later work; the app exists from the first migration)."""
+"""Annotation campaigns: items, annotators, assignments and ratings.
+
+Fields, constraints and tiny properties only; every write goes through
+``annotation.services`` and every read used by pages and reports through
+``annotation.selectors``. Item metadata (system, task, condition, source, batch) is
+stored for the report but never rendered to annotators (blinding).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+from accounts.models import Project
+from quiz.models import Clip
+
+
+def _public_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def _completion_code() -> str:
+    return secrets.token_hex(4).upper()
+
+
+class Template(models.TextChoices):
+    MOS = "mos", "MOS (ACR 1–5)"
+    NATURALNESS = "naturalness", "Binary naturalness"
+    MULTI_CRITERIA = "multi_criteria", "Multi-criteria yes/no"
+    QA_AUDIT = "qa_audit", "QA audit"
+    QUALITY_0_5 = "quality_0_5", "Quality scoring 0–5"
+    CUSTOM = "custom", "Custom questions"
+
+
+class PolicyKind(models.TextChoices):
+    PARTITION = "partition", "Partition (each item to one annotator)"
+    OVERLAP = "overlap", "Overlap k (each item to k annotators)"
+    LISTENER_SAMPLE = "listener_sample", "Listener sample (n items per listener)"
+    AUDIT_SAMPLE = "audit_sample", "Audit sample (n items per batch)"
+
+
+class CampaignStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    OPEN = "open", "Open"
+    CLOSED = "closed", "Closed"
+
+
+class Campaign(models.Model):
+    """A rating campaign: questions (criteria), texts shown to annotators, assignment policy."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="campaigns")
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=60)
+    template = models.CharField(max_length=20, choices=Template.choices, default=Template.MOS)
+    criteria = models.JSONField(
+        default=list,
+        help_text="List of {key, label, scale, labels?, values?, comment?}; see docs/annotation-campaigns.md.",
+    )
+    question_text = models.TextField(blank=True, help_text="The question shown above the scale.")
+    instructions = models.TextField(blank=True)
+    consent_text = models.TextField(blank=True)
+    language = models.CharField(max_length=10, blank=True, help_text="Language of the campaign texts, e.g. ko, th, vi.")
+    policy = models.CharField(max_length=20, choices=PolicyKind.choices, default=PolicyKind.OVERLAP)
+    policy_k = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Annotators per item.")
+    policy_n = models.PositiveIntegerField(null=True, blank=True, help_text="Items per listener / per batch.")
+    policy_quota = models.PositiveIntegerField(null=True, blank=True, help_text="Most items per annotator.")
+    policy_annotators = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Partition: expected annotators (quota = ceil(items / annotators))."
+    )
+    control_every = models.PositiveSmallIntegerField(
+        default=4, help_text="Serve one gold/trap item after this many regular items."
+    )
+    expiry_minutes = models.PositiveIntegerField(default=30)
+    allow_repeat = models.BooleanField(default=False)
+    require_full_listen = models.BooleanField(
+        default=True, help_text="Reject ratings sent sooner than the clip's duration after serving."
+    )
+    qc = models.JSONField(default=dict, blank=True, help_text="annotation.quality.QcConfig overrides.")
+    seed = models.BigIntegerField(default=0)
+    completion_code = models.CharField(max_length=40, default=_completion_code, blank=True)
+    completion_url = models.URLField(max_length=500, blank=True)
+    status = models.CharField(max_length=10, choices=CampaignStatus.choices, default=CampaignStatus.DRAFT)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "slug"], name="uniq_campaign_slug"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.project.slug}/{self.slug}"
+
+
+class ItemKind(models.TextChoices):
+    REGULAR = "regular", "Regular"
+    GOLD = "gold", "Gold (known answer)"
+    TRAP = "trap", "Trap (says which answer to give)"
+    TRAINING = "training", "Training / anchor"
+    QUALIFICATION = "qualification", "Qualification"
+
+
+CONTROL_KINDS = (ItemKind.GOLD, ItemKind.TRAP)
+
+
+class Item(models.Model):
+    """One thing to rate: a clip and/or text. Metadata is for the report only."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="items")
+    external_id = models.CharField(max_length=120)
+    public_id = models.CharField(max_length=24, unique=True, default=_public_id, editable=False)
+    kind = models.CharField(max_length=15, choices=ItemKind.choices, default=ItemKind.REGULAR)
+    clip = models.ForeignKey(Clip, null=True, blank=True, on_delete=models.PROTECT, related_name="annotation_items")
+    context = models.TextField(blank=True)
+    question = models.TextField(blank=True)
+    reference = models.TextField(blank=True)
+    response = models.TextField(blank=True)
+    system = models.CharField(max_length=120, blank=True)
+    task = models.CharField(max_length=120, blank=True)
+    condition = models.CharField(max_length=120, blank=True)
+    source = models.CharField(max_length=200, blank=True)
+    batch = models.CharField(max_length=120, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    expected = models.JSONField(
+        default=dict, blank=True, help_text="Gold / trap / qualification answers: {criterion key: value}."
+    )
+    position = models.PositiveIntegerField(default=0)
+    # assignment counters, kept by annotation.services under the item's row lock
+    n_active = models.PositiveIntegerField(default=0)
+    n_done = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["campaign", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "external_id"], name="uniq_item_ext_id"),
+        ]
+        indexes = [models.Index(fields=["campaign", "kind", "condition"], name="item_campaign_kind")]
+
+    def __str__(self) -> str:
+        return self.external_id
+
+
+class Platform(models.TextChoices):
+    DIRECT = "direct", "Direct link"
+    PROLIFIC = "prolific", "Prolific"
+    OTHER = "other", "Other"
+
+
+class Qualification(models.TextChoices):
+    NOT_REQUIRED = "not_required", "Not required"
+    PENDING = "pending", "Pending"
+    PASSED = "passed", "Passed"
+    FAILED = "failed", "Failed"
+
+
+class Annotator(models.Model):
+    """A participant in one campaign, platform-neutral and pseudonymous.
+
+    ``public_id`` is the rater id in every export; user names and e-mails never are.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="annotators")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="annotations")
+    public_id = models.CharField(max_length=24, unique=True, default=_public_id, editable=False)
+    platform = models.CharField(max_length=20, choices=Platform.choices, default=Platform.DIRECT)
+    external_id = models.CharField(max_length=120, blank=True, help_text="e.g. PROLIFIC_PID")
+    study_id = models.CharField(max_length=120, blank=True)
+    session_id = models.CharField(max_length=120, blank=True)
+    consent_at = models.DateTimeField(null=True, blank=True)
+    instructions_at = models.DateTimeField(null=True, blank=True)
+    training_at = models.DateTimeField(null=True, blank=True)
+    qualification = models.CharField(max_length=15, choices=Qualification.choices, default=Qualification.NOT_REQUIRED)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    completion_code = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="uniq_annotator_user"),
+            models.UniqueConstraint(
+                fields=["campaign", "platform", "external_id"],
+                condition=~models.Q(external_id=""),
+                name="uniq_annotator_external",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.public_id
+
+
+class AssignmentStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    SUBMITTED = "submitted", "Submitted"
+    EXPIRED = "expired", "Expired"
+
+
+class Assignment(models.Model):
+    """An item handed to an annotator. ``repeat`` > 0 only when the campaign allows repeats."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="assignments")
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments")
+    annotator = models.ForeignKey(Annotator, on_delete=models.CASCADE, related_name="assignments")
+    public_id = models.CharField(max_length=24, unique=True, default=_public_id, editable=False)
+    repeat = models.PositiveSmallIntegerField(default=0)
+    served_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=AssignmentStatus.choices, default=AssignmentStatus.ACTIVE)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["annotator", "item", "repeat"],
+                condition=models.Q(status__in=["active", "submitted"]),
+                name="uniq_live_assignment",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["campaign", "status", "expires_at"], name="assignment_expiry"),
+            models.Index(fields=["annotator", "status"], name="assignment_annotator"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.annotator_id}:{self.item_id}:{self.status}"
+
+
+class Rating(models.Model):
+    """One answer to one criterion of one assignment. Values are stored as text."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ratings")
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="ratings")
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="ratings")
+    annotator = models.ForeignKey(Annotator, on_delete=models.CASCADE, related_name="ratings")
+    criterion = models.CharField(max_length=60)
+    value = models.CharField(max_length=60)
+    comment = models.TextField(blank=True)
+    client_token = models.CharField(max_length=64)
+    submitted_at = models.DateTimeField()
+    elapsed_ms = models.PositiveIntegerField(help_text="Time from serving the item to the submission.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["assignment", "criterion"], name="uniq_rating_criterion"),
+            models.UniqueConstraint(
+                fields=["annotator", "client_token", "criterion"], name="uniq_rating_token"
+            ),
+        ]
+        indexes = [models.Index(fields=["campaign", "id"], name="rating_campaign")]
+
+    def __str__(self) -> str:
+        return f"{self.criterion}={self.value}"

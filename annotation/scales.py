@@ -1,0 +1,140 @@
+"""Rating scales, campaign templates and value validation (pure: no Django).
+
+A campaign's questions are a list of criteria, each a dict::
+
+    {"key": "mos", "label": "Overall quality", "scale": "acr5",
+     "labels": ["Bad", "Poor", "Fair", "Good", "Excellent"],   # optional override
+     "values": [...],                                           # custom scales only
+     "comment": false}                                          # optional free-text box
+
+Scales: ``acr5`` (1–5, ITU-T P.800 ACR), ``natural`` (natural / unnatural),
+``yes_no`` (yes / no), ``score0_5`` (0–5) and ``custom`` (explicit ``values`` and
+``labels``). Labels may be in any language; stored values never change with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "SCALES",
+    "TEMPLATES",
+    "Choice",
+    "CriterionError",
+    "choices_for",
+    "normalize_criteria",
+    "template_criteria",
+    "validate_value",
+]
+
+#: scale -> (values, default labels, keyboard keys)
+SCALES: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "acr5": (("1", "2", "3", "4", "5"), ("Bad", "Poor", "Fair", "Good", "Excellent"),
+             ("1", "2", "3", "4", "5")),
+    "natural": (("natural", "unnatural"), ("Natural", "Unnatural"), ("y", "n")),
+    "yes_no": (("yes", "no"), ("Yes", "No"), ("y", "n")),
+    "score0_5": (("0", "1", "2", "3", "4", "5"), ("0", "1", "2", "3", "4", "5"),
+                 ("0", "1", "2", "3", "4", "5")),
+}
+
+TEMPLATES: dict[str, list[dict[str, Any]]] = {
+    "mos": [{"key": "mos", "label": "Overall quality", "scale": "acr5"}],
+    "naturalness": [{"key": "natural", "label": "Does this sound natural?", "scale": "natural"}],
+    "multi_criteria": [
+        {"key": "grammatical", "label": "Grammatical", "scale": "yes_no"},
+        {"key": "natural_aloud", "label": "Natural when read aloud", "scale": "yes_no"},
+        {"key": "plausible", "label": "Plausible replacement", "scale": "yes_no"},
+    ],
+    "qa_audit": [
+        {"key": "grounded", "label": "Factually grounded in the audio", "scale": "yes_no"},
+        {"key": "correct", "label": "Answer is correct", "scale": "yes_no"},
+        {"key": "diverse", "label": "Question type adds diversity", "scale": "yes_no", "comment": True},
+    ],
+    "quality_0_5": [{"key": "quality", "label": "Response quality", "scale": "score0_5", "comment": True}],
+    "custom": [],
+}
+
+
+class CriterionError(ValueError):
+    """A criteria configuration or a value that does not fit its scale."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One button of a scale: stored value, shown label, keyboard key."""
+
+    value: str
+    label: str
+    key: str
+
+
+def template_criteria(template: str) -> list[dict[str, Any]]:
+    """A fresh copy of a template's criteria (``custom`` has none)."""
+    if template not in TEMPLATES:
+        raise CriterionError(f"unknown template {template!r}; known: {sorted(TEMPLATES)}")
+    return [dict(c) for c in TEMPLATES[template]]
+
+
+def normalize_criteria(criteria: Any) -> list[dict[str, Any]]:
+    """Check a criteria list and return it cleaned; raise :class:`CriterionError`."""
+    if not isinstance(criteria, list) or not criteria:
+        raise CriterionError("criteria must be a non-empty list")
+    out: list[dict[str, Any]] = []
+    keys: set[str] = set()
+    for i, raw in enumerate(criteria):
+        if not isinstance(raw, Mapping):
+            raise CriterionError(f"criteria[{i}] must be an object")
+        key = str(raw.get("key", "")).strip()
+        if not key or not key.replace("_", "").isalnum() or len(key) > 60:
+            raise CriterionError(f"criteria[{i}].key must be a short identifier (letters, digits, _)")
+        if key in keys:
+            raise CriterionError(f"criteria[{i}].key {key!r} is used twice")
+        keys.add(key)
+        scale = str(raw.get("scale", "")).strip()
+        crit: dict[str, Any] = {"key": key, "label": str(raw.get("label") or key), "scale": scale,
+                                "comment": bool(raw.get("comment", False))}
+        if scale == "custom":
+            values = [str(v) for v in raw.get("values") or []]
+            if len(values) < 2 or len(set(values)) != len(values):
+                raise CriterionError(f"criteria[{i}]: a custom scale needs 2 or more distinct values")
+            crit["values"] = values
+            n = len(values)
+        elif scale in SCALES:
+            n = len(SCALES[scale][0])
+        else:
+            raise CriterionError(f"criteria[{i}].scale {scale!r} is not one of {sorted([*SCALES, 'custom'])}")
+        labels = raw.get("labels")
+        if labels is not None:
+            if not isinstance(labels, Sequence) or isinstance(labels, str) or len(labels) != n:
+                raise CriterionError(f"criteria[{i}].labels needs exactly {n} labels")
+            crit["labels"] = [str(x) for x in labels]
+        out.append(crit)
+    return out
+
+
+def choices_for(criterion: Mapping[str, Any]) -> list[Choice]:
+    """The buttons of a criterion: values, labels (campaign's own or the defaults), keys."""
+    scale = criterion["scale"]
+    if scale == "custom":
+        values = tuple(criterion["values"])
+        labels = tuple(criterion.get("labels") or values)
+        keys = tuple(str(i + 1) if i < 9 else "" for i in range(len(values)))
+    else:
+        values, labels, keys = SCALES[scale]
+        labels = tuple(criterion.get("labels") or labels)
+    return [Choice(v, lab, k) for v, lab, k in zip(values, labels, keys, strict=True)]
+
+
+def validate_value(criterion: Mapping[str, Any], value: Any) -> str:
+    """The stored text of ``value`` if it is on the criterion's scale; else raise."""
+    if value is None or isinstance(value, bool | list | dict):
+        raise CriterionError(f"{criterion['key']}: a value is required")
+    text = str(value).strip()
+    if isinstance(value, float) and value.is_integer():
+        text = str(int(value))
+    allowed = [c.value for c in choices_for(criterion)]
+    if text not in allowed:
+        raise CriterionError(f"{criterion['key']}: {text!r} is not on the scale ({', '.join(allowed)})")
+    return text

@@ -1,0 +1,548 @@
+"""Writes for annotation campaigns: create, import, enrol, assign (race-free), rate.
+
+Concurrency model
+-----------------
+``assignment_next_for_annotator`` runs in two short transactions:
+
+1. expire stale assignments (``expires_at`` passed) and give their slots back;
+2. lock the annotator's row (one request per annotator at a time), lock a window of
+   candidate items with ``SELECT … FOR UPDATE SKIP LOCKED`` (PostgreSQL; SQLite
+   serializes writers already), let the pure policy (:mod:`annotation.assignment`)
+   choose among them using counts read under the lock, create the assignment and bump
+   the item's counter in the same transaction.
+
+Two transactions can therefore never take the last free slot of the same item: the
+second one skips the locked row, and when every candidate is locked it waits once with
+a blocking lock, after which PostgreSQL re-checks the capacity condition on the new row
+version. The counters ``Item.n_active`` / ``n_done`` are only changed here, always
+under the item's row lock (an ``UPDATE``), and a test recounts them from assignments.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Exists, F, OuterRef, Q
+from django.utils import timezone
+
+from accounts.models import Membership, Project, Role, User
+from accounts.permissions import role_in
+from accounts.services import guest_create
+from quiz.models import Clip
+from quiz.services import clip_store
+
+from . import assignment as policy_core
+from .importing import parse_items
+from .models import (
+    CONTROL_KINDS,
+    Annotator,
+    Assignment,
+    AssignmentStatus,
+    Campaign,
+    CampaignStatus,
+    Item,
+    ItemKind,
+    Platform,
+    PolicyKind,
+    Qualification,
+    Rating,
+)
+from .quality import QcConfig, rater_quality
+from .scales import CriterionError, normalize_criteria, template_criteria, validate_value
+
+LIVE = (AssignmentStatus.ACTIVE, AssignmentStatus.SUBMITTED)
+WINDOW = 32  # candidate rows locked per request
+PER_CONDITION = 8  # listener sample: candidate rows per condition
+
+
+class RatingError(ValueError):
+    """A rejected submission: which field, why, and the HTTP status that fits."""
+
+    def __init__(self, field: str, message: str, status: int = 400):
+        self.field = field
+        self.message = message
+        self.status = status
+        super().__init__(f"{field}: {message}")
+
+
+class CampaignError(ValueError):
+    """An invalid campaign configuration, naming the field."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+# --------------------------------------------------------------------------- campaigns
+
+
+def policy_for(campaign: Campaign, *, n_regular: int | None = None) -> policy_core.Policy:
+    """The pure :class:`~annotation.assignment.Policy` of a campaign."""
+    quota = campaign.policy_quota
+    if campaign.policy == PolicyKind.PARTITION and campaign.policy_annotators:
+        if n_regular is None:
+            n_regular = campaign.items.filter(kind=ItemKind.REGULAR).count()
+        quota = policy_core.partition_quota(n_regular, campaign.policy_annotators)
+    k = campaign.policy_k
+    if campaign.policy == PolicyKind.PARTITION:
+        k = None
+    elif campaign.policy == PolicyKind.OVERLAP and k is None:
+        k = 1
+    return policy_core.Policy(
+        kind=campaign.policy, k=k, n=campaign.policy_n, quota=quota,
+        allow_repeat=campaign.allow_repeat,
+    )
+
+
+def qc_config_for(campaign: Campaign) -> QcConfig:
+    """The campaign's QC thresholds (``Campaign.qc`` overrides the defaults)."""
+    names = {f.name for f in dataclasses.fields(QcConfig)}
+    values = {k: v for k, v in (campaign.qc or {}).items() if k in names}
+    if "exclude_on" in values:
+        values["exclude_on"] = frozenset(values["exclude_on"])
+    return QcConfig(**values)
+
+
+def campaign_validate(campaign: Campaign) -> None:
+    """Check criteria, policy and QC settings; raise :class:`CampaignError`."""
+    try:
+        campaign.criteria = normalize_criteria(campaign.criteria)
+    except CriterionError as exc:
+        raise CampaignError("criteria", str(exc)) from exc
+    try:
+        policy_for(campaign, n_regular=0 if campaign.pk is None else None)
+    except ValueError as exc:
+        raise CampaignError("policy", str(exc)) from exc
+    try:
+        qc_config_for(campaign)
+    except (TypeError, ValueError) as exc:
+        raise CampaignError("qc", str(exc)) from exc
+    if campaign.expiry_minutes < 1:
+        raise CampaignError("expiry_minutes", "must be at least 1 minute")
+
+
+@transaction.atomic
+def campaign_create(*, project: Project, name: str, slug: str, template: str = "mos",
+                    criteria: list[dict[str, Any]] | None = None, **fields: Any) -> Campaign:
+    """Create a campaign from a template (or custom ``criteria``); validated before saving."""
+    if criteria is None:
+        try:
+            criteria = template_criteria(template)
+        except CriterionError as exc:
+            raise CampaignError("template", str(exc)) from exc
+    defaults: dict[str, Any] = {}
+    if template == "mos":
+        defaults = {"policy": PolicyKind.LISTENER_SAMPLE, "policy_n": 10}
+    elif template == "naturalness":
+        defaults = {"policy": PolicyKind.PARTITION}
+    elif template == "multi_criteria":
+        defaults = {"policy": PolicyKind.OVERLAP, "policy_k": 3}
+    elif template == "qa_audit":
+        defaults = {"policy": PolicyKind.AUDIT_SAMPLE, "policy_n": 50, "require_full_listen": False}
+    elif template == "quality_0_5":
+        defaults = {"policy": PolicyKind.OVERLAP, "policy_k": 1, "require_full_listen": False}
+    values = {**defaults, **{k: v for k, v in fields.items() if v is not None}}
+    if Campaign.objects.filter(project=project, slug=slug).exists():
+        raise CampaignError("slug", f"a campaign {slug!r} already exists in this project")
+    campaign = Campaign(project=project, name=name, slug=slug, template=template,
+                        criteria=criteria, **values)
+    campaign_validate(campaign)
+    campaign.save()
+    return campaign
+
+
+def campaign_set_status(*, campaign: Campaign, status: str) -> Campaign:
+    """Open or close a campaign."""
+    if status not in CampaignStatus.values:
+        raise CampaignError("status", f"must be one of {CampaignStatus.values}")
+    campaign.status = status
+    campaign.save(update_fields=["status"])
+    return campaign
+
+
+@dataclass
+class ItemImportSummary:
+    """What an item import did."""
+
+    created: int = 0
+    updated: int = 0
+    clips_created: int = 0
+    by_kind: dict[str, int] = field(default_factory=dict)
+
+
+def items_import(*, campaign: Campaign, path: Path, audio_dir: Path | None = None) -> ItemImportSummary:
+    """Import items (JSONL/CSV + audio) into ``campaign``: all or nothing.
+
+    Every row and audio file is validated first (:func:`annotation.importing.parse_items`,
+    the quiz import's rules); any problem raises ``ImportFailed`` and nothing is written.
+    Re-importing updates items by their external id.
+    """
+    rows = parse_items(Path(path), criteria=campaign.criteria,
+                       audio_dir=Path(audio_dir) if audio_dir else None)
+    summary = ItemImportSummary()
+    written: list[Clip] = []
+    try:
+        with transaction.atomic():
+            existing = {i.external_id: i for i in campaign.items.all()}
+            position = len(existing)
+            new_items: list[Item] = []
+            for row in rows:
+                clip = None
+                if row.audio is not None:
+                    clip, created = clip_store(project=campaign.project, name=row.audio.name,
+                                               data=row.audio.data, info=row.audio.info)
+                    if created:
+                        written.append(clip)
+                        summary.clips_created += 1
+                values = {"kind": row.kind, "clip": clip, **row.texts, **row.meta,
+                          "metadata": row.metadata, "expected": row.expected}
+                summary.by_kind[row.kind] = summary.by_kind.get(row.kind, 0) + 1
+                item = existing.get(row.external_id)
+                if item is None:
+                    new_items.append(Item(campaign=campaign, external_id=row.external_id,
+                                          position=position, **values))
+                    position += 1
+                    summary.created += 1
+                else:
+                    for key, value in values.items():
+                        setattr(item, key, value)
+                    item.save()
+                    summary.updated += 1
+            Item.objects.bulk_create(new_items, batch_size=1000)
+    except BaseException:
+        for clip in written:
+            clip.file.storage.delete(clip.file.name)
+        raise
+    return summary
+
+
+# -------------------------------------------------------------------------- annotators
+
+
+def _needs_qualification(campaign: Campaign) -> bool:
+    return campaign.items.filter(kind=ItemKind.QUALIFICATION).exists()
+
+
+def annotator_enrol(*, campaign: Campaign, user: User, platform: str = Platform.DIRECT,
+                    external_id: str = "", study_id: str = "", session_id: str = "") -> Annotator:
+    """The user's annotator in ``campaign`` (created on first use, race-safe)."""
+    found = Annotator.objects.filter(campaign=campaign, user=user).first()
+    if found:
+        return found
+    try:
+        with transaction.atomic():
+            if role_in(user, campaign.project) is None:
+                Membership.objects.get_or_create(project=campaign.project, user=user,
+                                                 defaults={"role": Role.PARTICIPANT})
+            return Annotator.objects.create(
+                campaign=campaign, user=user, platform=platform, external_id=external_id[:120],
+                study_id=study_id[:120], session_id=session_id[:120],
+                qualification=(Qualification.PENDING if _needs_qualification(campaign)
+                               else Qualification.NOT_REQUIRED),
+            )
+    except IntegrityError:
+        return Annotator.objects.get(campaign=campaign, user=user)
+
+
+def annotator_from_platform(*, campaign: Campaign, platform: str, external_id: str,
+                            study_id: str = "", session_id: str = "") -> Annotator:
+    """Create or resume the pseudonymous annotator of a crowd-platform participant.
+
+    The platform's participant id (e.g. ``PROLIFIC_PID``) is stored on the annotator,
+    never used as a name: the account is a guest with a generated handle.
+    """
+    found = Annotator.objects.filter(campaign=campaign, platform=platform,
+                                     external_id=external_id).select_related("user").first()
+    if found:
+        if session_id and found.session_id != session_id:
+            found.session_id = session_id[:120]
+            found.save(update_fields=["session_id"])
+        return found
+    try:
+        with transaction.atomic():
+            user = guest_create()
+            return annotator_enrol(campaign=campaign, user=user, platform=platform,
+                                   external_id=external_id, study_id=study_id, session_id=session_id)
+    except IntegrityError:
+        return Annotator.objects.get(campaign=campaign, platform=platform, external_id=external_id)
+
+
+def annotator_step(*, annotator: Annotator, step: str, now: datetime | None = None) -> Annotator:
+    """Record that the annotator passed ``consent``, ``instructions`` or ``training``."""
+    column = {"consent": "consent_at", "instructions": "instructions_at", "training": "training_at"}[step]
+    if getattr(annotator, column) is None:
+        setattr(annotator, column, now or timezone.now())
+        annotator.save(update_fields=[column])
+    return annotator
+
+
+def _qualification_evaluate(annotator: Annotator) -> str:
+    """Pass/fail once every qualification item is rated (gold rule of annotation.quality)."""
+    campaign = annotator.campaign
+    items = list(campaign.items.filter(kind=ItemKind.QUALIFICATION).values_list("pk", "expected"))
+    ratings = list(Rating.objects.filter(annotator=annotator, item__kind=ItemKind.QUALIFICATION)
+                   .values_list("item_id", "criterion", "value"))
+    if len({r[0] for r in ratings}) < len(items):
+        return Qualification.PENDING
+    expected = dict(items)
+    frame = pd.DataFrame({
+        "item_id": [r[0] for r in ratings],
+        "rater_id": annotator.public_id,
+        "criterion": [r[1] for r in ratings],
+        "value": [r[2] for r in ratings],
+        "gold_value": [expected[r[0]].get(r[1]) for r in ratings],
+    })
+    quality = rater_quality(frame, qc_config_for(campaign))
+    outcome = quality.loc[annotator.public_id, "gold"]
+    return Qualification.FAILED if outcome == "fail" else Qualification.PASSED
+
+
+def annotator_complete(*, annotator: Annotator, now: datetime | None = None) -> Annotator:
+    """Mark the annotator finished and issue the completion code (not to the unqualified)."""
+    if annotator.completed_at is None:
+        annotator.completed_at = now or timezone.now()
+        if annotator.qualification != Qualification.FAILED:
+            annotator.completion_code = annotator.campaign.completion_code
+        annotator.save(update_fields=["completed_at", "completion_code"])
+    return annotator
+
+
+# -------------------------------------------------------------------------- assignment
+
+
+def assignments_expire(*, campaign: Campaign, now: datetime | None = None, limit: int = 500) -> int:
+    """Expire active assignments past ``expires_at`` and free their item slots."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stale = list(
+            Assignment.objects.filter(campaign=campaign, status=AssignmentStatus.ACTIVE,
+                                      expires_at__lte=now)
+            .select_for_update(skip_locked=True).order_by("pk").values_list("pk", "item_id")[:limit]
+        )
+        if not stale:
+            return 0
+        Assignment.objects.filter(pk__in=[s[0] for s in stale]).update(status=AssignmentStatus.EXPIRED)
+        for item_id, n in sorted(Counter(s[1] for s in stale).items()):
+            Item.objects.filter(pk=item_id).update(n_active=F("n_active") - n)
+    return len(stale)
+
+
+def _create(annotator: Annotator, item_id: int, now: datetime, repeat: int = 0) -> Assignment:
+    campaign = annotator.campaign
+    assignment = Assignment.objects.create(
+        campaign=campaign, item_id=item_id, annotator=annotator, repeat=repeat, served_at=now,
+        expires_at=now + timedelta(minutes=campaign.expiry_minutes),
+    )
+    Item.objects.filter(pk=item_id).update(n_active=F("n_active") + 1)
+    return assignment
+
+
+def _lock(qs, *, skip: bool):
+    return list(qs.select_for_update(skip_locked=skip, of=("self",)))
+
+
+def _pick_regular(annotator: Annotator, campaign: Campaign, now: datetime) -> Assignment | None:
+    policy = policy_for(campaign)
+    mine = list(Assignment.objects.filter(annotator=annotator, status__in=LIVE,
+                                          item__kind=ItemKind.REGULAR)
+                .values_list("item_id", "item__condition"))
+    seen = frozenset(m[0] for m in mine)
+    state = policy_core.AnnotatorState(
+        annotator_id=annotator.pk, seen=seen, n_assigned=len(mine),
+        condition_counts=dict(Counter(m[1] for m in mine)),
+    )
+    rng = np.random.default_rng([campaign.seed & 0xFFFFFFFF, annotator.pk, len(mine)])
+    cap = policy.capacity
+    base = Item.objects.filter(campaign=campaign, kind=ItemKind.REGULAR).alias(
+        taken=F("n_active") + F("n_done"))
+    if cap is not None:
+        base = base.filter(taken__lt=cap)
+    if not policy.allow_repeat:
+        base = base.exclude(Exists(Assignment.objects.filter(
+            annotator=annotator, item=OuterRef("pk"), status__in=LIVE)))
+    batch_counts = None
+    if policy.kind is policy_core.PolicyKind.AUDIT_SAMPLE:
+        # batch quotas span rows: serialize audit requests on the campaign row
+        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+        batch_counts = dict(Item.objects.filter(campaign=campaign, kind=ItemKind.REGULAR)
+                            .filter(Q(n_active__gt=0) | Q(n_done__gt=0))
+                            .values("batch").annotate(n=Count("pk")).values_list("batch", "n"))
+
+    def window(skip: bool) -> list[Item]:
+        if policy.kind is policy_core.PolicyKind.LISTENER_SAMPLE:
+            conditions = (Item.objects.filter(campaign=campaign, kind=ItemKind.REGULAR)
+                          .values_list("condition", flat=True).distinct())
+            rows: list[Item] = []
+            for cond in sorted(set(conditions)):
+                rows += _lock(base.filter(condition=cond).order_by("taken", "pk")[:PER_CONDITION], skip=skip)
+            return rows
+        if policy.kind is policy_core.PolicyKind.AUDIT_SAMPLE:
+            return _lock(base.order_by("-taken", "pk")[:2000], skip=skip)
+        order = ("-taken", "pk") if policy.prefer == "fill" else ("taken", "pk")
+        return _lock(base.order_by(*order)[:WINDOW], skip=skip)
+
+    for skip in (True, False):  # skip locked rows; if that leaves nothing, wait once
+        rows = window(skip)
+        candidates = [policy_core.Candidate(item_id=r.pk, condition=r.condition, batch=r.batch,
+                                            active=r.n_active, complete=r.n_done) for r in rows]
+        picked = policy_core.choose_next(policy, state, candidates, rng, batch_counts=batch_counts)
+        if picked:
+            item_id = picked[0]
+            repeat = 0
+            if policy.allow_repeat:
+                repeat = Assignment.objects.filter(annotator=annotator, item_id=item_id).count()
+            return _create(annotator, item_id, now, repeat)
+        if not candidates and skip and not base.exists():
+            return None
+    return None
+
+
+def _pick_kind(annotator: Annotator, campaign: Campaign, kinds: tuple[str, ...], now: datetime,
+               *, shuffle: bool) -> Assignment | None:
+    """The next unseen item of ``kinds`` for this annotator (controls, qualification)."""
+    ids = list(Item.objects.filter(campaign=campaign, kind__in=kinds)
+               .exclude(Exists(Assignment.objects.filter(annotator=annotator, item=OuterRef("pk"),
+                                                         status__in=LIVE)))
+               .order_by("position", "pk").values_list("pk", flat=True))
+    if not ids:
+        return None
+    if shuffle:
+        rng = np.random.default_rng([campaign.seed & 0xFFFFFFFF, annotator.pk, 7])
+        ids = [ids[i] for i in rng.permutation(len(ids))]
+    return _create(annotator, ids[0], now)
+
+
+def assignment_next_for_annotator(annotator: Annotator, campaign: Campaign | None = None, *,
+                                  now: datetime | None = None) -> Assignment | None:
+    """The annotator's current item, or a newly assigned one; ``None`` when they are done.
+
+    Order: an unexpired active assignment is returned again (reloads are harmless);
+    then qualification items (all of them, in order); then work, chosen by the
+    campaign's policy, with one gold/trap control after every ``control_every``
+    regular items (remaining controls at the end). Race-free: see the module docstring.
+    """
+    campaign = campaign or annotator.campaign
+    now = now or timezone.now()
+    if campaign.status != CampaignStatus.OPEN:
+        return None
+    assignments_expire(campaign=campaign, now=now)
+    with transaction.atomic():
+        locked = Annotator.objects.select_for_update().select_related("campaign").get(pk=annotator.pk)
+        annotator.qualification = locked.qualification
+        current = (Assignment.objects.filter(annotator=locked, status=AssignmentStatus.ACTIVE,
+                                             expires_at__gt=now)
+                   .select_related("item", "item__clip").order_by("served_at").first())
+        if current:
+            return current
+        if locked.qualification == Qualification.PENDING:
+            picked = _pick_kind(locked, campaign, (ItemKind.QUALIFICATION,), now, shuffle=False)
+            if picked:
+                return picked
+            outcome = _qualification_evaluate(locked)
+            if outcome != Qualification.PENDING:
+                locked.qualification = annotator.qualification = outcome
+                locked.save(update_fields=["qualification"])
+        if locked.qualification in (Qualification.PENDING, Qualification.FAILED):
+            return None
+        counts = dict(Assignment.objects.filter(annotator=locked, status__in=LIVE)
+                      .values("item__kind").annotate(n=Count("pk")).values_list("item__kind", "n"))
+        n_regular = counts.get(ItemKind.REGULAR, 0)
+        n_control = counts.get(ItemKind.GOLD, 0) + counts.get(ItemKind.TRAP, 0)
+        if campaign.control_every and n_regular // campaign.control_every > n_control:
+            picked = _pick_kind(locked, campaign, CONTROL_KINDS, now, shuffle=True)
+            if picked:
+                return picked
+        picked = _pick_regular(locked, campaign, now)
+        if picked is None and n_regular > 0:
+            picked = _pick_kind(locked, campaign, CONTROL_KINDS, now, shuffle=True)
+        return picked
+
+
+# ------------------------------------------------------------------------------ rating
+
+
+@dataclass
+class SubmitResult:
+    """The stored ratings of a submission and whether this call created them."""
+
+    ratings: list[Rating]
+    created: bool
+
+
+def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str, Any],
+                  client_token: str, comments: dict[str, str] | None = None,
+                  now: datetime | None = None) -> SubmitResult:
+    """Store one submission (every criterion of one assignment), idempotently.
+
+    The same ``client_token`` twice returns the stored ratings and creates nothing.
+    Rejected, with the offending field: unknown or foreign assignment, an assignment
+    already rated or expired, values off the scale or missing, and — when the campaign
+    requires full listening — a submission sooner than the clip's duration after the
+    item was served.
+    """
+    token = (client_token or "").strip()
+    if not token or len(token) > 64:
+        raise RatingError("client_token", "is required (at most 64 characters)")
+    now = now or timezone.now()
+    comments = comments or {}
+
+    def stored() -> list[Rating]:
+        return list(Rating.objects.filter(annotator=annotator, client_token=token).order_by("pk"))
+
+    if found := stored():
+        return SubmitResult(found, created=False)
+    with transaction.atomic():
+        assignment = (Assignment.objects.select_for_update(of=("self",))
+                      .select_related("item", "item__clip", "campaign")
+                      .filter(public_id=assignment_id, annotator=annotator).first())
+        if assignment is None:
+            raise RatingError("assignment", "no such assignment for this annotator", 404)
+        if found := stored():  # a concurrent twin committed while we waited for the lock
+            return SubmitResult(found, created=False)
+        if assignment.status == AssignmentStatus.SUBMITTED:
+            raise RatingError("assignment", "this item was already rated", 409)
+        if assignment.status == AssignmentStatus.EXPIRED:
+            raise RatingError("assignment", "this assignment expired; ask for the next item", 409)
+        campaign = assignment.campaign
+        criteria = {c["key"]: c for c in campaign.criteria}
+        unknown = sorted(set(values) - set(criteria))
+        if unknown:
+            raise RatingError(f"values.{unknown[0]}", "unknown criterion")
+        clean: dict[str, str] = {}
+        for key, crit in criteria.items():
+            if key not in values or values[key] in (None, ""):
+                raise RatingError(f"values.{key}", "an answer is required")
+            try:
+                clean[key] = validate_value(crit, values[key])
+            except CriterionError as exc:
+                raise RatingError(f"values.{key}", str(exc)) from exc
+        elapsed = (now - assignment.served_at).total_seconds()
+        clip = assignment.item.clip
+        if campaign.require_full_listen and clip is not None and elapsed < clip.duration_s:
+            raise RatingError(
+                "elapsed",
+                f"rating sent {elapsed:.2f} s after the item was served, but the clip lasts "
+                f"{clip.duration_s:.2f} s: listen to the whole clip first",
+            )
+        ratings = [
+            Rating(campaign=campaign, assignment=assignment, item=assignment.item, annotator=annotator,
+                   criterion=key, value=value, comment=str(comments.get(key, ""))[:5000],
+                   client_token=token, submitted_at=now, elapsed_ms=max(0, int(elapsed * 1000)))
+            for key, value in clean.items()
+        ]
+        Rating.objects.bulk_create(ratings)
+        assignment.status = AssignmentStatus.SUBMITTED
+        assignment.submitted_at = now
+        assignment.save(update_fields=["status", "submitted_at"])
+        Item.objects.filter(pk=assignment.item_id).update(n_active=F("n_active") - 1,
+                                                          n_done=F("n_done") + 1)
+    return SubmitResult(stored(), created=True)
