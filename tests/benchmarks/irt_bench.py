@@ -1,0 +1,193 @@
+"""Benchmark Earshot's IRT fit against py-irt's 2PL on the same simulated data.
+
+Not collected by pytest (name ``*_bench.py``).  Run from the repository root::
+
+    .venv/bin/python tests/benchmarks/irt_bench.py                # cases a, b, c
+    .venv/bin/python tests/benchmarks/irt_bench.py --cases b      # one case
+    .venv/bin/python tests/benchmarks/irt_bench.py --scale        # + 5M-response fit
+    .venv/bin/python tests/benchmarks/irt_bench.py --no-pyirt     # Earshot only
+
+py-irt (0.7.1) runs in its own venv (``.venv-bench-irt``; see docs/benchmarks.md) as
+a subprocess on jsonlines files this script writes; its 95 % theta intervals are
+``loc_ability +- 1.96 * scale_ability`` from its variational posterior.
+
+Cases (2PL truth: theta ~ N(0, 1), log a ~ N(0, 0.3), b ~ N(0, 1)):
+  (a) 300 responders x 1,000 items, 40 % observed
+  (b) 1,000 x 5,000, 10 % observed
+  (c) Audita-shaped: 20 model systems answer all 5,000 items (theta ~ N(1, 0.7)),
+      300 humans answer 10-60 items each (theta ~ N(0, 1)); fitted with groups.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from irt.fit import fit  # noqa: E402
+from irt.simulate import SimulatedData, audita_shaped, simulate  # noqa: E402
+
+PYIRT_PY = ROOT / ".venv-bench-irt" / "bin" / "python"
+DRIVER = Path(__file__).with_name("_pyirt_driver.py")
+Z = 1.959963984540054
+
+
+def make_case(name: str, seed: int) -> SimulatedData:
+    if name == "a":
+        return simulate(300, 1000, density=0.4, seed=seed)
+    if name == "b":
+        return simulate(1000, 5000, density=0.1, seed=seed)
+    if name == "c":
+        return audita_shaped(seed=seed)
+    raise ValueError(name)
+
+
+def write_jsonlines(d: SimulatedData, path: Path) -> None:
+    order = np.argsort(d.subjects, kind="stable")
+    s, i, y = d.subjects[order], d.items[order], d.correct[order]
+    bounds = np.flatnonzero(np.diff(s)) + 1
+    with path.open("w") as fh:
+        for ss, ii, yy in zip(np.split(s, bounds), np.split(i, bounds), np.split(y, bounds), strict=True):
+            resp = {f"q{int(k)}": int(v) for k, v in zip(ii, yy, strict=True)}
+            fh.write(json.dumps({"subject_id": f"s{int(ss[0])}", "responses": resp}) + "\n")
+
+
+def corr(x: np.ndarray, y: np.ndarray) -> float:
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def metrics(d: SimulatedData, theta, lo, hi, a, b) -> dict[str, float]:
+    cov = (lo <= d.theta) & (d.theta <= hi)
+    out = {
+        "r_theta": corr(theta, d.theta), "r_b": corr(b, d.b), "r_a": corr(a, d.a),
+        "r_log_a": corr(np.log(np.clip(a, 1e-12, None)), np.log(d.a)),
+        "coverage": float(cov.mean()), "mean_ci_width": float(np.mean(hi - lo)),
+    }
+    if (d.groups == 1).any():
+        out["coverage_humans"] = float(cov[d.groups == 0].mean())
+        out["coverage_models"] = float(cov[d.groups == 1].mean())
+    return out
+
+
+def run_earshot(d: SimulatedData, grouped: bool, seed: int) -> dict:
+    t0 = time.perf_counter()
+    r = fit(d.subjects, d.items, d.correct, model="2pl", method="auto", seed=seed,
+            groups=d.groups if grouped else None)
+    sec = time.perf_counter() - t0
+    m = metrics(d, r.theta, r.theta_ci[:, 0], r.theta_ci[:, 1], r.a, r.b)
+    m.update(seconds=sec, method=r.method, warnings=r.warnings)
+    return m
+
+
+def run_pyirt(d: SimulatedData, tmp: Path, seed: int) -> dict:
+    data = tmp / "data.jsonlines"
+    out = tmp / "pyirt.json"
+    write_jsonlines(d, data)
+    t0 = time.perf_counter()
+    subprocess.run([str(PYIRT_PY), str(DRIVER), str(data), str(out), "--seed", str(seed)], check=True)
+    wall = time.perf_counter() - t0
+    res = json.loads(out.read_text())
+    s_idx = np.array([int(s[1:]) for s in res["subject_ids"]])
+    i_idx = np.array([int(s[1:]) for s in res["item_ids"]])
+    theta = np.empty(d.n_subjects)
+    sd = np.empty(d.n_subjects)
+    theta[s_idx] = res["loc_ability"]
+    sd[s_idx] = res["scale_ability"]
+    b = np.empty(d.n_items)
+    a = np.empty(d.n_items)
+    b[i_idx] = res["loc_diff"]
+    a[i_idx] = np.exp(res["loc_slope"])  # py-irt exports disc = exp(loc_slope)
+    m = metrics(d, theta, theta - Z * sd, theta + Z * sd, a, b)
+    m.update(seconds=res["seconds"]["train"], wall_seconds=wall)
+    return m
+
+
+def scale_child(n_subjects: int, n_items: int, density: float, seed: int) -> None:
+    """Simulate and fit ~5M responses in this (fresh) process; print JSON."""
+    d = simulate(n_subjects, n_items, density=density, seed=seed)
+    rss_data = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    t0 = time.perf_counter()
+    r = fit(d.subjects, d.items, d.correct, model="2pl", method="auto", seed=seed)
+    sec = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    m = metrics(d, r.theta, r.theta_ci[:, 0], r.theta_ci[:, 1], r.a, r.b)
+    m.update(n_obs=int(d.subjects.size), seconds=sec, method=r.method,
+             peak_rss_mb=peak, rss_after_simulation_mb=rss_data)
+    print(json.dumps(m))
+
+
+def fmt(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return str(v)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cases", default="abc")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-pyirt", action="store_true")
+    ap.add_argument("--scale", action="store_true", help="also time a 5M-response fit (fresh process)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads for both systems (default 1: the shared box is oversubscribed)")
+    ap.add_argument("--scale-child", nargs=3, type=float, metavar=("N_SUBJ", "N_ITEMS", "DENSITY"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(args.threads)
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)  # inherited by py-irt's subprocess
+    if args.scale_child:
+        ns, ni, dens = args.scale_child
+        scale_child(int(ns), int(ni), dens, args.seed)
+        return
+
+    print(f"# IRT benchmark {_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC; {platform.processor() or platform.machine()}, "
+          f"{os.cpu_count()} CPUs, {args.threads} torch thread(s); load average {os.getloadavg()}; "
+          f"command: {' '.join(sys.argv)}", flush=True)
+    rows = []
+    for case in args.cases:
+        d = make_case(case, args.seed)
+        print(f"\n## case ({case}): {d.n_subjects} responders x {d.n_items} items, {d.subjects.size} responses", flush=True)
+        e = run_earshot(d, grouped=(case == "c"), seed=0)
+        print("earshot", json.dumps({k: v for k, v in e.items() if k != "warnings"}), flush=True)
+        print("earshot warnings:", e["warnings"])
+        p = None
+        if not args.no_pyirt:
+            with tempfile.TemporaryDirectory() as tmp:
+                p = run_pyirt(d, Path(tmp), seed=0)
+            print("py-irt ", json.dumps(p), f"load average {os.getloadavg()}", flush=True)
+        rows.append((case, d, e, p))
+
+    keys = ["seconds", "r_theta", "r_b", "r_a", "r_log_a", "coverage", "coverage_humans", "coverage_models", "mean_ci_width"]
+    print("\n| case | system | " + " | ".join(keys) + " | py-irt time / Earshot time |")
+    print("|" + "---|" * (len(keys) + 3))
+    for case, _d, e, p in rows:
+        print(f"| ({case}) | Earshot ({e['method']}) | " + " | ".join(fmt(e.get(k, "")) for k in keys) + " | |")
+        if p is not None:
+            print(f"| ({case}) | py-irt 2PL | " + " | ".join(fmt(p.get(k, "")) for k in keys)
+                  + f" | {p['seconds'] / e['seconds']:.1f}x |")
+
+    if args.scale:
+        print("\n## scale: 10,000 responders x 5,000 items at 10 % (about 5M responses), fresh process", flush=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--seed", str(args.seed), "--threads", str(args.threads), "--scale-child", "10000", "5000", "0.1"],
+            check=True, capture_output=True, text=True,
+        )
+        print(out.stdout.strip().splitlines()[-1])
+
+
+if __name__ == "__main__":
+    main()
