@@ -87,6 +87,10 @@ def test_partition_splits_evenly_and_never_assigns_twice(n_items, n_annotators, 
         handed += svc.request(policy, a, rng)
         if rng.random() < 0.5:
             svc.finish_all()
+        if len(handed) == n_items:
+            break
+    for a in annotators:  # once everything is out, nobody gets anything more
+        assert svc.request(policy, a, rng) == []
     assert sorted(handed) == sorted(svc.meta)  # every item exactly once
     sizes = [len(svc.history[a]) for a in annotators]
     assert max(sizes) <= quota
