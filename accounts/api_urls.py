@@ -1,3 +1,84 @@
-"""This app's REST API routes (mounted under /api/v1/ by config/api_urls.py)."""
+"""Projects and API tokens in the REST API (mounted under /api/v1/)."""
 
-urlpatterns: list = []
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.urls import path
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import generics, serializers
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from .api import ProjectAccess
+from .models import Membership, Project
+from .permissions import role_in
+
+
+class ProjectSerializer(serializers.ModelSerializer):
+    role = serializers.SerializerMethodField(help_text="Your role: owner, researcher or participant.")
+
+    class Meta:
+        model = Project
+        fields = ["slug", "name", "description", "is_public", "role", "created_at"]
+
+    def get_role(self, obj: Project) -> str | None:
+        return role_in(self.context["request"].user, obj)
+
+
+def my_projects(user) -> QuerySet[Project]:
+    """Projects where the user has a role (every project for staff)."""
+    if user.is_staff:
+        return Project.objects.all()
+    ids = Membership.objects.filter(user=user).values("project_id")
+    return Project.objects.filter(pk__in=ids)
+
+
+class ProjectListApi(generics.GenericAPIView):
+    """The projects you are a member of (all projects for staff)."""
+
+    serializer_class = ProjectSerializer
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="projects_list",
+                   parameters=[OpenApiParameter("ordering", str, enum=["slug", "-slug", "name", "-name", "created_at", "-created_at"])],
+                   responses=ProjectSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        ordering = request.query_params.get("ordering", "slug")
+        if ordering.lstrip("-") not in ("slug", "name", "created_at"):
+            ordering = "slug"
+        qs = my_projects(request.user).order_by(ordering)
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response(ProjectSerializer(page, many=True, context={"request": request}).data)
+
+
+class ProjectDetailApi(generics.GenericAPIView):
+    """One project you may see (members; anyone signed in for a public project)."""
+
+    serializer_class = ProjectSerializer
+    permission_classes = [IsAuthenticated, ProjectAccess]
+    project_level = "play"
+
+    @extend_schema(operation_id="projects_retrieve", responses=ProjectSerializer)
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(ProjectSerializer(request.earshot_project, context={"request": request}).data)
+
+
+class TokenApi(ObtainAuthToken):
+    """Exchange a username and password for your API token (``Authorization: Token <key>``)."""
+
+    @extend_schema(
+        operation_id="auth_token_create",
+        request=ObtainAuthToken.serializer_class,
+        responses={200: inline_serializer("AuthTokenResponse", {"token": serializers.CharField()})},
+    )
+    def post(self, request, *args, **kwargs):
+        return super().post(request, *args, **kwargs)
+
+
+urlpatterns = [
+    path("projects/", ProjectListApi.as_view(), name="api-projects"),
+    path("projects/<slug:slug>/", ProjectDetailApi.as_view(), name="api-project"),
+    path("auth/token/", TokenApi.as_view(), name="api-token"),
+]

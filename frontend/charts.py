@@ -1,0 +1,100 @@
+"""Dashboard charts: server-rendered with matplotlib (Agg), no JavaScript, no network.
+
+Each dashboard table has one chart, drawn from the table itself, so the chart,
+its CSV and the page always show the same numbers. SVG output is deterministic
+(fixed hash salt, no date) so identical data gives identical files.
+"""
+
+from __future__ import annotations
+
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+plt.rcParams["svg.hashsalt"] = "earshot"
+plt.rcParams["svg.fonttype"] = "none"
+
+COLORS = {"human": "#2f6fdb", "model": "#e07a1f", "topline": "#1c9a6c", "free": "#6b5bd6", "mcq": "#d14f7a",
+          "agreement": "#2f6fdb", "kappa": "#1c9a6c"}
+PALETTE = ["#2f6fdb", "#e07a1f", "#1c9a6c", "#d14f7a", "#6b5bd6", "#8a8f98"]
+
+
+def _bars(labels: list[str], series: dict[str, list[float | None]], *, title: str, xlabel: str,
+          ref: float | None = None, xmax: float = 1.0) -> Figure:
+    """Horizontal grouped bars: one group per label, one bar per series."""
+    n = max(len(labels), 1)
+    k = max(len(series), 1)
+    height = 0.8 / k
+    fig = Figure(figsize=(7.5, 1.2 + 0.42 * n * max(k, 2) / 2 + 0.4))
+    ax = fig.add_subplot()
+    y = np.arange(n)
+    for i, (name, values) in enumerate(series.items()):
+        vals = [np.nan if v is None or pd.isna(v) else float(v) for v in values]
+        color = COLORS.get(name.split(" ")[0].lower(), PALETTE[i % len(PALETTE)])
+        bars = ax.barh(y + (i - (k - 1) / 2) * height, vals, height=height * 0.92, label=name, color=color)
+        for bar, v in zip(bars, vals, strict=True):
+            if not np.isnan(v):
+                ax.text(bar.get_width() + 0.01 * xmax, bar.get_y() + bar.get_height() / 2, f"{v:.2f}",
+                        va="center", fontsize=7)
+    if ref is not None:
+        ax.axvline(ref, color="#8a8f98", linestyle="--", linewidth=1)
+    ax.set_yticks(y, [str(label)[:48] for label in labels] or [""])
+    ax.invert_yaxis()
+    ax.set_xlim(0, xmax * 1.12)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=11, loc="left")
+    ax.spines[["top", "right"]].set_visible(False)
+    if series:
+        ax.legend(fontsize=8, loc="lower right", frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def chart_for(name: str, table: pd.DataFrame, title: str) -> Figure:
+    """The figure for a dashboard table (see ``frontend.selectors.TABLES``)."""
+    if name == "headline":
+        return _bars(
+            list(table["mode"]),
+            {"human": list(table["human_accuracy"]), "topline humans": list(table["topline_accuracy"]),
+             "model": list(table["model_accuracy"])},
+            title=title, xlabel="accuracy",
+        )
+    if name in ("category", "source", "qtype"):
+        return _bars(list(table["label"]), {"human": list(table["human_accuracy"]),
+                                            "model": list(table["model_accuracy"])},
+                     title=title, xlabel="accuracy")
+    if name in ("condition", "models"):
+        return _bars(list(table["label"]), {"free": list(table["free_accuracy"]),
+                                            "mcq": list(table["mcq_accuracy"])},
+                     title=title, xlabel="accuracy")
+    if name == "mcq_positions":
+        return _bars(list(table["group"]), {f"chose {p}": list(table[f"chose_{p}"]) for p in "ABCD"},
+                     title=title, xlabel="share of answers (chance 0.25)", ref=0.25)
+    if name == "mcq_distractors":
+        return _bars(list(table["group"]), {"top distractor": list(table["top_share"]),
+                                            "second": list(table["second_share"]),
+                                            "third": list(table["third_share"])},
+                     title=title, xlabel="share of errors (uniform 0.33)", ref=1 / 3)
+    if name == "agreement":
+        return _bars(list(table["group"]), {"agreement": list(table["agreement"]),
+                                            "kappa": list(table["kappa"])},
+                     title=title, xlabel="pairwise agreement / kappa")
+    raise KeyError(name)
+
+
+def render(fig: Figure, fmt: str = "svg", *, dpi: int = 110) -> bytes:
+    """Serialize a figure as ``svg`` or ``png`` bytes (no timestamps in the file)."""
+    buffer = io.BytesIO()
+    metadata = {"Date": None} if fmt == "svg" else {"Software": None}
+    fig.savefig(buffer, format=fmt, dpi=dpi, metadata=metadata)
+    return buffer.getvalue()
+
+
+CHARTED = ("headline", "category", "source", "qtype", "condition", "models",
+           "mcq_positions", "mcq_distractors", "agreement")

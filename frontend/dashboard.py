@@ -1,0 +1,423 @@
+"""Model-vs-human dashboard: pure computations on aggregated counts (no Django).
+
+The database does the heavy lifting (``frontend.selectors`` groups a million
+responses into a few hundred count rows); this module turns those count rows into
+the tables a researcher reads: headline accuracies and gaps, breakdowns, MCQ
+diagnostics and inter-human agreement. Everything here takes and returns plain
+Python data or pandas DataFrames, so it is tested against hand-computed numbers
+without a database and reusable from a notebook.
+
+Count rows always carry ``n`` (responses) and ``correct`` (responses judged
+correct); accuracies are ``correct / n`` and ``None`` when ``n`` is 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+
+import pandas as pd
+
+HUMAN = "human"
+MODEL = "model"
+MODES = ("free", "mcq")
+POSITIONS = "ABCD"
+
+#: Default human topline: the best 20% of participants with at least 5 answers.
+TOP_SHARE = 0.2
+MIN_ANSWERS = 5
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Dashboard filters (GET parameters); empty string means "all".
+
+    ``condition`` restricts *model* responses to one condition (the Audita
+    modality ablation); human responses have no condition and are always kept.
+    """
+
+    mode: str = ""
+    category: str = ""
+    source: str = ""
+    condition: str = ""
+
+    KEYS = ("mode", "category", "source", "condition")
+
+    @classmethod
+    def from_query(cls, params: Mapping[str, str]) -> Filters:
+        """Read filters from a query dict; an unknown mode is ignored."""
+        values = {key: str(params.get(key, "") or "").strip()[:120] for key in cls.KEYS}
+        if values["mode"] not in MODES:
+            values["mode"] = ""
+        return cls(**values)
+
+    def as_query(self) -> dict[str, str]:
+        """The non-empty filters, for building links."""
+        return {key: value for key, value in asdict(self).items() if value}
+
+
+def accuracy(correct: float, n: float) -> float | None:
+    """``correct / n``, or ``None`` when there is nothing to divide."""
+    return float(correct) / float(n) if n else None
+
+
+def gap(human: float | None, model: float | None) -> float | None:
+    """Human minus model accuracy (positive: people are ahead)."""
+    if human is None or model is None:
+        return None
+    return human - model
+
+
+def qtype_label(mode: str, pyramidal: bool, clue_index: int | None) -> str:
+    """Question type of a response: ``free``, ``mcq`` or ``pyramidal-<clue number>``.
+
+    A pyramidal question answered in free mode after clue ``k`` (0-based) counts as
+    ``pyramidal-<k+1>``: early buzzes on few clues are harder than late ones.
+    """
+    if mode == "mcq":
+        return "mcq"
+    if pyramidal and clue_index is not None and not (isinstance(clue_index, float) and math.isnan(clue_index)):
+        return f"pyramidal-{int(clue_index) + 1}"
+    return "free"
+
+
+def _frame(rows: Iterable[Mapping] | pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    frame = rows.copy() if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
+    for column in columns:
+        if column not in frame.columns:
+            frame[column] = pd.Series(dtype="object")
+    return frame
+
+
+def _acc_columns(frame: pd.DataFrame, prefix: str) -> None:
+    n, c = frame[f"{prefix}_n"], frame[f"{prefix}_correct"]
+    frame[f"{prefix}_accuracy"] = [accuracy(ci, ni) for ci, ni in zip(c, n, strict=True)]
+
+
+# --------------------------------------------------------------------------- headline
+
+
+@dataclass(frozen=True)
+class ModeHeadline:
+    """Humans vs models in one mode."""
+
+    mode: str
+    human_n: int
+    human_correct: int
+    human_accuracy: float | None
+    model_n: int
+    model_correct: int
+    model_accuracy: float | None
+    gap: float | None
+    topline_n: int
+    topline_correct: int
+    topline_accuracy: float | None
+    topline_gap: float | None
+    best_model: str | None
+    best_model_accuracy: float | None
+
+
+@dataclass(frozen=True)
+class Topline:
+    """The best participants: who they are (responder ids) and how they were chosen."""
+
+    responder_ids: tuple[int, ...]
+    eligible: int
+    share: float
+    min_answers: int
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The dashboard's top numbers."""
+
+    modes: tuple[ModeHeadline, ...]
+    topline: Topline
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def topline(per_responder: pd.DataFrame, *, share: float = TOP_SHARE,
+            min_answers: int = MIN_ANSWERS) -> Topline:
+    """Choose the best human participants.
+
+    ``per_responder`` has one row per (human ``responder_id``, ``mode``) with ``n``
+    and ``correct``. Participants with at least ``min_answers`` answers (all modes
+    together) are ranked by accuracy (ties: more answers first, then lower id) and
+    the top ``ceil(share × eligible)`` are kept (at least one when any is eligible).
+    """
+    frame = _frame(per_responder, ["responder_id", "n", "correct"])
+    if frame.empty:
+        return Topline((), 0, share, min_answers)
+    totals = frame.groupby("responder_id", as_index=False)[["n", "correct"]].sum()
+    totals = totals[totals["n"] >= min_answers]
+    if totals.empty:
+        return Topline((), 0, share, min_answers)
+    totals = totals.assign(acc=totals["correct"] / totals["n"])
+    totals = totals.sort_values(["acc", "n", "responder_id"], ascending=[False, False, True])
+    keep = max(1, math.ceil(share * len(totals) - 1e-9))
+    ids = tuple(int(i) for i in totals["responder_id"].head(keep))
+    return Topline(ids, len(totals), share, min_answers)
+
+
+def headline(per_responder: pd.DataFrame, *, share: float = TOP_SHARE,
+             min_answers: int = MIN_ANSWERS, counts: dict[str, int] | None = None) -> Headline:
+    """Human vs model accuracy per mode, the gap, the human topline and the best model.
+
+    ``per_responder`` has one row per (``responder_id``, ``kind``, ``label``,
+    ``mode``) with ``n`` and ``correct``.
+    """
+    frame = _frame(per_responder, ["responder_id", "kind", "label", "mode", "n", "correct"])
+    humans = frame[frame["kind"] == HUMAN]
+    models = frame[frame["kind"] == MODEL]
+    top = topline(humans, share=share, min_answers=min_answers)
+    rows = []
+    for mode in MODES:
+        h = humans[humans["mode"] == mode]
+        m = models[models["mode"] == mode]
+        t = h[h["responder_id"].isin(top.responder_ids)]
+        h_n, h_c = int(h["n"].sum()), int(h["correct"].sum())
+        m_n, m_c = int(m["n"].sum()), int(m["correct"].sum())
+        t_n, t_c = int(t["n"].sum()), int(t["correct"].sum())
+        best_label, best_acc = None, None
+        if not m.empty:
+            by_model = m.groupby("label", as_index=False)[["n", "correct"]].sum()
+            by_model = by_model.assign(acc=by_model["correct"] / by_model["n"])
+            by_model = by_model.sort_values(["acc", "n", "label"], ascending=[False, False, True])
+            best_label, best_acc = str(by_model.iloc[0]["label"]), float(by_model.iloc[0]["acc"])
+        h_acc, m_acc, t_acc = accuracy(h_c, h_n), accuracy(m_c, m_n), accuracy(t_c, t_n)
+        rows.append(ModeHeadline(
+            mode=mode, human_n=h_n, human_correct=h_c, human_accuracy=h_acc,
+            model_n=m_n, model_correct=m_c, model_accuracy=m_acc, gap=gap(h_acc, m_acc),
+            topline_n=t_n, topline_correct=t_c, topline_accuracy=t_acc,
+            topline_gap=gap(t_acc, best_acc), best_model=best_label, best_model_accuracy=best_acc,
+        ))
+    return Headline(tuple(rows), top, dict(counts or {}))
+
+
+def headline_table(head: Headline) -> pd.DataFrame:
+    """The headline as a table (one row per mode) for export."""
+    return pd.DataFrame([asdict(row) for row in head.modes])
+
+
+# ------------------------------------------------------------------------- breakdowns
+
+
+def breakdown(rows: Iterable[Mapping] | pd.DataFrame, *, index: str, series: str = "kind",
+              series_values: tuple[str, ...] = (HUMAN, MODEL), label: str | None = None) -> pd.DataFrame:
+    """Pivot count rows into one row per ``index`` value and columns per series.
+
+    Columns: ``group`` (the index value), ``label`` (display name), and for each
+    series value ``s``: ``s_n``, ``s_correct``, ``s_accuracy``; when the series
+    is human/model also ``gap`` (human minus model accuracy).
+    """
+    frame = _frame(rows, [index, series, "n", "correct"] + ([label] if label else []))
+    frame = frame[frame[series].isin(series_values)]
+    keys = [index] + ([label] if label and label != index else [])
+    out = frame.groupby([*keys, series], as_index=False, dropna=False)[["n", "correct"]].sum()
+    groups = out[keys].drop_duplicates(subset=[index]).reset_index(drop=True)
+    table = pd.DataFrame({
+        "group": groups[index].to_numpy(),
+        "label": groups[label if label else index].astype(str).to_numpy() if len(groups) else [],
+    })
+    for value in series_values:
+        part = out[out[series] == value][[index, "n", "correct"]].rename(
+            columns={index: "group", "n": f"{value}_n", "correct": f"{value}_correct"}
+        )
+        table = table.merge(part, on="group", how="left")
+        table[[f"{value}_n", f"{value}_correct"]] = (
+            table[[f"{value}_n", f"{value}_correct"]].fillna(0).astype(int)
+        )
+        _acc_columns(table, value)
+    if set(series_values) == {HUMAN, MODEL}:
+        table["gap"] = [gap(h, m) for h, m in zip(table["human_accuracy"], table["model_accuracy"], strict=True)]
+    return table.sort_values("group", key=lambda s: s.astype(str)).reset_index(drop=True)
+
+
+def condition_table(cube: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy per model condition and mode, with humans as the reference row.
+
+    ``cube`` rows: ``kind``, ``condition``, ``mode``, ``n``, ``correct``. Humans
+    form the group ``humans``; each model condition is its own group.
+    """
+    frame = _frame(cube, ["kind", "condition", "mode", "n", "correct"]).copy()
+    frame["group"] = [
+        "humans" if kind == HUMAN else (cond or "default")
+        for kind, cond in zip(frame["kind"], frame["condition"], strict=True)
+    ]
+    table = breakdown(frame, index="group", series="mode", series_values=MODES)
+    table["overall_n"] = table["free_n"] + table["mcq_n"]
+    table["overall_correct"] = table["free_correct"] + table["mcq_correct"]
+    _acc_columns(table, "overall")
+    order = {"humans": 0}
+    return table.sort_values("group", key=lambda s: s.map(lambda g: (order.get(g, 1), g))).reset_index(drop=True)
+
+
+def qtype_rows(cube: pd.DataFrame) -> pd.DataFrame:
+    """Add a ``qtype`` column (see :func:`qtype_label`) to cube rows."""
+    frame = _frame(cube, ["mode", "pyramidal", "clue_index"]).copy()
+    frame["qtype"] = [
+        qtype_label(mode, bool(pyr), None if pd.isna(clue) else int(clue))
+        for mode, pyr, clue in zip(frame["mode"], frame["pyramidal"], frame["clue_index"], strict=True)
+    ]
+    return frame
+
+
+def model_ranking(per_responder: pd.DataFrame, abilities: Mapping[int, float] | None = None) -> pd.DataFrame:
+    """One row per model responder (system × condition): accuracy per mode and overall.
+
+    Sorted by overall accuracy (best first). ``abilities`` maps responder id to IRT
+    θ when a fit exists; the ``theta`` column is empty otherwise.
+    """
+    frame = _frame(per_responder, ["responder_id", "kind", "label", "mode", "n", "correct"])
+    frame = frame[frame["kind"] == MODEL]
+    if frame.empty:
+        cols = ["group", "label", "free_n", "free_correct", "free_accuracy", "mcq_n", "mcq_correct",
+                "mcq_accuracy", "overall_n", "overall_correct", "overall_accuracy", "theta"]
+        return pd.DataFrame(columns=cols)
+    table = breakdown(frame, index="responder_id", series="mode", series_values=MODES, label="label")
+    table["overall_n"] = table["free_n"] + table["mcq_n"]
+    table["overall_correct"] = table["free_correct"] + table["mcq_correct"]
+    _acc_columns(table, "overall")
+    table["theta"] = [(abilities or {}).get(int(g)) for g in table["group"]]
+    table["_sort"] = table["overall_accuracy"].fillna(-1)
+    table = table.sort_values(["_sort", "label"], ascending=[False, True]).drop(columns="_sort")
+    table.insert(0, "rank", range(1, len(table) + 1))
+    return table.reset_index(drop=True)
+
+
+# ------------------------------------------------------------------- MCQ diagnostics
+
+
+def mcq_positions(rows: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
+    """Distribution of chosen options by screen position, per group and overall.
+
+    ``rows``: ``group`` (``humans`` or a model label), ``kind``, ``choice_position``
+    (0–3), ``correct`` (bool) and ``n``. Columns: ``group``, ``n``, ``accuracy``,
+    ``chose_A`` … ``chose_D`` (shares of all answers), ``errors``, ``error_A`` …
+    ``error_D`` (shares of wrong answers). Extra groups ``all models`` and
+    ``overall`` pool the rows. Under no bias each share is near 0.25.
+    """
+    frame = _frame(rows, ["group", "kind", "choice_position", "correct", "n"])
+    frame = frame[frame["choice_position"].notna()]
+    pooled = [frame.assign(group="all models")[frame["kind"] == MODEL], frame.assign(group="overall")]
+    frame = pd.concat([frame, *pooled], ignore_index=True)
+    out = []
+    for group, part in frame.groupby("group", sort=False):
+        n = int(part["n"].sum())
+        wrong = part[~part["correct"].astype(bool)]
+        errors = int(wrong["n"].sum())
+        row = {"group": group, "n": n, "accuracy": accuracy(part[part["correct"].astype(bool)]["n"].sum(), n)}
+        for pos, letter in enumerate(POSITIONS):
+            row[f"chose_{letter}"] = accuracy(part[part["choice_position"] == pos]["n"].sum(), n)
+        row["errors"] = errors
+        for pos, letter in enumerate(POSITIONS):
+            row[f"error_{letter}"] = accuracy(wrong[wrong["choice_position"] == pos]["n"].sum(), errors)
+        out.append(row)
+    return pd.DataFrame(out, columns=["group", "n", "accuracy", *[f"chose_{p}" for p in POSITIONS],
+                                      "errors", *[f"error_{p}" for p in POSITIONS]])
+
+
+def mcq_distractors(rows: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
+    """How errors spread over each question's three distractors, per group.
+
+    ``rows``: wrong MCQ answers counted per ``group``, ``kind``, ``question_id`` and
+    ``choice`` (author's option index) as ``n``. For every question the distractors
+    are ranked by how often the group chose them; ``top_share`` is the share of the
+    group's errors that went to its most-chosen distractor of each question,
+    ``second_share`` and ``third_share`` likewise. Uniform guessing gives about
+    1/3 each; plausible distractors concentrate errors (``top_share`` near 1).
+    """
+    frame = _frame(rows, ["group", "kind", "question_id", "choice", "n"])
+    pooled = [frame.assign(group="all models")[frame["kind"] == MODEL], frame.assign(group="overall")]
+    frame = pd.concat([frame, *pooled], ignore_index=True)
+    out = []
+    for group, part in frame.groupby("group", sort=False):
+        per_choice = part.groupby(["question_id", "choice"], as_index=False)["n"].sum()
+        per_choice = per_choice.sort_values(["question_id", "n", "choice"], ascending=[True, False, True])
+        per_choice["rank"] = per_choice.groupby("question_id").cumcount()
+        errors = int(per_choice["n"].sum())
+        row = {"group": group, "errors": errors, "questions": int(per_choice["question_id"].nunique())}
+        for rank, name in enumerate(("top_share", "second_share", "third_share")):
+            row[name] = accuracy(per_choice[per_choice["rank"] == rank]["n"].sum(), errors)
+        out.append(row)
+    return pd.DataFrame(out, columns=["group", "errors", "questions", "top_share", "second_share", "third_share"])
+
+
+# ------------------------------------------------------------------------- agreement
+
+
+def pairwise_agreement(rows: Iterable[Mapping] | pd.DataFrame) -> dict[str, float | int | None]:
+    """Agreement of verdicts between participants who answered the same item.
+
+    ``rows``: one per item (question × mode) with ``n`` human answers of which
+    ``correct`` were judged correct. Over all pairs of participants on the same
+    item, ``agreement`` is the share of pairs with the same verdict (both right or
+    both wrong): item-wise ``C(k,2) + C(n−k,2)`` agreeing pairs out of ``C(n,2)``.
+    ``kappa`` corrects for chance with the pooled correct rate ``p`` over those
+    pairs: ``(agreement − (p² + (1−p)²)) / (1 − (p² + (1−p)²))`` (Fleiss-style).
+    """
+    frame = _frame(rows, ["n", "correct"])
+    frame = frame[frame["n"] >= 2]
+    pairs = agree = 0
+    right_in_pairs = answers = 0
+    for n, k in zip(frame["n"].astype(int), frame["correct"].astype(int), strict=True):
+        pairs += n * (n - 1) // 2
+        agree += k * (k - 1) // 2 + (n - k) * (n - k - 1) // 2
+        right_in_pairs += k
+        answers += n
+    agreement = accuracy(agree, pairs)
+    kappa = None
+    if agreement is not None and answers:
+        p = right_in_pairs / answers
+        expected = p * p + (1 - p) * (1 - p)
+        kappa = (agreement - expected) / (1 - expected) if expected < 1 else None
+    return {"items": len(frame), "pairs": pairs, "agreeing_pairs": agree,
+            "agreement": agreement, "kappa": kappa}
+
+
+def agreement_table(all_rows: pd.DataFrame, top_rows: pd.DataFrame) -> pd.DataFrame:
+    """Pairwise agreement for all participants and for the topline, one row each."""
+    out = []
+    for group, rows in (("all participants", all_rows), ("top participants", top_rows)):
+        out.append({"group": group, **pairwise_agreement(rows)})
+    return pd.DataFrame(out, columns=["group", "items", "pairs", "agreeing_pairs", "agreement", "kappa"])
+
+
+def no_human_correct(rows: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
+    """Questions that humans answered (any mode) but never correctly.
+
+    ``rows``: per ``question_id`` (+ ``external_id``, ``prompt``) and mode, human
+    ``n`` and ``correct``. Returns ``external_id``, ``prompt``, ``human_n``.
+    """
+    frame = _frame(rows, ["question_id", "external_id", "prompt", "n", "correct"])
+    if frame.empty:
+        return pd.DataFrame(columns=["external_id", "prompt", "human_n"])
+    per_q = frame.groupby(["question_id", "external_id", "prompt"], as_index=False)[["n", "correct"]].sum()
+    per_q = per_q[(per_q["n"] > 0) & (per_q["correct"] == 0)]
+    per_q = per_q.rename(columns={"n": "human_n"}).sort_values("external_id")
+    return per_q[["external_id", "prompt", "human_n"]].reset_index(drop=True)
+
+
+def landis_koch(kappa: float | None) -> str:
+    """Landis & Koch (1977) label of a kappa (annotation's implementation); "" when undefined."""
+    if kappa is None or (isinstance(kappa, float) and math.isnan(kappa)):
+        return ""
+    from annotation.agreement import landis_koch as _label
+
+    return _label(float(kappa))
+
+
+def category_vs_difficulty(category: pd.DataFrame, items: pd.DataFrame | None) -> pd.DataFrame:
+    """Category accuracy next to mean IRT difficulty ``b`` of its questions (when a fit exists).
+
+    ``items``: ``question__category__name``, ``b`` per fitted question.
+    """
+    table = category[["label", "human_accuracy", "model_accuracy"]].rename(columns={"label": "category"})
+    if items is None or items.empty:
+        return table.assign(mean_b=None, fitted_items=0)
+    diff = items.groupby("question__category__name", as_index=False).agg(mean_b=("b", "mean"), fitted_items=("b", "size"))
+    diff = diff.rename(columns={"question__category__name": "category"})
+    out = table.merge(diff, on="category", how="left")
+    out["fitted_items"] = out["fitted_items"].fillna(0).astype(int)
+    return out

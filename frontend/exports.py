@@ -1,0 +1,205 @@
+"""Exports: dashboard tables as CSV/JSON/Parquet, and all responses streamed.
+
+Only pseudonymous identifiers leave the server: responder ids and labels (a
+player's public handle, a model's "system (condition)"), never usernames,
+e-mail addresses, names or IP addresses — those live in ``accounts.User`` /
+``accounts.ContactInfo`` and are never selected here.
+
+The responses export never holds the whole table: rows come from a server-side
+cursor (``.iterator(chunk_size=...)``) and go out as they are formatted (CSV and
+JSONL via :class:`~django.http.StreamingHttpResponse`); Parquet is written in row
+groups to a temporary file with :class:`pyarrow.parquet.ParquetWriter` and then
+streamed from disk.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import math
+import tempfile
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from django.db.models import QuerySet
+
+from accounts.models import Project
+
+from .dashboard import Filters
+from .selectors import responses_filtered
+
+CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json",
+    "jsonl": "application/x-ndjson",
+    "parquet": "application/vnd.apache.parquet",
+    "svg": "image/svg+xml",
+    "png": "image/png",
+    "zip": "application/zip",
+}
+
+#: Exported response columns → ORM path. Pseudonymous only (see module docstring).
+RESPONSE_COLUMNS: dict[str, str] = {
+    "response_id": "id",
+    "question_id": "question__external_id",
+    "category": "question__category__name",
+    "source": "question__source",
+    "responder_id": "responder_id",
+    "responder": "responder__label",
+    "kind": "responder__kind",
+    "system": "responder__system__name",
+    "condition": "responder__condition",
+    "mode": "mode",
+    "answer_text": "answer_text",
+    "choice": "choice",
+    "choice_position": "choice_position",
+    "clue_index": "clue_index",
+    "latency_ms": "latency_ms",
+    "correct": "verdict",
+    "auto_correct": "correct",
+    "prompt": "prompt",
+    "score": "score",
+    "rule": "rule",
+    "rule_version": "rule_version",
+    "matched": "matched",
+    "explanation": "explanation",
+    "created_at": "created_at",
+}
+
+ARROW_SCHEMA = pa.schema([
+    ("response_id", pa.int64()), ("question_id", pa.string()), ("category", pa.string()),
+    ("source", pa.string()), ("responder_id", pa.int64()), ("responder", pa.string()),
+    ("kind", pa.string()), ("system", pa.string()), ("condition", pa.string()), ("mode", pa.string()),
+    ("answer_text", pa.string()), ("choice", pa.int16()), ("choice_position", pa.int16()),
+    ("clue_index", pa.int16()), ("latency_ms", pa.int64()), ("correct", pa.bool_()),
+    ("auto_correct", pa.bool_()), ("prompt", pa.bool_()), ("score", pa.float64()), ("rule", pa.string()),
+    ("rule_version", pa.string()), ("matched", pa.string()), ("explanation", pa.string()),
+    ("created_at", pa.timestamp("us", tz="UTC")),
+])
+
+CHUNK = 2000
+ROW_GROUP = 100_000
+
+
+# ------------------------------------------------------------------------------ tables
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "item"):  # numpy scalar
+        return value.item()
+    return value
+
+
+def table_records(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table as JSON-ready records (NaN → null, numpy scalars → Python)."""
+    return [{k: _clean(v) for k, v in row.items()} for row in table.to_dict(orient="records")]
+
+
+def table_bytes(table: pd.DataFrame, fmt: str) -> bytes:
+    """Serialize a dashboard table as ``csv``, ``json`` or ``parquet``."""
+    if fmt == "csv":
+        return table.to_csv(index=False).encode("utf-8")
+    if fmt == "json":
+        return json.dumps(table_records(table), ensure_ascii=False, indent=1, default=str).encode("utf-8")
+    if fmt == "parquet":
+        buffer = io.BytesIO()
+        frame = table.copy()
+        for column in frame.columns:
+            if frame[column].dtype == object:
+                values = frame[column].dropna()
+                if len(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+                    frame[column] = pd.to_numeric(frame[column])
+                else:
+                    frame[column] = frame[column].map(lambda v: None if v is None else str(v))
+        frame.to_parquet(buffer, index=False)
+        return buffer.getvalue()
+    raise ValueError(f"unsupported table format {fmt!r}")
+
+
+# --------------------------------------------------------------------------- responses
+
+
+def responses_rows(project: Project, filters: Filters | None = None, *, chunk_size: int = CHUNK) -> Iterator[tuple]:
+    """Yield response tuples (``RESPONSE_COLUMNS`` order) from a server-side cursor."""
+    qs: QuerySet = responses_filtered(project, filters or Filters()).order_by("id")
+    return qs.values_list(*RESPONSE_COLUMNS.values()).iterator(chunk_size=chunk_size)
+
+
+class _Echo:
+    """A file-like object whose ``write`` returns what it was given (for csv.writer)."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def _iso(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, dt.datetime) else value
+
+
+def csv_stream(rows: Iterable[tuple], *, batch: int = 500) -> Iterator[bytes]:
+    """CSV lines for ``rows`` with a header, in small byte chunks."""
+    writer = csv.writer(_Echo())
+    yield writer.writerow(list(RESPONSE_COLUMNS)).encode("utf-8")
+    parts: list[str] = []
+    for row in rows:
+        parts.append(writer.writerow([_iso(v) for v in row]))
+        if len(parts) >= batch:
+            yield "".join(parts).encode("utf-8")
+            parts = []
+    if parts:
+        yield "".join(parts).encode("utf-8")
+
+
+def jsonl_stream(rows: Iterable[tuple], *, batch: int = 500) -> Iterator[bytes]:
+    """One JSON object per response per line."""
+    keys = list(RESPONSE_COLUMNS)
+    parts: list[str] = []
+    for row in rows:
+        parts.append(json.dumps(dict(zip(keys, (_iso(v) for v in row), strict=True)), ensure_ascii=False))
+        if len(parts) >= batch:
+            yield ("\n".join(parts) + "\n").encode("utf-8")
+            parts = []
+    if parts:
+        yield ("\n".join(parts) + "\n").encode("utf-8")
+
+
+def parquet_file(rows: Iterable[tuple], *, row_group: int = ROW_GROUP) -> IO[bytes]:
+    """Write ``rows`` to an anonymous temporary Parquet file in row groups; return it rewound.
+
+    At most ``row_group`` rows are held in memory at a time.
+    """
+    handle = tempfile.TemporaryFile()  # noqa: SIM115 -- returned open, closed by the caller
+    keys = list(RESPONSE_COLUMNS)
+    with pq.ParquetWriter(handle, ARROW_SCHEMA, compression="zstd") as writer:
+        buffer: list[tuple] = []
+
+        def flush() -> None:
+            columns = list(zip(*buffer, strict=True))
+            arrays = [pa.array(list(col), type=ARROW_SCHEMA.field(key).type) for key, col in zip(keys, columns, strict=True)]
+            writer.write_table(pa.Table.from_arrays(arrays, schema=ARROW_SCHEMA))
+            buffer.clear()
+
+        for row in rows:
+            buffer.append(row)
+            if len(buffer) >= row_group:
+                flush()
+        if buffer:
+            flush()
+    handle.seek(0)
+    return handle
+
+
+def file_chunks(handle: IO[bytes], *, size: int = 256 * 1024) -> Iterator[bytes]:
+    """Read a file in chunks and close it at the end."""
+    try:
+        while chunk := handle.read(size):
+            yield chunk
+    finally:
+        handle.close()

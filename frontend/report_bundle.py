@@ -1,0 +1,166 @@
+"""Report bundle: one ZIP with an HTML report, figures (PNG+SVG), tables (CSV) and a manifest.
+
+The manifest records what the numbers came from — a SHA-256 of the response data,
+the judging rule versions of the verdicts and the IRT fit ids used — so anyone can
+check a paper's tables against the data and reproduce them.
+
+Sections whose source is not available (no IRT fit, no annotation campaigns, no
+judge–human agreement yet) are omitted with a note in the report and listed under
+``omitted`` in the manifest; the hooks are in :mod:`frontend.selectors`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import pandas as pd
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from accounts.models import Project
+
+from . import charts, exports, selectors
+from . import dashboard as core
+from .dashboard import Filters
+
+BUNDLE_VERSION = "1"
+
+
+@dataclass
+class Section:
+    """One part of the HTML report."""
+
+    key: str
+    title: str
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    figures: list[str] = field(default_factory=list)
+    note: str = ""
+
+
+def _fig_files(name: str, table: pd.DataFrame, title: str) -> dict[str, bytes]:
+    fig = charts.chart_for(name, table, title)
+    return {f"figures/{name}.svg": charts.render(fig, "svg"), f"figures/{name}.png": charts.render(fig, "png")}
+
+
+def build(project: Project) -> tuple[dict[str, bytes], dict]:
+    """Compute every file of the bundle in memory (tables and figures are small).
+
+    Returns ``(files, manifest)`` where ``files`` maps archive paths to bytes.
+    """
+    data = selectors.dashboard_data(project, Filters())
+    t = data.tables
+    files: dict[str, bytes] = {}
+    sections: list[Section] = []
+    omitted: list[dict[str, str]] = []
+    fit = selectors.latest_fit(project)
+
+    def add_table(name: str, table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
+        files[f"tables/{name}.csv"] = exports.table_bytes(table, "csv")
+        return name, table
+
+    def add_figure(name: str, table: pd.DataFrame, title: str) -> str:
+        files.update(_fig_files(name, table, title))
+        return name
+
+    sections.append(Section("humans_vs_models", "Humans vs models",
+                            [add_table("headline", t["headline"])],
+                            [add_figure("headline", t["headline"], "Humans vs models")]))
+    ranking = t["models"]
+    note = "" if fit is not None else "No IRT fit yet: θ column empty (run an IRT fit to add abilities)."
+    sections.append(Section("ranking", "Per-model ranking" + (" with θ" if fit is not None else ""),
+                            [add_table("models", ranking)], [add_figure("models", ranking, "Model ranking")], note))
+    items = selectors.fit_items(project)
+    cat_diff = core.category_vs_difficulty(t["category"], items)
+    sections.append(Section(
+        "category", "Category accuracy" + (" vs difficulty" if items is not None else ""),
+        [add_table("category", t["category"]), add_table("category_difficulty", cat_diff)],
+        [add_figure("category", t["category"], "Accuracy by category")],
+        "" if items is not None else "No IRT fit yet: difficulty (mean b) omitted.",
+    ))
+    for key, title in (("source", "By source dataset"), ("qtype", "By question type"),
+                       ("condition", "By model condition (modality ablation)")):
+        sections.append(Section(key, title, [add_table(key, t[key])], [add_figure(key, t[key], title)]))
+    sections.append(Section("mcq", "MCQ diagnostics",
+                            [add_table("mcq_positions", t["mcq_positions"]),
+                             add_table("mcq_distractors", t["mcq_distractors"])],
+                            [add_figure("mcq_positions", t["mcq_positions"], "Chosen option by position"),
+                             add_figure("mcq_distractors", t["mcq_distractors"], "Errors across distractors")]))
+    agreement = t["agreement"].assign(landis_koch=[core.landis_koch(k) for k in t["agreement"]["kappa"]])
+    sections.append(Section("agreement", "Inter-human agreement",
+                            [add_table("agreement", agreement), add_table("unsolved", t["unsolved"])],
+                            [add_figure("agreement", t["agreement"], "Inter-human agreement")]))
+
+    campaigns = selectors.annotation_reports(project)
+    if campaigns:
+        tables = []
+        for report in campaigns:
+            name = str(report.get("campaign", "campaign"))
+            for part in ("mos", "agreement"):
+                frame = report.get(part)
+                if isinstance(frame, pd.DataFrame):
+                    tables.append(add_table(f"annotation_{name}_{part}", frame))
+        sections.append(Section("annotation", "Listening tests: MOS ± CI and agreement (Landis–Koch)", tables))
+    else:
+        omitted.append({"section": "annotation", "reason": "no annotation campaign reports available"})
+    judge = selectors.judge_human_agreement(project)
+    if isinstance(judge, pd.DataFrame):
+        sections.append(Section("judge_human", "Judge–human agreement", [add_table("judge_human", judge)]))
+    else:
+        omitted.append({"section": "judge_human", "reason": "judging has no judge–human agreement yet"})
+    if fit is None:
+        omitted.append({"section": "irt", "reason": "no successful IRT fit"})
+
+    generated = timezone.now()
+    manifest = {
+        "bundle_version": BUNDLE_VERSION,
+        "project": project.slug,
+        "generated_at": generated.isoformat(),
+        "data_hash": selectors.data_hash(project),
+        "data_hash_algorithm": "sha256 over (response id, responder id, question id, mode, effective verdict, rule version) ordered by response id",
+        "rule_versions": selectors.rule_versions(project),
+        "fit_ids": [fit.pk] if fit is not None else [],
+        "counts": data.head.counts,
+        "topline": {"share": data.head.topline.share, "min_answers": data.head.topline.min_answers,
+                    "eligible": data.head.topline.eligible, "selected": len(data.head.topline.responder_ids)},
+        "omitted": omitted,
+    }
+    html = render_to_string("frontend/report.html", {
+        "project": project, "sections": [
+            {"title": s.title, "note": s.note, "figures": s.figures,
+             "tables": [{"name": n, "html": tb.to_html(index=False, na_rep="", float_format=lambda v: f"{v:.3f}",
+                                                      classes="table", border=0)} for n, tb in s.tables]}
+            for s in sections
+        ],
+        "manifest": manifest, "omitted": omitted, "generated": generated,
+    })
+    files["report.html"] = html.encode("utf-8")
+    manifest["files"] = {path: hashlib.sha256(content).hexdigest() for path, content in sorted(files.items())}
+    files["manifest.json"] = json.dumps(manifest, indent=2, ensure_ascii=False).encode("utf-8")
+    return files, manifest
+
+
+def write_bundle(project: Project, target: IO[bytes] | Path | str) -> dict:
+    """Write the bundle ZIP to ``target`` (path or binary file); return the manifest."""
+    files, manifest = build(project)
+    stamp = dt.datetime(2020, 1, 1).timetuple()[:6]
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path, content in files.items():
+            info = zipfile.ZipInfo(f"{project.slug}-report/{path}", date_time=stamp)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, content)
+    return manifest
+
+
+def bundle_file(project: Project) -> IO[bytes]:
+    """The bundle in an anonymous temporary file, rewound (for streaming)."""
+    handle = tempfile.TemporaryFile()  # noqa: SIM115 -- returned open, closed by the caller
+    write_bundle(project, handle)
+    handle.seek(0)
+    return handle

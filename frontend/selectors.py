@@ -1,0 +1,507 @@
+"""Reads for the researcher workspace: filtered responses and database aggregates.
+
+Every dashboard number starts here as a ``GROUP BY`` in the database
+(``values().annotate(Count(...))``), never as a Python loop over responses; the
+few hundred count rows that come back are turned into tables by the pure
+functions of :mod:`frontend.dashboard`.
+
+Other apps are read through small adapters at the bottom of this module
+(``effective_correct_expression``, ``latest_fit``, ``adjudication_trail``, ...):
+each degrades to "not available" while that app's side is not there, so the
+dashboard works on the quiz alone and fills in as judging, IRT and annotation land.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+from django.db import DatabaseError, transaction
+from django.db.models import Case, CharField, Count, F, Q, QuerySet, Value, When
+
+from accounts.models import Project
+from quiz.models import Category, ModelSystem, Question, Responder, Response
+
+from . import dashboard as core
+from .dashboard import Filters
+
+log = logging.getLogger(__name__)
+
+RESPONSE_PARAMS = ("kind", "responder", "question", "correct", "qtype", "position", "group")
+
+
+@dataclass(frozen=True)
+class ResponseFilters:
+    """Filters of the responses list: the dashboard filters plus what a cell narrows to."""
+
+    base: Filters
+    kind: str = ""
+    responder: int | None = None
+    question: str = ""
+    correct: bool | None = None
+    qtype: str = ""
+    position: int | None = None
+    group: str = ""  # MCQ diagnostics group: "humans", "all models" or a model label
+
+    @classmethod
+    def from_query(cls, params) -> ResponseFilters:
+        """Parse GET parameters; malformed numbers are ignored rather than failing."""
+
+        def _int(key: str) -> int | None:
+            try:
+                return int(params.get(key, ""))
+            except (TypeError, ValueError):
+                return None
+
+        correct = params.get("correct", "")
+        kind = params.get("kind", "")
+        return cls(
+            base=Filters.from_query(params),
+            kind=kind if kind in (core.HUMAN, core.MODEL) else "",
+            responder=_int("responder"),
+            question=str(params.get("question", ""))[:120],
+            correct={"1": True, "0": False}.get(correct),
+            qtype=str(params.get("qtype", ""))[:40],
+            position=_int("position"),
+            group=str(params.get("group", ""))[:200],
+        )
+
+    def as_query(self) -> dict[str, str]:
+        """Non-empty parameters, for pagination links."""
+        query = self.base.as_query()
+        for key in RESPONSE_PARAMS:
+            value = getattr(self, key)
+            if value is None or value == "":
+                continue
+            query[key] = ("1" if value else "0") if isinstance(value, bool) else str(value)
+        return query
+
+
+# ----------------------------------------------------------------------------- base
+
+
+def responses_filtered(project: Project, filters: Filters) -> QuerySet[Response]:
+    """The project's responses under the dashboard filters, with ``verdict`` annotated.
+
+    ``verdict`` is the *effective* correctness (a human override wins when judging
+    has one); every aggregate counts ``verdict=True``.
+    """
+    qs = Response.objects.filter(project=project)
+    if filters.mode:
+        qs = qs.filter(mode=filters.mode)
+    if filters.category:
+        qs = qs.filter(question__category__slug=filters.category)
+    if filters.source:
+        qs = qs.filter(question__source=filters.source)
+    if filters.condition:
+        qs = qs.filter(Q(responder__kind=core.HUMAN) | Q(responder__condition=filters.condition))
+    return qs.annotate(verdict=effective_correct_expression(project))
+
+
+def _qtype_q(qtype: str) -> Q | None:
+    if qtype == "mcq":
+        return Q(mode="mcq")
+    if qtype == "free":
+        return Q(mode="free") & (Q(question__pyramidal=False) | Q(clue_index__isnull=True))
+    if qtype.startswith("pyramidal-") and qtype[10:].isdigit():
+        return Q(mode="free", question__pyramidal=True, clue_index=int(qtype[10:]) - 1)
+    return None
+
+
+def responses_list(project: Project, rf: ResponseFilters) -> QuerySet[Response]:
+    """Responses behind a dashboard number, newest id last, ready for display."""
+    qs = responses_filtered(project, rf.base)
+    if rf.kind:
+        qs = qs.filter(responder__kind=rf.kind)
+    if rf.responder is not None:
+        qs = qs.filter(responder_id=rf.responder)
+    if rf.question:
+        qs = qs.filter(question__external_id=rf.question)
+    if rf.correct is not None:
+        qs = qs.filter(verdict=rf.correct)
+    if rf.qtype and (q := _qtype_q(rf.qtype)) is not None:
+        qs = qs.filter(q)
+    if rf.position is not None:
+        qs = qs.filter(mode="mcq", choice_position=rf.position)
+    if rf.group == "humans":
+        qs = qs.filter(responder__kind=core.HUMAN)
+    elif rf.group == "all models":
+        qs = qs.filter(responder__kind=core.MODEL)
+    elif rf.group and rf.group != "overall":
+        qs = qs.filter(responder__kind=core.MODEL, responder__label=rf.group)
+    return qs.select_related("question", "question__category", "responder").order_by("id")
+
+
+def _counted(qs: QuerySet, *fields: str) -> pd.DataFrame:
+    """``GROUP BY fields`` with ``n`` and ``correct`` counts, as a DataFrame."""
+    rows = qs.values(*fields).annotate(n=Count("id"), correct=Count("id", filter=Q(verdict=True))).order_by()
+    return pd.DataFrame.from_records(list(rows), columns=[*fields, "n", "correct"])
+
+
+# ------------------------------------------------------------------------ aggregates
+
+
+def cube(project: Project, filters: Filters) -> pd.DataFrame:
+    """Counts by kind, condition, category, source, mode, pyramidal and clue index.
+
+    A few hundred rows at most; every breakdown is a sum over them.
+    """
+    frame = _counted(
+        responses_filtered(project, filters),
+        "responder__kind", "responder__condition", "question__category_id", "question__source",
+        "mode", "question__pyramidal", "clue_index",
+    )
+    frame = frame.rename(columns={
+        "responder__kind": "kind", "responder__condition": "condition",
+        "question__category_id": "category_id", "question__source": "source",
+        "question__pyramidal": "pyramidal",
+    })
+    categories = {c.pk: (c.slug, c.name) for c in Category.objects.filter(project=project)}
+    frame["category"] = [categories.get(cid, ("", ""))[0] for cid in frame["category_id"]]
+    frame["category_name"] = [categories.get(cid, ("", ""))[1] for cid in frame["category_id"]]
+    frame["source"] = frame["source"].fillna("").replace("", "(none)")
+    return core.qtype_rows(frame)
+
+
+def per_responder(project: Project, filters: Filters) -> pd.DataFrame:
+    """Counts per responder and mode, with kind and pseudonymous label."""
+    frame = _counted(responses_filtered(project, filters), "responder_id", "mode")
+    ids = frame["responder_id"].unique().tolist()
+    info = {
+        r["id"]: (r["kind"], r["label"])
+        for r in Responder.objects.filter(pk__in=ids).values("id", "kind", "label")
+    } if len(ids) <= 20_000 else {
+        r["id"]: (r["kind"], r["label"])
+        for r in Responder.objects.filter(project=project).values("id", "kind", "label")
+    }
+    frame["kind"] = [info.get(i, ("", ""))[0] for i in frame["responder_id"]]
+    frame["label"] = [info.get(i, ("", ""))[1] for i in frame["responder_id"]]
+    return frame
+
+
+def human_items(project: Project, filters: Filters, responder_ids: tuple[int, ...] | None = None) -> pd.DataFrame:
+    """Human answers per item (question × mode): ``n`` and ``correct``."""
+    qs = responses_filtered(project, filters).filter(responder__kind=core.HUMAN)
+    if responder_ids is not None:
+        qs = qs.filter(responder_id__in=responder_ids)
+    return _counted(qs, "question_id", "mode")
+
+
+def _mcq_group() -> Case:
+    return Case(
+        When(responder__kind=core.HUMAN, then=Value("humans")),
+        default=F("responder__label"),
+        output_field=CharField(),
+    )
+
+
+def mcq_position_rows(project: Project, filters: Filters) -> pd.DataFrame:
+    """MCQ answers counted by group (humans / model label), chosen position and verdict."""
+    qs = responses_filtered(project, filters).filter(mode="mcq").annotate(group=_mcq_group())
+    rows = qs.values("group", "responder__kind", "choice_position", "verdict").annotate(n=Count("id")).order_by()
+    frame = pd.DataFrame.from_records(list(rows), columns=["group", "responder__kind", "choice_position", "verdict", "n"])
+    return frame.rename(columns={"responder__kind": "kind", "verdict": "correct"})
+
+
+def mcq_distractor_rows(project: Project, filters: Filters) -> pd.DataFrame:
+    """Wrong MCQ answers counted by group, question and chosen option."""
+    qs = responses_filtered(project, filters).filter(mode="mcq", verdict=False).annotate(group=_mcq_group())
+    rows = qs.values("group", "responder__kind", "question_id", "choice").annotate(n=Count("id")).order_by()
+    frame = pd.DataFrame.from_records(list(rows), columns=["group", "responder__kind", "question_id", "choice", "n"])
+    return frame.rename(columns={"responder__kind": "kind"})
+
+
+def project_counts(project: Project, filters: Filters, per_resp: pd.DataFrame) -> dict[str, int]:
+    """Questions (under the filters), humans, model systems and responses."""
+    questions = Question.objects.filter(project=project)
+    if filters.category:
+        questions = questions.filter(category__slug=filters.category)
+    if filters.source:
+        questions = questions.filter(source=filters.source)
+    if filters.mode == "mcq":
+        questions = questions.filter(correct_choice__isnull=False)
+    model_ids = per_resp.loc[per_resp["kind"] == core.MODEL, "responder_id"].unique().tolist()
+    systems = (
+        Responder.objects.filter(pk__in=model_ids).values("system_id").distinct().count()
+        if model_ids else 0
+    )
+    return {
+        "questions": questions.count(),
+        "humans": int(per_resp.loc[per_resp["kind"] == core.HUMAN, "responder_id"].nunique()),
+        "model_systems": systems,
+        "model_responders": len(model_ids),
+        "responses": int(per_resp["n"].sum()) if not per_resp.empty else 0,
+    }
+
+
+def filter_choices(project: Project) -> dict[str, list[tuple[str, str]]]:
+    """Values offered by the filter form (categories, sources, model conditions)."""
+    return {
+        "category": [(c.slug, c.name) for c in Category.objects.filter(project=project)],
+        "source": [
+            (s, s) for s in Question.objects.filter(project=project).exclude(source="")
+            .values_list("source", flat=True).distinct().order_by("source")
+        ],
+        "condition": [
+            (c, c) for c in Responder.objects.filter(project=project, kind=core.MODEL)
+            .values_list("condition", flat=True).distinct().order_by("condition")
+        ],
+    }
+
+
+# ------------------------------------------------------------------------- dashboard
+
+
+@dataclass
+class DashboardData:
+    """Everything the dashboard page, its charts and its exports show."""
+
+    filters: Filters
+    head: core.Headline
+    tables: dict[str, pd.DataFrame]
+
+
+#: Table name → (title, chart kind). Order is the page order.
+TABLES: dict[str, tuple[str, str]] = {
+    "headline": ("Humans vs models", "headline"),
+    "category": ("By category", "humans-models"),
+    "source": ("By source dataset", "humans-models"),
+    "qtype": ("By question type", "humans-models"),
+    "condition": ("By model condition (modality ablation)", "modes"),
+    "models": ("Model ranking", "modes"),
+    "mcq_positions": ("MCQ: chosen option by position", "positions"),
+    "mcq_distractors": ("MCQ: errors across distractors", "distractors"),
+    "agreement": ("Inter-human agreement", "agreement"),
+    "unsolved": ("Questions no human answered correctly", None),
+}
+
+
+def dashboard_data(project: Project, filters: Filters, *, only: set[str] | None = None) -> DashboardData:
+    """Compute the dashboard tables (all, or just ``only`` for a chart/CSV download)."""
+    want = set(TABLES) if only is None else set(only)
+    per_resp = per_responder(project, filters)
+    counts = project_counts(project, filters, per_resp)
+    head = core.headline(per_resp, counts=counts)
+    tables: dict[str, pd.DataFrame] = {}
+    if "headline" in want:
+        tables["headline"] = core.headline_table(head)
+    if want & {"category", "source", "qtype", "condition"}:
+        c = cube(project, filters)
+        if "category" in want:
+            tables["category"] = core.breakdown(c, index="category", label="category_name")
+        if "source" in want:
+            tables["source"] = core.breakdown(c, index="source")
+        if "qtype" in want:
+            tables["qtype"] = core.breakdown(c, index="qtype")
+        if "condition" in want:
+            tables["condition"] = core.condition_table(c)
+    if "models" in want:
+        tables["models"] = core.model_ranking(per_resp, abilities=fit_abilities(project))
+    if "mcq_positions" in want:
+        tables["mcq_positions"] = core.mcq_positions(mcq_position_rows(project, filters))
+    if "mcq_distractors" in want:
+        tables["mcq_distractors"] = core.mcq_distractors(mcq_distractor_rows(project, filters))
+    if want & {"agreement", "unsolved"}:
+        items = human_items(project, filters)
+        if "agreement" in want:
+            top = human_items(project, filters, head.topline.responder_ids)
+            tables["agreement"] = core.agreement_table(items, top)
+        if "unsolved" in want:
+            unsolved_ids = (
+                items.groupby("question_id")[["n", "correct"]].sum().query("n > 0 and correct == 0").index.tolist()
+                if not items.empty else []
+            )
+            info = {
+                q["id"]: q for q in Question.objects.filter(pk__in=unsolved_ids).values("id", "external_id", "prompt")
+            }
+            rows = items[items["question_id"].isin(unsolved_ids)].assign(
+                external_id=lambda f: f["question_id"].map(lambda i: info[i]["external_id"]),
+                prompt=lambda f: f["question_id"].map(lambda i: info[i]["prompt"]),
+            ) if unsolved_ids else items.iloc[0:0]
+            tables["unsolved"] = core.no_human_correct(rows)
+    return DashboardData(filters=filters, head=head, tables=tables)
+
+
+def question_responses(question: Question) -> QuerySet[Response]:
+    """Every response to a question with its responder (label only) for the question page."""
+    return (
+        Response.objects.filter(question=question)
+        .annotate(verdict=effective_correct_expression(question.project))
+        .select_related("responder", "responder__system")
+        .order_by("responder__kind", "mode", "responder__label", "id")
+    )
+
+
+def data_hash(project: Project) -> str:
+    """SHA-256 over (response id, responder, question, mode, verdict, rule version).
+
+    Streams through the database in chunks; identical data gives an identical
+    hash, so a report's numbers can be tied to the data they came from.
+    """
+    digest = hashlib.sha256()
+    qs = (
+        Response.objects.filter(project=project)
+        .annotate(verdict=effective_correct_expression(project))
+        .order_by("id")
+        .values_list("id", "responder_id", "question_id", "mode", "verdict", "rule_version")
+    )
+    for row in qs.iterator(chunk_size=5000):
+        digest.update(("|".join(str(v) for v in row) + "\n").encode())
+    return digest.hexdigest()
+
+
+def rule_versions(project: Project) -> list[str]:
+    """The judging rule versions of the stored verdicts."""
+    return sorted(
+        Response.objects.filter(project=project).values_list("rule_version", flat=True).distinct().order_by()
+    )
+
+
+def model_systems(project: Project) -> QuerySet[ModelSystem]:
+    """The project's model systems."""
+    return ModelSystem.objects.filter(project=project)
+
+
+# ------------------------------------------------------------ adapters to other apps
+
+
+def _guarded(func, default):
+    """Run a read against another app's tables; missing tables give ``default``."""
+    try:
+        with transaction.atomic():
+            return func()
+    except (DatabaseError, LookupError, ImportError, AttributeError) as exc:
+        log.debug("optional read failed: %s", exc)
+        return default
+
+
+def effective_correct_expression(project: Project) -> Any:
+    """The effective verdict of a response as a database expression.
+
+    Judging stores human overrides (``judging.models.HumanJudgement``; the latest
+    wins). When the project has any, the override is looked up per response;
+    otherwise (and while judging is absent) the stored automatic verdict is used,
+    which keeps the common case a plain column read on a million rows.
+    """
+    from django.db.models import OuterRef, Subquery
+    from django.db.models.functions import Coalesce
+
+    try:
+        from judging.models import HumanJudgement
+    except ImportError:
+        return F("correct")
+
+    def _has() -> bool:
+        return HumanJudgement.objects.filter(response__project=project).exists()
+
+    if not _guarded(_has, False):
+        return F("correct")
+    latest = HumanJudgement.objects.filter(response=OuterRef("pk")).order_by("-created_at", "-id")
+    from django.db.models import BooleanField
+
+    return Coalesce(Subquery(latest.values("correct")[:1]), F("correct"), output_field=BooleanField())
+
+
+def latest_fit(project: Project) -> Any | None:
+    """The newest successful IRT fit of the project, or ``None`` (no fit, or no IRT app)."""
+
+    def _get():
+        from irt.models import Fit
+
+        return Fit.objects.filter(project=project, status="succeeded").order_by("-created_at", "-id").first()
+
+    return _guarded(_get, None)
+
+
+def fit_abilities(project: Project) -> dict[int, float]:
+    """Responder id → θ from the latest fit (empty without a fit)."""
+    fit = latest_fit(project)
+    if fit is None:
+        return {}
+    return _guarded(lambda: dict(fit.abilities.values_list("responder_id", "theta")), {})
+
+
+def fit_items(project: Project) -> pd.DataFrame | None:
+    """Question id → a, b (and category) from the latest fit, or ``None``."""
+    fit = latest_fit(project)
+    if fit is None:
+        return None
+
+    def _get() -> pd.DataFrame:
+        rows = fit.items.values("question_id", "a", "b", "question__category__name")
+        return pd.DataFrame.from_records(list(rows), columns=["question_id", "a", "b", "question__category__name"])
+
+    return _guarded(_get, None)
+
+
+def question_irt(question: Question) -> dict | None:
+    """IRT parameters of a question in the latest fit that includes it, or ``None``."""
+
+    def _get():
+        from irt.models import FitItem
+
+        item = (
+            FitItem.objects.filter(question=question, fit__status="succeeded")
+            .select_related("fit").order_by("-fit__created_at", "-fit_id").first()
+        )
+        if item is None:
+            return None
+        return {"fit_id": item.fit_id, "model": item.fit.model, "mode": item.fit.mode,
+                "a": item.a, "a_sd": item.a_sd, "b": item.b, "b_sd": item.b_sd, "c": item.c,
+                "p_correct": item.p_correct, "n_answered": item.n_answered}
+
+    return _guarded(_get, None)
+
+
+def adjudication_trail(question: Question) -> list[dict]:
+    """Human judgements and challenges on a question's responses (empty without judging)."""
+
+    def _get() -> list[dict]:
+        from judging.models import HumanJudgement
+
+        rows = (
+            HumanJudgement.objects.filter(response__question=question)
+            .select_related("response__responder", "by")
+            .order_by("created_at", "id")
+        )
+        return [
+            {"response_id": j.response_id, "responder": j.response.responder.label,
+             "correct": j.correct, "source": j.source, "note": j.note,
+             "by": getattr(j.by, "handle", "") or j.annotator, "at": j.created_at}
+            for j in rows
+        ]
+
+    return _guarded(_get, [])
+
+
+def annotation_reports(project: Project) -> list[dict] | None:
+    """Campaign reports (MOS ± CI, agreement) when annotation exposes them, else ``None``.
+
+    Hook: annotation's Django side is expected to provide
+    ``annotation.selectors.campaign_reports(project)`` returning dicts with
+    ``campaign``, ``mos`` (DataFrame) and ``agreement`` (DataFrame).
+    """
+
+    def _get():
+        from annotation import selectors  # type: ignore[attr-defined]
+
+        return selectors.campaign_reports(project)
+
+    return _guarded(_get, None)
+
+
+def judge_human_agreement(project: Project) -> pd.DataFrame | None:
+    """Judge–human agreement table when judging exposes it, else ``None``.
+
+    Hook: expects ``judging.selectors.judge_human_agreement(project)`` → DataFrame.
+    """
+
+    def _get():
+        from judging import selectors  # type: ignore[attr-defined]
+
+        return selectors.judge_human_agreement(project)
+
+    return _guarded(_get, None)

@@ -1,0 +1,488 @@
+"""REST API of the quiz: questions, clips, model systems, model outputs, responses, dashboard.
+
+Every view resolves its project through :class:`accounts.api.ProjectAccess`
+(``project_level`` = the same check the UI makes), so a script with a token can do
+exactly what its owner can do in the browser. Lists are paginated (``?page=``),
+filtered by plain query parameters and ordered with ``?ordering=`` over a
+whitelist of fields. Writes go through ``quiz.services`` and ``quiz.importing``:
+a model-output upload is validated completely first and written all-or-nothing,
+with per-line errors.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Count, QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import generics, serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response as ApiResponse
+from rest_framework.views import APIView
+
+from accounts.api import ProjectAccess
+from accounts.models import Project
+
+from . import services
+from .audio import AudioError, inspect_audio
+from .importing import ImportFailed
+from .models import Clip, ModelSystem, Question, QuestionClip, Response
+
+PERMISSIONS = [IsAuthenticated, ProjectAccess]
+
+
+def _ordering(request: Request, allowed: tuple[str, ...], default: str) -> str:
+    """``?ordering=field`` or ``-field`` when whitelisted, else ``default``."""
+    value = request.query_params.get("ordering", "")
+    return value if value.lstrip("-") in allowed else default
+
+
+def ordering_param(allowed: tuple[str, ...]) -> OpenApiParameter:
+    return OpenApiParameter("ordering", str, description=f"One of {', '.join(allowed)} (prefix - for descending).")
+
+
+class ProjectMixin:
+    """The project the URL names, as resolved (and authorized) by ``ProjectAccess``."""
+
+    permission_classes = PERMISSIONS
+    project_level = "research"
+
+    @property
+    def project(self) -> Project:
+        return self.request.earshot_project  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------- questions
+
+
+class QuestionOutputSerializer(serializers.ModelSerializer):
+    category = serializers.CharField(source="category.name")
+    clips = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Question
+        fields = ["external_id", "prompt", "answerline", "category", "source", "choices", "correct_choice",
+                  "pyramidal", "metadata", "is_active", "clips", "created_at", "updated_at"]
+
+    def get_clips(self, obj: Question) -> list[str]:
+        return [qc.clip.public_id for qc in obj.question_clips.all()]
+
+
+class QuestionInputSerializer(serializers.Serializer):
+    external_id = serializers.CharField(max_length=120)
+    prompt = serializers.CharField()
+    answerline = serializers.CharField()
+    category = serializers.CharField(max_length=120)
+    source = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    choices = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    correct_choice = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=3, default=None)
+    pyramidal = serializers.BooleanField(required=False, default=False)
+    metadata = serializers.DictField(required=False, default=dict)
+    is_active = serializers.BooleanField(required=False, default=True)
+    clips = serializers.ListField(child=serializers.CharField(), required=False,
+                                  help_text="Clip public ids in clue order.")
+
+    def validate(self, attrs: dict) -> dict:
+        choices = attrs.get("choices")
+        correct = attrs.get("correct_choice")
+        if choices is not None and len(choices) not in (0, 4):
+            raise ValidationError({"choices": "give exactly 4 options, or none"})
+        if correct is not None and not choices and not (self.instance and self.instance.choices):
+            raise ValidationError({"correct_choice": "needs choices"})
+        if choices and correct is None and not self.partial:
+            raise ValidationError({"correct_choice": "is required with choices"})
+        return attrs
+
+
+def _question_save(project: Project, data: dict, instance: Question | None = None) -> Question:
+    """Create or update a question (and its ordered clips) in one transaction."""
+    clip_ids = data.pop("clips", None)
+    clips: list[Clip] = []
+    if clip_ids is not None:
+        found = {c.public_id: c for c in Clip.objects.filter(project=project, public_id__in=clip_ids)}
+        missing = [c for c in clip_ids if c not in found]
+        if missing:
+            raise ValidationError({"clips": [f"unknown clip id {m!r}" for m in missing]})
+        clips = [found[c] for c in clip_ids]
+    with transaction.atomic():
+        if "category" in data:
+            data["category"] = services.category_get_or_create(project=project, name=data["category"])
+        if instance is None:
+            if Question.objects.filter(project=project, external_id=data["external_id"]).exists():
+                raise ValidationError({"external_id": "a question with this id exists in the project"})
+            instance = Question.objects.create(project=project, **data)
+        else:
+            data.pop("external_id", None)
+            for key, value in data.items():
+                setattr(instance, key, value)
+            instance.save()
+        if clip_ids is not None:
+            instance.question_clips.all().delete()
+            QuestionClip.objects.bulk_create(
+                [QuestionClip(question=instance, clip=c, position=i) for i, c in enumerate(clips)]
+            )
+    return instance
+
+
+def _questions(project: Project) -> QuerySet[Question]:
+    return Question.objects.filter(project=project).select_related("category").prefetch_related(
+        "question_clips__clip"
+    )
+
+
+QUESTION_ORDER = ("external_id", "created_at", "updated_at", "id")
+
+
+class QuestionListCreateApi(ProjectMixin, generics.GenericAPIView):
+    """List (filter: category slug, source, active, mcq; ordering) and create questions."""
+
+    serializer_class = QuestionOutputSerializer
+
+    @extend_schema(
+        operation_id="questions_list",
+        parameters=[OpenApiParameter("category", str, description="Category slug."),
+                    OpenApiParameter("source", str), OpenApiParameter("active", bool),
+                    OpenApiParameter("mcq", bool, description="Only questions with options."),
+                    ordering_param(QUESTION_ORDER)],
+        responses=QuestionOutputSerializer(many=True),
+    )
+    def get(self, request: Request, slug: str) -> ApiResponse:
+        qs = _questions(self.project)
+        params = request.query_params
+        if params.get("category"):
+            qs = qs.filter(category__slug=params["category"])
+        if params.get("source"):
+            qs = qs.filter(source=params["source"])
+        if params.get("active") in ("true", "false", "1", "0"):
+            qs = qs.filter(is_active=params["active"] in ("true", "1"))
+        if params.get("mcq") in ("true", "1"):
+            qs = qs.filter(correct_choice__isnull=False)
+        qs = qs.order_by(_ordering(request, QUESTION_ORDER, "external_id"))
+        page = self.paginate_queryset(qs)
+        return self.get_paginated_response(QuestionOutputSerializer(page, many=True).data)
+
+    @extend_schema(operation_id="questions_create", request=QuestionInputSerializer,
+                   responses={201: QuestionOutputSerializer})
+    def post(self, request: Request, slug: str) -> ApiResponse:
+        serializer = QuestionInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        question = _question_save(self.project, dict(serializer.validated_data))
+        return ApiResponse(QuestionOutputSerializer(question).data, status=status.HTTP_201_CREATED)
+
+
+class QuestionDetailApi(ProjectMixin, APIView):
+    """One question by external id; researchers may update it (PATCH/PUT)."""
+
+    @extend_schema(operation_id="questions_retrieve", responses=QuestionOutputSerializer)
+    def get(self, request: Request, slug: str, external_id: str) -> ApiResponse:
+        question = generics.get_object_or_404(_questions(self.project), external_id=external_id)
+        return ApiResponse(QuestionOutputSerializer(question).data)
+
+    def _update(self, request: Request, external_id: str, partial: bool) -> ApiResponse:
+        question = generics.get_object_or_404(_questions(self.project), external_id=external_id)
+        data = request.data.copy() if hasattr(request.data, "copy") else dict(request.data)
+        data.setdefault("external_id", question.external_id)
+        serializer = QuestionInputSerializer(question, data=data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        values = {k: v for k, v in serializer.validated_data.items() if not partial or k in request.data}
+        question = _question_save(self.project, values, instance=question)
+        question = _questions(self.project).get(pk=question.pk)
+        return ApiResponse(QuestionOutputSerializer(question).data)
+
+    @extend_schema(operation_id="questions_update", request=QuestionInputSerializer,
+                   responses=QuestionOutputSerializer)
+    def put(self, request: Request, slug: str, external_id: str) -> ApiResponse:
+        return self._update(request, external_id, partial=False)
+
+    @extend_schema(operation_id="questions_partial_update", request=QuestionInputSerializer,
+                   responses=QuestionOutputSerializer)
+    def patch(self, request: Request, slug: str, external_id: str) -> ApiResponse:
+        return self._update(request, external_id, partial=True)
+
+
+# -------------------------------------------------------------------------------- clips
+
+
+class ClipSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Clip
+        fields = ["public_id", "original_name", "sha256", "content_type", "format", "subtype", "duration_s",
+                  "sample_rate", "channels", "frames", "size_bytes", "created_at"]
+
+
+class ClipUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="WAV, FLAC, OGG or MP3; at most EARSHOT_MAX_UPLOAD_BYTES.")
+
+
+class ClipListUploadApi(ProjectMixin, generics.GenericAPIView):
+    """List clips; upload one (multipart ``file``), checked by decoding it fully."""
+
+    serializer_class = ClipSerializer
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(operation_id="clips_list", parameters=[ordering_param(("id", "created_at", "duration_s"))],
+                   responses=ClipSerializer(many=True))
+    def get(self, request: Request, slug: str) -> ApiResponse:
+        qs = Clip.objects.filter(project=self.project).order_by(
+            _ordering(request, ("id", "created_at", "duration_s"), "id")
+        )
+        return self.get_paginated_response(ClipSerializer(self.paginate_queryset(qs), many=True).data)
+
+    @extend_schema(operation_id="clips_upload", request={"multipart/form-data": ClipUploadSerializer},
+                   responses={201: ClipSerializer, 200: ClipSerializer})
+    def post(self, request: Request, slug: str) -> ApiResponse:
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise ValidationError({"file": "attach an audio file as multipart field 'file'"})
+        limit = settings.EARSHOT_MAX_UPLOAD_BYTES
+        if upload.size > limit:
+            raise ValidationError({"file": f"is {upload.size} bytes; the limit is {limit} bytes"})
+        data = upload.read()
+        try:
+            info = inspect_audio(data, name=upload.name or "upload.wav")
+        except AudioError as exc:
+            raise ValidationError({"file": str(exc)}) from exc
+        clip, created = services.clip_store(project=self.project, name=upload.name or "upload.wav",
+                                            data=data, info=info)
+        return ApiResponse(ClipSerializer(clip).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+# ------------------------------------------------------------------------ model systems
+
+
+class ModelSystemSerializer(serializers.ModelSerializer):
+    conditions = serializers.SerializerMethodField()
+    responses = serializers.IntegerField(source="n_responses", read_only=True)
+
+    class Meta:
+        model = ModelSystem
+        fields = ["id", "name", "description", "conditions", "responses", "created_at"]
+        read_only_fields = ["id", "created_at"]
+
+    def get_conditions(self, obj: ModelSystem) -> list[str]:
+        return sorted(r.condition for r in obj.responders.all())
+
+
+class ModelSystemListCreateApi(ProjectMixin, generics.GenericAPIView):
+    """List the project's model systems (with conditions and response counts); add one."""
+
+    serializer_class = ModelSystemSerializer
+
+    def _qs(self) -> QuerySet[ModelSystem]:
+        return (ModelSystem.objects.filter(project=self.project).prefetch_related("responders")
+                .annotate(n_responses=Count("responders__responses")))
+
+    @extend_schema(operation_id="model_systems_list", parameters=[ordering_param(("name", "created_at"))],
+                   responses=ModelSystemSerializer(many=True))
+    def get(self, request: Request, slug: str) -> ApiResponse:
+        qs = self._qs().order_by(_ordering(request, ("name", "created_at"), "name"))
+        return self.get_paginated_response(ModelSystemSerializer(self.paginate_queryset(qs), many=True).data)
+
+    @extend_schema(operation_id="model_systems_create", request=ModelSystemSerializer,
+                   responses={201: ModelSystemSerializer})
+    def post(self, request: Request, slug: str) -> ApiResponse:
+        serializer = ModelSystemSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            with transaction.atomic():
+                system = ModelSystem.objects.create(project=self.project, **serializer.validated_data)
+        except IntegrityError as exc:
+            raise ValidationError({"name": "a model system with this name exists in the project"}) from exc
+        return ApiResponse(ModelSystemSerializer(self._qs().get(pk=system.pk)).data, status=status.HTTP_201_CREATED)
+
+
+# -------------------------------------------------------------------- responses (read)
+
+
+class ResponseSerializer(serializers.ModelSerializer):
+    """A response with pseudonymous responder fields only (label, never a username)."""
+
+    question = serializers.CharField(source="question.external_id")
+    responder = serializers.CharField(source="responder.label")
+    kind = serializers.CharField(source="responder.kind")
+    system = serializers.SerializerMethodField()
+    condition = serializers.CharField(source="responder.condition")
+    correct = serializers.BooleanField(source="verdict", help_text="Effective verdict (a human override wins).")
+
+    class Meta:
+        model = Response
+        fields = ["id", "question", "responder_id", "responder", "kind", "system", "condition", "mode",
+                  "answer_text", "choice", "choice_position", "clue_index", "latency_ms", "correct", "prompt",
+                  "score", "rule", "rule_version", "matched", "explanation", "created_at"]
+
+    def get_system(self, obj: Response) -> str | None:
+        return obj.responder.system.name if obj.responder.system_id else None
+
+
+RESPONSE_ORDER = ("id", "created_at", "latency_ms")
+
+
+def _responses(project: Project, request: Request, kind: str | None) -> QuerySet[Response]:
+    from frontend.selectors import effective_correct_expression
+
+    qs = (Response.objects.filter(project=project).annotate(verdict=effective_correct_expression(project))
+          .select_related("question", "responder", "responder__system"))
+    params = request.query_params
+    if kind:
+        qs = qs.filter(responder__kind=kind)
+    elif params.get("kind") in ("human", "model"):
+        qs = qs.filter(responder__kind=params["kind"])
+    if params.get("mode") in ("free", "mcq"):
+        qs = qs.filter(mode=params["mode"])
+    if params.get("question"):
+        qs = qs.filter(question__external_id=params["question"])
+    if params.get("system"):
+        qs = qs.filter(responder__system__name=params["system"])
+    if params.get("condition"):
+        qs = qs.filter(responder__condition=params["condition"])
+    if params.get("correct") in ("true", "false", "1", "0"):
+        qs = qs.filter(verdict=params["correct"] in ("true", "1"))
+    return qs.order_by(_ordering(request, RESPONSE_ORDER, "id"))
+
+
+RESPONSE_FILTERS = [
+    OpenApiParameter("mode", str, enum=["free", "mcq"]), OpenApiParameter("question", str),
+    OpenApiParameter("correct", bool), ordering_param(RESPONSE_ORDER),
+]
+
+
+class ResponseListApi(ProjectMixin, generics.GenericAPIView):
+    """Human responses (``/responses/``), pseudonymous, paginated and filterable."""
+
+    serializer_class = ResponseSerializer
+
+    @extend_schema(operation_id="human_responses_list", parameters=RESPONSE_FILTERS,
+                   responses=ResponseSerializer(many=True))
+    def get(self, request: Request, slug: str) -> ApiResponse:
+        qs = _responses(self.project, request, kind="human")
+        return self.get_paginated_response(ResponseSerializer(self.paginate_queryset(qs), many=True).data)
+
+
+class JSONLinesParser(BaseParser):
+    """``application/x-ndjson`` (or ``application/jsonl``) bodies: one JSON object per line."""
+
+    media_type = "application/x-ndjson"
+
+    def parse(self, stream, media_type=None, parser_context=None) -> str:
+        return stream.read().decode("utf-8-sig")
+
+
+class JSONLParser(JSONLinesParser):
+    media_type = "application/jsonl"
+
+
+class ImportSummarySerializer(serializers.Serializer):
+    created = serializers.IntegerField()
+    updated = serializers.IntegerField()
+    unchanged = serializers.IntegerField()
+
+
+class ImportErrorSerializer(serializers.Serializer):
+    errors = inline_serializer("ImportProblem", {
+        "line": serializers.IntegerField(), "field": serializers.CharField(), "message": serializers.CharField(),
+    }, many=True)
+
+
+MODEL_OUTPUT_ROW = inline_serializer("ModelOutputRow", {
+    "system": serializers.CharField(), "condition": serializers.CharField(required=False),
+    "question_id": serializers.CharField(), "mode": serializers.ChoiceField(choices=["free", "mcq"]),
+    "answer": serializers.CharField(required=False), "choice": serializers.CharField(required=False),
+    "option_order": serializers.ListField(child=serializers.IntegerField(), required=False),
+    "latency_ms": serializers.IntegerField(required=False),
+    "client_token": serializers.CharField(required=False),
+}, many=True)
+
+
+def _body_as_jsonl(data: Any) -> str:
+    """Turn a JSON list (or ``{"rows": [...]}``) or a JSONL string into JSONL text."""
+    if isinstance(data, str):
+        return data
+    if isinstance(data, dict) and isinstance(data.get("rows"), list):
+        data = data["rows"]
+    if not isinstance(data, list):
+        raise ValidationError({"body": "send a JSON list of model outputs, or JSON lines (application/x-ndjson)"})
+    return "\n".join(json.dumps(row, ensure_ascii=False) for row in data) + "\n"
+
+
+class ModelResponseListUploadApi(ProjectMixin, generics.GenericAPIView):
+    """Model responses: list them, or upload model outputs in bulk (all-or-nothing, judged)."""
+
+    serializer_class = ResponseSerializer
+    parser_classes = [JSONParser, JSONLinesParser, JSONLParser]
+
+    @extend_schema(operation_id="model_responses_list",
+                   parameters=[*RESPONSE_FILTERS, OpenApiParameter("system", str), OpenApiParameter("condition", str)],
+                   responses=ResponseSerializer(many=True))
+    def get(self, request: Request, slug: str) -> ApiResponse:
+        qs = _responses(self.project, request, kind="model")
+        return self.get_paginated_response(ResponseSerializer(self.paginate_queryset(qs), many=True).data)
+
+    @extend_schema(
+        operation_id="model_responses_upload",
+        request={"application/json": MODEL_OUTPUT_ROW, "application/x-ndjson": OpenApiTypes.STR},
+        parameters=[OpenApiParameter("allow_empty", bool, description="Score empty free answers as wrong.")],
+        responses={201: ImportSummarySerializer, 400: ImportErrorSerializer},
+        description=(
+            "Body: a JSON list of rows, or JSON lines (Content-Type: application/x-ndjson). "
+            "Each row: system, condition (default 'default'), question_id, mode (free|mcq), "
+            "answer (free) or choice (mcq: A-D, 0-3 or the option text), optional option_order, "
+            "latency_ms, client_token. Every row is checked first; any problem answers 400 with "
+            "per-line errors and nothing is stored. Stored answers are judged like human ones."
+        ),
+    )
+    def post(self, request: Request, slug: str) -> ApiResponse:
+        text = _body_as_jsonl(request.data)
+        allow_empty = request.query_params.get("allow_empty") in ("1", "true")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "upload.jsonl"
+            path.write_text(text, encoding="utf-8")
+            try:
+                summary = services.model_responses_import(project=self.project, path=path, allow_empty=allow_empty)
+            except ImportFailed as exc:
+                errors = [{"line": p.line, "field": p.field, "message": p.message} for p in exc.problems]
+                return ApiResponse({"errors": errors}, status=status.HTTP_400_BAD_REQUEST)
+        return ApiResponse({"created": summary.created, "updated": summary.updated, "unchanged": summary.unchanged},
+                           status=status.HTTP_201_CREATED)
+
+
+# ---------------------------------------------------------------------------- dashboard
+
+
+class DashboardApi(ProjectMixin, APIView):
+    """The model-vs-human dashboard's numbers (same as the page), as JSON."""
+
+    @extend_schema(
+        operation_id="dashboard_retrieve",
+        parameters=[OpenApiParameter("mode", str, enum=["free", "mcq"]),
+                    OpenApiParameter("category", str, description="Category slug."),
+                    OpenApiParameter("source", str),
+                    OpenApiParameter("condition", str, description="Model condition (humans always kept).")],
+        responses=inline_serializer("Dashboard", {
+            "project": serializers.CharField(), "filters": serializers.DictField(),
+            "counts": serializers.DictField(child=serializers.IntegerField()),
+            "topline": serializers.DictField(),
+            "tables": serializers.DictField(child=serializers.ListField(child=serializers.DictField())),
+        }),
+    )
+    def get(self, request: Request, slug: str) -> ApiResponse:
+        from frontend.dashboard import Filters
+        from frontend.selectors import dashboard_data
+        from frontend.views import dashboard_json
+
+        data = dashboard_data(self.project, Filters.from_query(request.query_params))
+        return ApiResponse(dashboard_json(self.project, data))
+
+
+__all__ = [
+    "ClipListUploadApi", "DashboardApi", "ModelResponseListUploadApi", "ModelSystemListCreateApi",
+    "QuestionDetailApi", "QuestionListCreateApi", "ResponseListApi",
+]
