@@ -372,7 +372,7 @@ def _pick_regular(annotator: Annotator, campaign: Campaign, now: datetime) -> As
     batch_counts = None
     if policy.kind is policy_core.PolicyKind.AUDIT_SAMPLE:
         # batch quotas span rows: serialize audit requests on the campaign row
-        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+        Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).first()
         batch_counts = dict(Item.objects.filter(campaign=campaign, kind=ItemKind.REGULAR)
                             .filter(Q(n_active__gt=0) | Q(n_done__gt=0))
                             .values("batch").annotate(n=Count("pk")).values_list("batch", "n"))
@@ -390,19 +390,30 @@ def _pick_regular(annotator: Annotator, campaign: Campaign, now: datetime) -> As
         order = ("-taken", "pk") if policy.prefer == "fill" else ("taken", "pk")
         return _lock(base.order_by(*order)[:WINDOW], skip=skip)
 
-    for skip in (True, False):  # skip locked rows; if that leaves nothing, wait once
-        rows = window(skip)
+    def choose(rows: list[Item]) -> Assignment | None:
         candidates = [policy_core.Candidate(item_id=r.pk, condition=r.condition, batch=r.batch,
                                             active=r.n_active, complete=r.n_done) for r in rows]
         picked = policy_core.choose_next(policy, state, candidates, rng, batch_counts=batch_counts)
-        if picked:
-            item_id = picked[0]
-            repeat = 0
-            if policy.allow_repeat:
-                repeat = Assignment.objects.filter(annotator=annotator, item_id=item_id).count()
-            return _create(annotator, item_id, now, repeat)
-        if not candidates and skip and not base.exists():
+        if not picked:
             return None
+        repeat = 0
+        if policy.allow_repeat:
+            repeat = Assignment.objects.filter(annotator=annotator, item_id=picked[0]).count()
+        return _create(annotator, picked[0], now, repeat)
+
+    for _ in range(10):
+        rows = window(skip=True)  # skip rows other requests hold
+        if rows:
+            return choose(rows)
+        # every eligible row is locked by someone else (or none is left): wait on ONE row,
+        # never on several, so two waiting requests cannot deadlock; PostgreSQL re-checks
+        # the capacity filter on the row's new version once the lock is granted
+        first = base.order_by("pk").values_list("pk", flat=True).first()
+        if first is None:
+            return None
+        rows = _lock(base.filter(pk=first), skip=False)
+        if rows:
+            return choose(rows)
     return None
 
 
@@ -436,7 +447,7 @@ def assignment_next_for_annotator(annotator: Annotator, campaign: Campaign | Non
         return None
     assignments_expire(campaign=campaign, now=now)
     with transaction.atomic():
-        locked = Annotator.objects.select_for_update().select_related("campaign").get(pk=annotator.pk)
+        locked = Annotator.objects.select_for_update(no_key=True, of=("self",)).select_related("campaign").get(pk=annotator.pk)
         annotator.qualification = locked.qualification
         current = (Assignment.objects.filter(annotator=locked, status=AssignmentStatus.ACTIVE,
                                              expires_at__gt=now)
