@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
 
 from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.normalize import (
@@ -165,7 +166,12 @@ _NOT_PERSON_FIRST = frozenset(
     {"new", "san", "santa", "saint", "st", "los", "las", "united", "north", "south", "east",
      "west", "great", "lake", "mount", "mt", "fort", "port", "the", "republic", "kingdom",
      "state", "university", "battle", "treaty", "river", "cape", "gulf", "bay", "isle",
-     "el", "la", "le", "big", "little", "old", "upper", "lower", "central", "royal"}
+     "el", "la", "le", "big", "little", "old", "upper", "lower", "central", "royal",
+     "northern", "southern", "eastern", "western", "justice", "judge", "president", "general",
+     "king", "queen", "prince", "princess", "sir", "dame", "lord", "lady", "dr", "mr", "mrs",
+     "ms", "pope", "emperor", "senator", "governor", "captain", "chief", "executive", "chef",
+     "st", "colonel", "admiral", "bishop", "father", "saint", "count", "duke", "baron",
+     "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer"}
 )
 _NOT_PERSON_LAST = frozenset(
     {"river", "university", "city", "ocean", "sea", "lake", "mountain", "mountains",
@@ -178,7 +184,8 @@ _NOT_PERSON_LAST = frozenset(
      "corporation", "inc", "ltd", "records", "studios", "sound", "strait", "peninsula",
      "province", "region", "district", "territory", "coast", "falls", "creek", "forest",
      "canyon", "cup", "series", "bowl", "show", "games", "game", "day", "era", "age",
-     "period", "system", "theory", "law", "effect", "syndrome", "disease"}
+     "period", "system", "theory", "law", "effect", "syndrome", "disease", "judge", "express",
+     "court", "house", "building", "center", "centre", "library", "line", "railway"}
 )
 _SHORT_TOKENS = 6
 _MONTHS = frozenset(
@@ -423,6 +430,26 @@ def _negated(seq: tuple[str, ...], pos: int) -> bool:
     return False
 
 
+def _same_given(a: str, b: str) -> bool:
+    """Could given-name tokens ``a`` and ``b`` name the same person? Same word, a
+    shared 3-letter start (Dave/David, Dan/Daniel), initials (RB/Richard), or a close
+    spelling."""
+    if a == b or a[:3] == b[:3]:
+        return True
+    if len(a) <= 3 and a.isalpha() and b[:1] == a[:1]:
+        return True
+    if len(b) <= 3 and b.isalpha() and a[:1] == b[:1]:
+        return True
+    return _close(a, b)
+
+
+def _max_edits(n: int) -> int:
+    """Edits a spelling variant of an ``n``-letter word may have: none below 6 letters,
+    one below 10, two below 14, three beyond (Tchaikovski ~ Tchaikovsky, not Austria ~
+    Australia)."""
+    return 0 if n < 6 else 1 if n < 10 else 2 if n < 14 else 3
+
+
 def _close(a: str, b: str) -> bool:
     """Spelling-variant test for short strings: stricter the shorter they are."""
     if a == b:
@@ -589,6 +616,14 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", _ZERO)
         for a in accept:
+            if a.person and 2 <= len(core) <= 3 and core[-1] == a.surname and not any(
+                    b.norm == core_norm for b in accept):
+                given = [t for t in core[:-1] if t not in STOPWORDS and t not in _NOT_PERSON_FIRST]
+                if given and not any(_same_given(g, t) for g in given for t in a.toks[:-1]):
+                    return _result("other-person", False, a.alt.text,
+                                   f"'{core_norm}' shares only the surname with "
+                                   f"'{a.alt.text}'", _ZERO)
+        for a in accept:
             if a.person and "," not in a.alt.text and core_norm == a.given and not any(
                     b.norm == core_norm or b.surname == core_norm for b in accept):
                 return _result("given-name", False, a.alt.text,
@@ -625,12 +660,12 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     def fuzzy_in(t: str) -> bool:
         if t in cand_set:
             return True
-        if len(t) < 4 or not cand_content:
+        if len(t) < 5 or not cand_content:
             return False
         hit = fuzzy_cache.get(t)
         if hit is None:
-            hit = process.extractOne(t, cand_content, scorer=fuzz.ratio,
-                                     score_cutoff=84) is not None
+            hit = process.extractOne(t, cand_content, scorer=Levenshtein.distance,
+                                     score_cutoff=_max_edits(len(t))) is not None
             fuzzy_cache[t] = hit
         return hit
 
@@ -766,6 +801,13 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         math.log1p(n_new) * short,
         f_head,
     )
+    if (len(core) <= 2 and f_recall == 0.0 and f_rfuzzy == 0.0 and f_head == 0.0
+            and not any(Levenshtein.distance(core_norm, a.norm) <= _max_edits(len(a.norm))
+                        for a in accept)):
+        # A short answer sharing no word, and no close spelling, with any answer:
+        # whole-string similarity alone (Austria ~ Australia) is not evidence.
+        return _result("no-match", False, None,
+                       "shares no word or close spelling with any acceptable answer", feats)
     if f_contains:
         rule = "contains"
     elif f_ratio >= 0.8 or f_rfuzzy > f_recall:

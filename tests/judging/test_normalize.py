@@ -1,0 +1,89 @@
+"""Tests for judging.normalize: Unicode folding, numbers, titles and stylized names."""
+
+from __future__ import annotations
+
+import pytest
+
+from judging.normalize import fold, normalize, numbers_in, strip_articles, tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("Pathétique", "Pathetique", id="acute"),
+        pytest.param("Dvořák", "Dvorak", id="caron"),
+        pytest.param("Việt Nam", "Viet Nam", id="stacked-diacritics"),
+        pytest.param("Søren", "Soren", id="o-slash"),
+        pytest.param("Straße", "Strasse", id="eszett"),
+        pytest.param("Łódź", "Lodz", id="l-stroke"),
+        pytest.param("“quoted” – dash", '"quoted" - dash', id="typographic-punctuation"),
+        pytest.param("plain ascii", "plain ascii", id="ascii-unchanged"),
+    ],
+)
+def test_fold_maps_to_ascii(text: str, expected: str) -> None:
+    assert fold(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        pytest.param("Pathétique", "pathetique", id="diacritics-and-case"),
+        pytest.param("The Beatles", "Beatles", id="leading-article"),
+        pytest.param("Rock & Roll", "rock and roll", id="ampersand"),
+        pytest.param("fifth", "5th", id="ordinal-word-suffix"),
+        pytest.param("5th", "5", id="ordinal-digit"),
+        pytest.param("twenty-one", "21", id="compound-number-word"),
+        pytest.param("three hundred", "300", id="scale-word"),
+        pytest.param("Rocky II", "Rocky 2", id="roman-numeral-title"),
+        pytest.param("Henry VIII", "Henry 8th", id="regnal-number"),
+        pytest.param("A$AP Rocky", "ASAP Rocky", id="stylized-dollar"),
+        pytest.param("P!nk", "Pink", id="stylized-bang"),
+        pytest.param("AC/DC", "ACDC", id="slash-band-name"),
+        pytest.param("Washington, D.C.", "washington dc", id="initialism"),
+        pytest.param("150,782", "150782", id="thousands-separator"),
+        pytest.param("O’Brien", "O'Brien", id="curly-apostrophe"),
+        pytest.param("10â€“12 years", "10–12 years", id="mojibake-repaired"),
+    ],
+)
+def test_normalize_equates_variants(a: str, b: str) -> None:
+    assert normalize(a) == normalize(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        pytest.param("Rocky II", "Rocky III", id="different-installment"),
+        pytest.param("Final Fantasy VII", "Final Fantasy VIII", id="roman-7-vs-8"),
+        pytest.param("15", "5", id="digits-differ"),
+        pytest.param("180", "18", id="digits-prefix"),
+        pytest.param("3.5", "35", id="decimal-point-kept"),
+    ],
+)
+def test_normalize_keeps_differences(a: str, b: str) -> None:
+    assert normalize(a) != normalize(b)
+
+
+def test_tokens_keep_pronoun_i_and_lowercase_words() -> None:
+    assert tokens("it is I") == ("it", "is", "i")
+    assert tokens("mix civil") == ("mix", "civil")
+
+
+def test_strip_articles_only_drops_a_leading_article() -> None:
+    assert strip_articles(("the", "who")) == ("who",)
+    assert strip_articles(("the",)) == ("the",)
+    assert strip_articles(("of", "the", "rings")) == ("of", "the", "rings")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("in 1901", {"1901"}, id="year"),
+        pytest.param("March 3, 1901", {"3", "1901"}, id="date"),
+        pytest.param("fifteen", {"15"}, id="word"),
+        pytest.param("3.50 million", {"3.5"}, id="decimal-trailing-zero"),
+        pytest.param("won in 19831.", {"19831", "1983"}, id="glued-citation-mark"),
+        pytest.param("no numbers here", set(), id="none"),
+    ],
+)
+def test_numbers_in(text: str, expected: set[str]) -> None:
+    assert numbers_in(tokens(text)) == expected
