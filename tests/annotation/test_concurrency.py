@@ -32,7 +32,7 @@ def run_threads(n: int, target) -> list:
         try:
             barrier.wait()
             results[i] = target(i)
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
         finally:
             connections.close_all()

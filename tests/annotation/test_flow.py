@@ -1,0 +1,116 @@
+"""The annotator flow through pages: consent → instructions → work → done, blind and keyboard-ready."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from annotation.models import Annotator, Assignment, Rating
+
+pytestmark = pytest.mark.django_db
+
+
+def url(campaign, name, *extra):
+    return reverse(f"annotation:{name}", args=[campaign.project.slug, campaign.slug, *extra])
+
+
+def age_assignments(seconds=30):
+    """Pretend the current assignments were served a while ago (the clip has played)."""
+    for a in Assignment.objects.filter(status="active"):
+        Assignment.objects.filter(pk=a.pk).update(served_at=a.served_at - timedelta(seconds=seconds))
+
+
+def rate_current(client, campaign, value, token):
+    a = Assignment.objects.get(status="active")
+    return client.post(url(campaign, "rate"), data=json.dumps(
+        {"assignment": a.public_id, "values": {"mos": value}, "client_token": token}),
+        content_type="application/json")
+
+
+def test_full_flow_to_completion_code(client, make_campaign):
+    campaign = make_campaign(n=2, conditions=("x",), policy_n=2, instructions="Rate carefully.",
+                             consent_text="동의합니다", language="ko", completion_code="ABC123")
+    response = client.get(url(campaign, "start"))
+    assert response.status_code == 200
+    response = client.post(url(campaign, "start"))
+    assert response["Location"] == url(campaign, "consent")
+    page = client.get(url(campaign, "consent")).content.decode()
+    assert "동의합니다" in page and 'lang="ko"' in page
+    assert client.post(url(campaign, "consent")).status_code == 400  # box not ticked
+    assert client.post(url(campaign, "consent"), {"agree": "yes"})["Location"] == url(campaign, "instructions")
+    assert "Rate carefully." in client.get(url(campaign, "instructions")).content.decode()
+    assert client.post(url(campaign, "instructions"))["Location"] == url(campaign, "work")
+    for i in range(2):
+        page = client.get(url(campaign, "work")).content.decode()
+        assert "disabled" in page and 'data-key="1"' in page and "Excellent" in page
+        assert f"{i} of 2 done" in page
+        age_assignments()
+        reply = rate_current(client, campaign, "4", f"tok{i}")
+        assert reply.status_code == 200 and reply.json()["created"]
+    response = client.get(url(campaign, "work"))
+    assert response["Location"] == url(campaign, "done")
+    page = client.get(url(campaign, "done")).content.decode()
+    assert "ABC123" in page
+    assert Rating.objects.count() == 2
+
+
+def test_item_metadata_never_reaches_the_page(client, make_campaign, wav, tmp_path):
+    campaign = make_campaign(n=1, conditions=("SECRET-CONDITION",), policy_n=1)
+    campaign.items.update(system="SECRET-SYSTEM", task="SECRET-TASK", source="SECRET-SOURCE",
+                          metadata={"note": "SECRET-META"}, batch="SECRET-BATCH")
+    client.post(url(campaign, "start"))
+    client.post(url(campaign, "consent"), {"agree": "yes"})
+    client.post(url(campaign, "instructions"))
+    page = client.get(url(campaign, "work")).content.decode()
+    assert "<audio" in page
+    for secret in ("SECRET-SYSTEM", "SECRET-TASK", "SECRET-CONDITION", "SECRET-SOURCE", "SECRET-META",
+                   "SECRET-BATCH", "i0", campaign.items.get().clip.original_name):
+        assert secret not in page
+
+
+def test_too_early_rating_is_rejected_by_the_server(client, make_campaign):
+    campaign = make_campaign(n=1, conditions=("x",), policy_n=1)
+    client.post(url(campaign, "start"))
+    client.post(url(campaign, "consent"), {"agree": "yes"})
+    client.post(url(campaign, "instructions"))
+    client.get(url(campaign, "work"))
+    reply = rate_current(client, campaign, "4", "early")
+    assert reply.status_code == 400 and reply.json()["error"]["field"] == "elapsed"
+    age_assignments()
+    assert rate_current(client, campaign, "4", "late").status_code == 200
+
+
+def test_audio_is_served_only_for_the_annotators_own_assignment(client, make_campaign, make_user):
+    campaign = make_campaign(n=1, conditions=("x",), policy_n=1)
+    client.post(url(campaign, "start"))
+    client.post(url(campaign, "consent"), {"agree": "yes"})
+    client.post(url(campaign, "instructions"))
+    client.get(url(campaign, "work"))
+    a = Assignment.objects.get()
+    assert client.get(url(campaign, "audio", a.public_id)).status_code == 200
+    client.logout()
+    client.force_login(make_user())
+    assert client.get(url(campaign, "audio", a.public_id)).status_code == 404
+
+
+def test_draft_campaign_is_not_reachable(client, make_campaign):
+    campaign = make_campaign(n=1, status="draft")
+    assert client.get(url(campaign, "start")).status_code == 404
+
+
+@pytest.mark.parametrize("lang", [pytest.param("ko", id="korean"), pytest.param("th", id="thai"),
+                                  pytest.param("vi", id="vietnamese")])
+def test_campaign_scale_labels_in_the_annotators_language(client, make_campaign, lang):
+    labels = {"ko": ["나쁨", "별로", "보통", "좋음", "훌륭함"], "th": ["แย่", "พอใช้", "ปานกลาง", "ดี", "ดีมาก"],
+              "vi": ["Tệ", "Kém", "Trung bình", "Tốt", "Xuất sắc"]}[lang]
+    campaign = make_campaign(n=1, conditions=("x",), policy_n=1, language=lang, criteria=[
+        {"key": "mos", "label": "품질", "scale": "acr5", "labels": labels}])
+    client.post(url(campaign, "start"))
+    client.post(url(campaign, "consent"), {"agree": "yes"})
+    client.post(url(campaign, "instructions"))
+    page = client.get(url(campaign, "work")).content.decode()
+    assert all(label in page for label in labels)
+    assert Annotator.objects.count() == 1
