@@ -1,3 +1,11 @@
 """This app's REST API routes (mounted under /api/v1/ by config/api_urls.py)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from irt import apis
+
+urlpatterns = [
+    path("projects/<slug:slug>/irt/fits/", apis.FitListCreateApi.as_view(), name="irt_fits"),
+    path("projects/<slug:slug>/irt/fits/<int:fit_id>/", apis.FitStatusApi.as_view(), name="irt_fit_status"),
+    path("projects/<slug:slug>/irt/fits/<int:fit_id>/report/", apis.FitReportApi.as_view(), name="irt_fit_report"),
+]

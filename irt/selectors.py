@@ -22,6 +22,7 @@ from irt import report
 from irt.fit import IrtResult
 from irt.ids import IndexMap
 from irt.models import Fit, FitStatus
+from judging.selectors import effective_verdicts
 from quiz.models import Question, Responder, Response
 
 HUMAN, MODEL = "human", "model"
@@ -46,6 +47,7 @@ class ResponseMatrix:
     item_map: IndexMap
     kinds: tuple[str, ...]
     rule_versions: tuple[str, ...] = field(default_factory=tuple)
+    verdict_sources: dict[str, int] = field(default_factory=dict)
 
     @property
     def n_obs(self) -> int:
@@ -89,19 +91,23 @@ def triples_hash(responder_ids: np.ndarray, question_ids: np.ndarray, correct: n
 
 def _effective_correct_rows(
     project: Project, mode: str, *, source: str | None = None, category: str | None = None
-) -> Iterable[tuple[int, int, bool, str, str]]:
-    """``(responder_id, question_id, correct, rule_version, responder_kind)`` per response.
+) -> Iterable[tuple[int, int, bool, str, str, str]]:
+    """``(responder_id, question_id, correct, rule_version, responder_kind, verdict_source)``
+    per response.
 
-    The one place that decides which verdict counts. A human override (adjudication)
-    must win over the automatic verdict; until ``judging`` stores overrides this is
-    the automatic verdict ``Response.correct``. One query.
+    The one place that decides which verdict counts: the *effective* verdict of
+    :func:`judging.selectors.effective_verdicts` (latest human judgement > LLM verdict
+    on the same answer > the rule engine's verdict). One query.
     """
     qs = Response.objects.filter(project=project, mode=mode, question__is_active=True)
     if source:
         qs = qs.filter(question__source=source)
     if category:
         qs = qs.filter(question__category__slug=category)
-    return qs.values_list("responder_id", "question_id", "correct", "rule_version", "responder__kind")
+    return effective_verdicts(queryset=qs).values_list(
+        "responder_id", "question_id", "effective_correct", "rule_version", "responder__kind",
+        "verdict_source",
+    )
 
 
 def response_matrix(
@@ -110,7 +116,8 @@ def response_matrix(
     """All stored responses of a project in one mode (humans and models together).
 
     ``source`` filters on ``Question.source``; ``category`` on the category slug.
-    Uses the effective verdict (see :func:`_effective_correct_rows`).
+    Uses the effective verdict, human adjudication first (see
+    :func:`_effective_correct_rows`).
     """
     rows = list(_effective_correct_rows(project, mode, source=source, category=category))
     if not rows:
@@ -121,6 +128,9 @@ def response_matrix(
     corr = np.fromiter((bool(r[2]) for r in rows), dtype=np.int8, count=len(rows))
     kind_of = {r[0]: r[4] for r in rows}
     versions = tuple(sorted({r[3] for r in rows}))
+    sources: dict[str, int] = {}
+    for r in rows:
+        sources[r[5]] = sources.get(r[5], 0) + 1
     order = np.lexsort((ques, resp))
     resp, ques, corr = resp[order], ques[order], corr[order]
     r_ids, subjects = np.unique(resp, return_inverse=True)
@@ -134,6 +144,7 @@ def response_matrix(
         item_map=IndexMap(tuple(int(x) for x in q_ids)),
         kinds=tuple(kind_of[i] for i in subject_map.ids),
         rule_versions=versions,
+        verdict_sources=dict(sorted(sources.items())),
     )
 
 

@@ -284,6 +284,7 @@ def _store(fit_id: int, matrix: ResponseMatrix, result, *, started: float) -> No
         "responder_ids": list(matrix.subject_map.ids),
         "question_ids": list(matrix.item_map.ids),
         "kinds": list(matrix.kinds),
+        "verdict_sources": matrix.verdict_sources,
     }
     with transaction.atomic():
         FitAbility.objects.filter(fit_id=fit_id).delete()
