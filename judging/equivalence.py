@@ -49,6 +49,7 @@ __all__ = [
     "FEATURE_NAMES",
     "Verdict",
     "analyze",
+    "clear_caches",
     "judge",
     "judge_many",
 ]
@@ -116,6 +117,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "last_x_short",
     "new_x_short",
     "comma_head",        # "Madison" for "Madison, Wisconsin": the part before the comma
+    "recall_weighted",   # recall weighted by word length (a cheap stand-in for rarity)
+    "longest_missing",   # the answer's longest new word is absent (Camden for Antietam)
 )
 
 
@@ -170,7 +173,7 @@ _NOT_PERSON_FIRST = frozenset(
      "northern", "southern", "eastern", "western", "justice", "judge", "president", "general",
      "king", "queen", "prince", "princess", "sir", "dame", "lord", "lady", "dr", "mr", "mrs",
      "ms", "pope", "emperor", "senator", "governor", "captain", "chief", "executive", "chef",
-     "st", "colonel", "admiral", "bishop", "father", "saint", "count", "duke", "baron",
+     "colonel", "admiral", "bishop", "father", "count", "duke", "baron",
      "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer"}
 )
 _NOT_PERSON_LAST = frozenset(
@@ -240,6 +243,12 @@ class _Alt:
     last: str
     months: frozenset[str]
     pairs: frozenset[tuple[str, str]]
+    longest: str
+    total_len: int
+
+    def weights_hit(self, hit: frozenset[str]) -> float:
+        """Share of the answer's content letters in the words found."""
+        return sum(len(t) for t in hit) / self.total_len
 
 
 def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
@@ -275,6 +284,8 @@ def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...],
             if not toks:
                 continue
             person, surname, given = _person_parts(a, toks)
+            months, pairs = _month_days(toks)
+            content = frozenset(t for t in toks if t not in STOPWORDS) or frozenset(toks)
             out.append(
                 _Alt(
                     alt=a,
@@ -287,11 +298,12 @@ def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...],
                     given=given,
                     required_norms=tuple(n for n in (normalize(r) for r in a.required) if n),
                     head=strip_articles(tokens(a.text.split(",")[0])) if "," in a.text else (),
-                    content_or_toks=frozenset(t for t in toks if t not in STOPWORDS)
-                    or frozenset(toks),
+                    content_or_toks=content,
                     last=toks[-1],
-                    months=_month_days(toks)[0],
-                    pairs=_month_days(toks)[1],
+                    months=months,
+                    pairs=pairs,
+                    longest=max(sorted(content), key=len),
+                    total_len=sum(len(t) for t in content),
                 )
             )
         return tuple(out)
@@ -306,8 +318,13 @@ def _question_tokens(question: str) -> frozenset[str]:
     return frozenset(t for t in tokens(question) if t not in STOPWORDS) if question else frozenset()
 
 
+_NO_MONTHS: tuple[frozenset[str], frozenset[tuple[str, str]]] = (frozenset(), frozenset())
+
+
 def _month_days(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
     """Months named in ``toks`` and (month, day) pairs ("july 4", "4 july")."""
+    if _MONTHS.isdisjoint(toks):
+        return _NO_MONTHS
     months = set()
     pairs = set()
     for i, t in enumerate(toks):
@@ -598,12 +615,12 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", _ZERO)
         numeric = [a for a in accept if a.nums]
-        if numeric and cand_nums and len(numeric) == len(accept):
-            if not any(a.nums <= cand_nums or not (cand_nums - a.nums)
-                       or _approx(a.nums, cand_nums) for a in numeric):
-                return _result("number", False, numeric[0].alt.text,
-                               f"the numbers in the answer ({', '.join(sorted(cand_nums))}) "
-                               f"differ from '{numeric[0].alt.text}'", _ZERO)
+        if numeric and cand_nums and len(numeric) == len(accept) and not any(
+                a.nums <= cand_nums or not (cand_nums - a.nums) or _approx(a.nums, cand_nums)
+                for a in numeric):
+            return _result("number", False, numeric[0].alt.text,
+                           f"the numbers in the answer ({', '.join(sorted(cand_nums))}) "
+                           f"differ from '{numeric[0].alt.text}'", _ZERO)
 
     # 7. required parts, surname, given name (short answers only)
     if short:
@@ -650,7 +667,8 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     f_ratio = f_partial = f_prec = 0.0
     f_nmatch = f_npart = 0.0
     f_nmiss = 1.0 if accept else 0.0
-    f_last = f_given = f_gconf = f_head = 0.0
+    f_last = f_given = f_gconf = f_head = f_rweight = 0.0
+    f_missing = 1.0
     any_num = False
     f_neg = 0.0
     first_pos = 1.0
@@ -675,10 +693,17 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         content = a.content_or_toks
         hit = content & cand_set
         recall = len(hit) / len(content)
-        if recall < 1.0:
-            rfuzzy = sum(1 for t in content if fuzzy_in(t)) / len(content)
+        if recall == 1.0:
+            rfuzzy = rweight = 1.0
+            missing = 0.0
         else:
-            rfuzzy = 1.0
+            rfuzzy = sum(map(fuzzy_in, content)) / len(content)
+            rweight = a.weights_hit(hit)
+            missing = 0.0 if fuzzy_in(a.longest) or a.longest in qtok else 1.0
+        if rweight > f_rweight:
+            f_rweight = rweight
+        if missing < f_missing:
+            f_missing = missing
         new_content = content - qtok
         if new_content:
             rnoq = len(new_content & cand_set) / len(new_content)
@@ -755,9 +780,9 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         c_months, c_pairs = info.months, info.pairs
         if c_months and not (c_months & alt_months):
             f_month = 1.0
-        elif alt_pairs and c_pairs and not (c_pairs & alt_pairs):
-            if {m for m, _ in c_pairs} & {m for m, _ in alt_pairs}:
-                f_day = 1.0
+        elif (alt_pairs and c_pairs and not (c_pairs & alt_pairs)
+              and {m for m, _ in c_pairs} & {m for m, _ in alt_pairs}):
+            f_day = 1.0
     core_content = info.core_content - qtok
     if core_content:
         f_prec = len(core_content & all_alt_tokens) / len(core_content)
@@ -800,6 +825,8 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         f_last * short,
         math.log1p(n_new) * short,
         f_head,
+        f_rweight,
+        f_missing if accept else 0.0,
     )
     if (len(core) <= 2 and f_recall == 0.0 and f_rfuzzy == 0.0 and f_head == 0.0
             and not any(Levenshtein.distance(core_norm, a.norm) <= _max_edits(len(a.norm))
@@ -947,3 +974,13 @@ def judge_many(candidates: Sequence[str], answerlines: Sequence[str | Sequence[s
     qs = questions if questions is not None else [""] * len(candidates)
     return [_verdict(analyze(c, a, q), cal) for c, a, q in zip(candidates, answerlines, qs,
                                                                strict=True)]
+
+
+def clear_caches() -> None:
+    """Empty every parse/normalize cache (for cold-start timing, or to free memory)."""
+    from judging import answerline, normalize
+
+    for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
+               normalize.numbers_in, answerline._parse_string, answerline._parse_list,
+               _prepared, _candidate, _question_tokens):
+        fn.cache_clear()

@@ -207,6 +207,8 @@ def tokens(text: str) -> tuple[str, ...]:
         text = _THOUSANDS.sub("", text)
     if "&" in text:
         text = text.replace("&", " and ")
+    if "%" in text:
+        text = text.replace("%", " percent ")
     # "in2013after", "on February 27, 199612" (citation marks glued on by chat engines)
     text = _GLUED_YEAR.sub(" ", text)
     if "'" in text:

@@ -85,7 +85,7 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = L2) -> Calibrator:
     scale = x.std(axis=0)
     scale[scale < 1e-9] = 1.0
     z = (x - mean) / scale
-    n, d = z.shape
+    d = z.shape[1]
     t = y.astype(float)
 
     def loss(params: np.ndarray) -> tuple[float, np.ndarray]:

@@ -43,6 +43,7 @@ def test_fold_maps_to_ascii(text: str, expected: str) -> None:
         pytest.param("150,782", "150782", id="thousands-separator"),
         pytest.param("O’Brien", "O'Brien", id="curly-apostrophe"),
         pytest.param("10â€“12 years", "10–12 years", id="mojibake-repaired"),
+        pytest.param("20%", "20 percent", id="percent-sign"),
     ],
 )
 def test_normalize_equates_variants(a: str, b: str) -> None:
@@ -57,6 +58,7 @@ def test_normalize_equates_variants(a: str, b: str) -> None:
         pytest.param("15", "5", id="digits-differ"),
         pytest.param("180", "18", id="digits-prefix"),
         pytest.param("3.5", "35", id="decimal-point-kept"),
+        pytest.param("20%", "20", id="percent-is-not-a-bare-number"),
     ],
 )
 def test_normalize_keeps_differences(a: str, b: str) -> None:

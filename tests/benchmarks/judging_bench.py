@@ -1,0 +1,139 @@
+"""Benchmark of Earshot's answer judge on the human-labelled answer-equivalence sets.
+
+Run on demand (not collected by pytest)::
+
+    .venv/bin/python tests/benchmarks/judging_bench.py
+
+For every ``../shared/data/answer_equivalence/*.jsonl`` it reports accuracy, F1
+(positive = correct) and Cohen's kappa of
+
+1. Earshot's judge with the calibrator cross-validated (grouped k-fold by question:
+   the calibrator is retrained on the other folds and scores the held-out fold),
+2. the judge as shipped (committed ``judging/calibrator.json``, trained on all rows,
+   so optimistic on these files),
+3. normalized exact match and normalized containment (SQuAD normalization:
+   lower-case, punctuation and articles removed; containment = the reference is a
+   substring of the candidate, the PEDANT trap),
+
+and the throughput of ``judge_many`` over the whole file, cold (caches emptied) and
+warm (a second run). It prints a markdown table and writes it into
+``docs/benchmarks.md`` under ``## Judging`` (other sections are left untouched).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import string
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from judging.equivalence import EQUIVALENCE_VERSION, clear_caches, judge_many  # noqa: E402
+from judging.train_calibrator import (  # noqa: E402
+    DATA_DIR,
+    K_FOLDS,
+    SEED,
+    analyze_rows,
+    cross_validated_predictions,
+    load_rows,
+    metrics,
+)
+
+DOC = ROOT / "docs" / "benchmarks.md"
+COMMAND = ".venv/bin/python tests/benchmarks/judging_bench.py"
+PEDANT = {  # ../shared/data/README.md: qa-metrics 0.2.42, one process
+    "evouna_nq.jsonl": "PEDANT accuracy 0.895 (κ 0.73); containment EM 0.840",
+    "openqa_eval_nq301.jsonl": "PEDANT accuracy 0.798; containment EM 0.750",
+}
+_PUNCT = set(string.punctuation)
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+
+
+def squad_normalize(text: str) -> str:
+    """SQuAD answer normalization: lower, no punctuation, no articles, single spaces."""
+    text = "".join(ch for ch in text.lower() if ch not in _PUNCT)
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+def main() -> str:
+    """Run the benchmark; return the markdown section."""
+    rows_all = load_rows(DATA_DIR)
+    analyses_all = analyze_rows(rows_all)
+    cv_correct, _ = cross_validated_predictions(rows_all, analyses_all, K_FOLDS, SEED)
+    lines = [
+        "## Judging",
+        "",
+        f"Command: `{COMMAND}` — run {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, "
+        f"judge version {EQUIVALENCE_VERSION}, one process.",
+        "",
+        "Accuracy / F1 (positive = correct) / Cohen's κ against the human labels. "
+        f"\"CV\" = calibrator retrained per fold, {K_FOLDS}-fold grouped by question "
+        f"(seed {SEED}); \"shipped\" = committed weights, trained on all rows of both "
+        "files (optimistic). Throughput = pairs/s of `judge_many` over the whole file, "
+        "cold (all caches emptied first) and warm (second run; candidate normalization "
+        "cached).",
+        "",
+        "| file | n | judge (CV) acc / F1 / κ | judge (shipped) acc / F1 / κ "
+        "| normalized EM acc / F1 / κ | normalized containment acc / F1 / κ "
+        "| pairs/s cold | pairs/s warm | reference |",
+        "| --- | ---: | --- | --- | --- | --- | ---: | ---: | --- |",
+    ]
+
+    def cell(m: dict[str, float]) -> str:
+        return f"{m['accuracy']:.3f} / {m['f1']:.3f} / {m['kappa']:.3f}"
+
+    for name in sorted({r.file for r in rows_all}):
+        idx = [i for i, r in enumerate(rows_all) if r.file == name]
+        rows = [rows_all[i] for i in idx]
+        gold = [r.human_correct for r in rows]
+        cands = [r.candidate for r in rows]
+        refs = [list(r.references) for r in rows]
+        qs = [r.question for r in rows]
+        clear_caches()
+        t0 = time.perf_counter()
+        judge_many(cands, refs, qs)
+        cold = len(rows) / (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        shipped = judge_many(cands, refs, qs)
+        warm = len(rows) / (time.perf_counter() - t0)
+        em = [any(squad_normalize(c) == squad_normalize(x) for x in rr)
+              for c, rr in zip(cands, refs, strict=True)]
+        cont = [any(squad_normalize(x) and squad_normalize(x) in squad_normalize(c) for x in rr)
+                for c, rr in zip(cands, refs, strict=True)]
+        lines.append(
+            f"| `{name}` | {len(rows)} | {cell(metrics(cv_correct[idx], gold))} "
+            f"| {cell(metrics([v.correct for v in shipped], gold))} "
+            f"| {cell(metrics(em, gold))} | {cell(metrics(cont, gold))} "
+            f"| {cold:,.0f} | {warm:,.0f} | {PEDANT.get(name, '')}; PEDANT ≈ 337 pairs/s |"
+        )
+    lines += [
+        "",
+        "Targets (issue 3): accuracy ≥ 0.92 on `evouna_nq.jsonl`, ≥ 0.82 on "
+        "`openqa_eval_nq301.jsonl` (cross-validated), ≥ 20,000 pairs/s. The machine is "
+        "shared (2 cores), so throughput is noisy; compare numbers from one run.",
+        "",
+    ]
+    section = "\n".join(lines)
+    print(section)
+    write_section(section)
+    return section
+
+
+def write_section(section: str) -> None:
+    """Replace (or append) the ``## Judging`` section of docs/benchmarks.md."""
+    DOC.parent.mkdir(parents=True, exist_ok=True)
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n\n"
+    pattern = re.compile(r"^## Judging\n.*?(?=^## |\Z)", re.DOTALL | re.MULTILINE)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: section.rstrip("\n") + "\n\n", text, count=1)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n"
+    DOC.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""Tests for the judge's calibrator: committed weights, the fit, CV metrics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from judging import equivalence
+from judging.equivalence import CALIBRATOR_PATH, FEATURE_NAMES, Calibrator, load_calibrator
+from judging.train_calibrator import (
+    Row,
+    analyze_rows,
+    cross_validated_predictions,
+    fit_logistic,
+    grouped_folds,
+    load_rows,
+    main,
+    metrics,
+)
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "answer_equivalence"
+needs_data = pytest.mark.skipif(
+    not (DATA / "evouna_nq.jsonl").exists(),
+    reason=f"reference data not found in {DATA} (see ../shared/data/README)",
+)
+
+
+def test_committed_weights_load() -> None:
+    data = json.loads(CALIBRATOR_PATH.read_text(encoding="utf-8"))
+    assert tuple(data["features"]) == FEATURE_NAMES
+    cal = load_calibrator()
+    assert cal.coef == tuple(float(x) for x in data["coef"])
+    assert equivalence.CALIBRATOR.coef == cal.coef  # loaded once, at import
+    assert len(cal.mean) == len(cal.scale) == len(FEATURE_NAMES)
+    assert data["cv"]["grouped_by"] == "question"
+
+
+def test_stale_weights_fall_back(tmp_path: Path) -> None:
+    path = tmp_path / "calibrator.json"
+    path.write_text(json.dumps({"features": ["other"], "mean": [0], "scale": [1],
+                                "coef": [1], "intercept": 0}))
+    cal = load_calibrator(path)
+    assert len(cal.coef) == len(FEATURE_NAMES)
+    assert load_calibrator(tmp_path / "missing.json").coef == cal.coef
+
+
+def test_fit_logistic_matches_statsmodels() -> None:
+    sm = pytest.importorskip("statsmodels.api")
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(400, 3)) * np.array([1.0, 3.0, 0.5]) + np.array([0.0, 1.0, -2.0])
+    logits = 0.3 + x @ np.array([1.2, -0.4, 2.0])
+    y = rng.random(400) < 1 / (1 + np.exp(-logits))
+    ours = fit_logistic(x, y, l2=0.0)
+    ref = sm.Logit(y.astype(float), sm.add_constant(x)).fit(disp=0)
+    p_ours = np.array([ours.probability(row) for row in x])
+    np.testing.assert_allclose(p_ours, ref.predict(sm.add_constant(x)), atol=1e-4)
+    # coefficients on the original scale
+    np.testing.assert_allclose(np.array(ours.coef) / np.array(ours.scale), ref.params[1:],
+                               rtol=1e-3)
+
+
+def test_metrics_match_statsmodels_kappa() -> None:
+    inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
+    pred = np.array([1, 1, 0, 0, 1, 0, 1, 1, 0, 1], dtype=bool)
+    gold = np.array([1, 0, 0, 0, 1, 1, 1, 1, 0, 1], dtype=bool)
+    table = np.array([[np.sum(~pred & ~gold), np.sum(~pred & gold)],
+                      [np.sum(pred & ~gold), np.sum(pred & gold)]])
+    m = metrics(pred, gold)
+    assert m["accuracy"] == pytest.approx(0.8)
+    assert m["f1"] == pytest.approx(2 * 5 / (2 * 5 + 1 + 1), abs=1e-4)
+    assert m["kappa"] == pytest.approx(inter_rater.cohens_kappa(table).kappa, abs=1e-4)
+
+
+def test_grouped_folds_keep_questions_together() -> None:
+    groups = [f"q{i % 37}" for i in range(500)]
+    folds = grouped_folds(groups, k=5, seed=3)
+    for g in set(groups):
+        assert len({folds[i] for i, h in enumerate(groups) if h == g}) == 1
+    assert set(folds) == set(range(5))
+    assert (grouped_folds(groups, k=5, seed=3) == folds).all()
+
+
+@needs_data
+def test_cross_validated_accuracy_on_fixed_subset_stays_above_floor() -> None:
+    rows = load_rows(DATA, ["evouna_nq.jsonl"])
+    questions = sorted({r.question for r in rows})[:300]
+    keep = set(questions)
+    subset = [r for r in rows if r.question in keep]
+    analyses = analyze_rows(subset)
+    correct, score = cross_validated_predictions(subset, analyses, k=5, seed=1)
+    m = metrics(correct, [r.human_correct for r in subset])
+    assert m["n"] == len(subset) > 1000
+    assert m["accuracy"] >= 0.88, m
+    assert ((score >= 0.5) == correct).mean() > 0.99
+
+
+def test_train_cli_writes_weights(tmp_path: Path) -> None:
+    rows = [
+        Row("capital of australia", ("Canberra",), cand, ok, "t", "toy.jsonl")
+        for cand, ok in [
+            ("The capital is Canberra.", True), ("It is Sydney.", False),
+            ("Canberra, I believe, is the capital city", True), ("Melbourne", False),
+        ]
+    ] + [
+        Row(f"question {i}", (f"answer{i} word",), c, ok, "t", "toy.jsonl")
+        for i in range(12)
+        for c, ok in [(f"I'd say answer{i} word here", True), (f"something else {i}", False),
+                      (f"maybe answer{i}", i % 2 == 0)]
+    ]
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    with (data_dir / "toy.jsonl").open("w", encoding="utf-8") as fh:
+        for r in rows:
+            fh.write(json.dumps({"question": r.question, "references": list(r.references),
+                                 "candidate": r.candidate, "human_correct": r.human_correct,
+                                 "source": r.source}) + "\n")
+    out = tmp_path / "cal.json"
+    main(["--data", str(data_dir), "--out", str(out), "--folds", "3"])
+    written = json.loads(out.read_text(encoding="utf-8"))
+    cal = Calibrator.from_dict(written)
+    assert len(cal.coef) == len(FEATURE_NAMES)
+    assert written["cv"]["per_file"]["toy.jsonl"]["n"] == len(rows)
