@@ -1,0 +1,45 @@
+"""Admin: campaigns with their items; annotators by pseudonym; read-only ratings."""
+
+from django.contrib import admin
+
+from .models import Annotator, Assignment, Campaign, Item, Rating
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ("name", "project", "template", "policy", "status", "created_at")
+    list_filter = ("status", "template", "policy")
+    search_fields = ("name", "slug")
+
+
+@admin.register(Item)
+class ItemAdmin(admin.ModelAdmin):
+    list_display = ("external_id", "campaign", "kind", "system", "condition", "task", "n_active", "n_done")
+    list_filter = ("kind", "campaign")
+    search_fields = ("external_id",)
+    raw_id_fields = ("clip",)
+    readonly_fields = ("n_active", "n_done")
+
+
+@admin.register(Annotator)
+class AnnotatorAdmin(admin.ModelAdmin):
+    list_display = ("public_id", "campaign", "platform", "qualification", "consent_at", "completed_at")
+    list_filter = ("platform", "qualification", "campaign")
+    raw_id_fields = ("user",)
+
+
+@admin.register(Assignment)
+class AssignmentAdmin(admin.ModelAdmin):
+    list_display = ("public_id", "campaign", "item", "annotator", "status", "served_at", "expires_at")
+    list_filter = ("status",)
+    raw_id_fields = ("item", "annotator")
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "item", "annotator", "criterion", "value", "submitted_at")
+    list_filter = ("campaign", "criterion")
+    raw_id_fields = ("assignment", "item", "annotator")
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

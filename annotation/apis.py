@@ -1,0 +1,287 @@
+"""REST API for campaigns: one APIView per operation, nested Input/Output serializers.
+
+Researchers (project role owner/researcher) list, create and inspect campaigns, import
+items, list ratings and read the report. Annotators (anyone who may play the project;
+a campaign link enrols them) ask for their next item and submit ratings. Rater ids are
+always the annotator's pseudonymous ``public_id``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from django.shortcuts import get_object_or_404
+from django.utils.text import get_valid_filename
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.api import ProjectAccess
+
+from . import selectors, services
+from .exports import report_json
+from .importing import ImportFailed
+from .models import Campaign, CampaignStatus, PolicyKind, Rating, Template
+
+ERROR = inline_serializer("AnnotationError", fields={
+    "error": inline_serializer("AnnotationErrorBody", fields={
+        "field": serializers.CharField(), "message": serializers.CharField()})})
+
+
+def _error(field: str, message: str, code: int) -> Response:
+    return Response({"error": {"field": field, "message": message}}, status=code)
+
+
+class CampaignOutput(serializers.ModelSerializer):
+    status = serializers.CharField(read_only=True, help_text="draft, open or closed")
+    template = serializers.CharField(read_only=True)
+    policy = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Campaign
+        fields = ["slug", "name", "template", "criteria", "question_text", "instructions", "consent_text",
+                  "language", "policy", "policy_k", "policy_n", "policy_quota", "policy_annotators",
+                  "control_every", "expiry_minutes", "allow_repeat", "require_full_listen",
+                  "completion_code", "completion_url", "status", "created_at"]
+
+
+class _CampaignBase(APIView):
+    permission_classes = [ProjectAccess]
+    project_level = "research"
+
+    def campaign(self, request: Request, campaign: str) -> Campaign:
+        found = selectors.campaign_get(request.earshot_project, campaign)
+        if found is None:
+            raise NotFound("No such campaign")
+        return found
+
+
+class CampaignListApi(_CampaignBase):
+    """List a project's campaigns or create one from a template."""
+
+    class CampaignCreateInputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=200)
+        slug = serializers.SlugField(max_length=60)
+        template = serializers.ChoiceField(choices=Template.choices, default=Template.MOS)
+        criteria = serializers.ListField(child=serializers.DictField(), required=False)
+        question_text = serializers.CharField(required=False, allow_blank=True)
+        instructions = serializers.CharField(required=False, allow_blank=True)
+        consent_text = serializers.CharField(required=False, allow_blank=True)
+        language = serializers.CharField(required=False, allow_blank=True, max_length=10)
+        policy = serializers.ChoiceField(choices=PolicyKind.choices, required=False)
+        policy_k = serializers.IntegerField(required=False, min_value=1)
+        policy_n = serializers.IntegerField(required=False, min_value=1)
+        policy_quota = serializers.IntegerField(required=False, min_value=0)
+        policy_annotators = serializers.IntegerField(required=False, min_value=1)
+        control_every = serializers.IntegerField(required=False, min_value=0)
+        expiry_minutes = serializers.IntegerField(required=False, min_value=1)
+        allow_repeat = serializers.BooleanField(required=False)
+        require_full_listen = serializers.BooleanField(required=False)
+        completion_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
+        completion_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
+        status = serializers.CharField(required=False, help_text="draft, open or closed")
+
+    InputSerializer = CampaignCreateInputSerializer
+
+    @extend_schema(operation_id="annotation_campaigns_list", responses=CampaignOutput(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        rows = selectors.campaigns_for_project(request.earshot_project)
+        return Response(CampaignOutput(rows, many=True).data)
+
+    @extend_schema(operation_id="annotation_campaigns_create", request=InputSerializer,
+                   responses={201: CampaignOutput, 400: ERROR})
+    def post(self, request: Request, slug: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        status_value = values.pop("status", None)
+        if status_value and status_value not in CampaignStatus.values:
+            return _error("status", f"must be one of {', '.join(CampaignStatus.values)}", 400)
+        try:
+            campaign = services.campaign_create(project=request.earshot_project, **values)
+        except services.CampaignError as exc:
+            return _error(exc.field, exc.message, 400)
+        if status_value:
+            try:
+                services.campaign_set_status(campaign=campaign, status=status_value)
+            except services.CampaignError as exc:
+                return _error(exc.field, exc.message, 400)
+        return Response(CampaignOutput(campaign).data, status=status.HTTP_201_CREATED)
+
+
+class CampaignDetailApi(_CampaignBase):
+    """One campaign with its progress (items × ratings, annotators, coverage)."""
+
+    class CampaignStatusInputSerializer(serializers.Serializer):
+        status = serializers.CharField(help_text="draft, open or closed")
+
+    StatusInput = CampaignStatusInputSerializer
+
+    @extend_schema(operation_id="annotation_campaign_get",
+                   responses=inline_serializer("CampaignDetail", fields={
+                       "campaign": CampaignOutput(), "progress": serializers.DictField()}))
+    def get(self, request: Request, slug: str, campaign: str) -> Response:
+        c = self.campaign(request, campaign)
+        return Response({"campaign": CampaignOutput(c).data, "progress": selectors.campaign_progress(c)})
+
+    @extend_schema(operation_id="annotation_campaign_set_status", request=StatusInput, responses=CampaignOutput)
+    def patch(self, request: Request, slug: str, campaign: str) -> Response:
+        c = self.campaign(request, campaign)
+        data = self.StatusInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            services.campaign_set_status(campaign=c, status=data.validated_data["status"])
+        except services.CampaignError as exc:
+            return _error(exc.field, exc.message, 400)
+        return Response(CampaignOutput(c).data)
+
+
+class ItemImportApi(_CampaignBase):
+    """Import items: a JSONL/CSV file plus the audio files it names (all or nothing)."""
+
+    parser_classes = [MultiPartParser, FormParser]
+
+    class ItemImportInputSerializer(serializers.Serializer):
+        items = serializers.FileField()
+        audio = serializers.ListField(child=serializers.FileField(), required=False)
+
+    InputSerializer = ItemImportInputSerializer
+
+    @extend_schema(
+        operation_id="annotation_items_import", request={"multipart/form-data": InputSerializer},
+        responses={201: inline_serializer("ItemImportResult", fields={
+            "created": serializers.IntegerField(), "updated": serializers.IntegerField(),
+            "clips_created": serializers.IntegerField(), "by_kind": serializers.DictField()}),
+            400: inline_serializer("ItemImportProblems", fields={
+                "problems": serializers.ListField(child=serializers.CharField())})})
+    def post(self, request: Request, slug: str, campaign: str) -> Response:
+        c = self.campaign(request, campaign)
+        upload = request.FILES.get("items")
+        if upload is None:
+            return _error("items", "an items file is required", 400)
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            path = folder / get_valid_filename(upload.name)
+            path.write_bytes(upload.read())
+            for f in request.FILES.getlist("audio"):
+                (folder / get_valid_filename(Path(f.name).name)).write_bytes(f.read())
+            try:
+                summary = services.items_import(campaign=c, path=path, audio_dir=folder)
+            except ImportFailed as exc:
+                return Response({"problems": [str(p) for p in exc.problems]}, status=400)
+        return Response({"created": summary.created, "updated": summary.updated,
+                         "clips_created": summary.clips_created, "by_kind": summary.by_kind}, status=201)
+
+
+class RatingOutput(serializers.ModelSerializer):
+    item_id = serializers.CharField(source="item.external_id")
+    rater_id = serializers.CharField(source="annotator.public_id")
+
+    class Meta:
+        model = Rating
+        fields = ["id", "item_id", "rater_id", "criterion", "value", "comment", "submitted_at", "elapsed_ms"]
+
+
+class RatingListApi(_CampaignBase):
+    """A campaign's ratings, paginated, with pseudonymous rater ids."""
+
+    @extend_schema(operation_id="annotation_ratings_list", responses=RatingOutput(many=True))
+    def get(self, request: Request, slug: str, campaign: str) -> Response:
+        c = self.campaign(request, campaign)
+        rows = c.ratings.select_related("item", "annotator").order_by("pk")
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        return paginator.get_paginated_response(RatingOutput(page, many=True).data)
+
+
+class CampaignReportApi(_CampaignBase):
+    """The campaign report: QC/exclusions, agreement, MOS ± CI, KoALa table, decisions."""
+
+    @extend_schema(operation_id="annotation_report", responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, slug: str, campaign: str) -> Response:
+        return Response(report_json(self.campaign(request, campaign)))
+
+
+# ------------------------------------------------------------------------- annotators
+
+
+class _AnnotatorBase(_CampaignBase):
+    project_level = "play"
+
+    def campaign(self, request: Request, campaign: str) -> Campaign:
+        found = get_object_or_404(Campaign.objects.select_related("project"),
+                                  project=request.earshot_project, slug=campaign)
+        if found.status == CampaignStatus.DRAFT:
+            raise NotFound("No such campaign")
+        return found
+
+
+class AssignmentNextApi(_AnnotatorBase):
+    """The caller's current or next item (blind: no metadata); 204 when they are done."""
+
+    class NextItemInputSerializer(serializers.Serializer):
+        consent = serializers.BooleanField(required=False, help_text="Record consent (first call).")
+
+    InputSerializer = NextItemInputSerializer
+
+    @extend_schema(operation_id="annotation_next_item", request=InputSerializer,
+                   responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="item payload"),
+                              204: OpenApiResponse(description="nothing left: finished"),
+                              409: ERROR})
+    def post(self, request: Request, slug: str, campaign: str) -> Response:
+        c = self.campaign(request, campaign)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        annotator = services.annotator_enrol(campaign=c, user=request.user)
+        if data.validated_data.get("consent"):
+            services.annotator_step(annotator=annotator, step="consent")
+        if annotator.consent_at is None:
+            return _error("consent", "give consent first (send consent: true)", 409)
+        assignment = services.assignment_next_for_annotator(annotator, c)
+        if assignment is None:
+            annotator.campaign = c
+            services.annotator_complete(annotator=annotator)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        assignment.campaign = c
+        return Response(selectors.item_payload(assignment))
+
+
+class RatingSubmitApi(_AnnotatorBase):
+    """Submit the answers to one assignment; the same client token twice stores one rating."""
+
+    class RatingSubmitInputSerializer(serializers.Serializer):
+        assignment = serializers.CharField(max_length=24)
+        values = serializers.DictField(child=serializers.JSONField())
+        comments = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False)
+        client_token = serializers.CharField(max_length=64)
+
+    InputSerializer = RatingSubmitInputSerializer
+
+    @extend_schema(operation_id="annotation_rating_submit", request=InputSerializer,
+                   responses={201: inline_serializer("RatingSubmitted", fields={
+                       "created": serializers.BooleanField(), "ratings": RatingOutput(many=True)}),
+                       200: OpenApiResponse(description="duplicate token: the stored ratings"),
+                       400: ERROR, 404: ERROR, 409: ERROR})
+    def post(self, request: Request, slug: str, campaign: str) -> Response:
+        c = self.campaign(request, campaign)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        annotator = c.annotators.filter(user=request.user).first()
+        if annotator is None:
+            return _error("annotator", "ask for an item first", 404)
+        try:
+            result = services.rating_submit(annotator=annotator, **data.validated_data)
+        except services.RatingError as exc:
+            return _error(exc.field, exc.message, exc.status)
+        ratings = [{"id": r.pk, "item_id": None, "rater_id": annotator.public_id, "criterion": r.criterion,
+                    "value": r.value, "comment": r.comment, "submitted_at": r.submitted_at,
+                    "elapsed_ms": r.elapsed_ms} for r in result.ratings]
+        return Response({"created": result.created, "ratings": ratings},
+                        status=201 if result.created else 200)
