@@ -873,6 +873,13 @@ class Calibrator:
     coef: tuple[float, ...]
     intercept: float
     threshold: float = 0.5
+    rule_rates: tuple[tuple[str, float], ...] = ()
+
+    def hard_score(self, rule: str, correct: bool) -> float:
+        """Score of a hard-rule verdict: the smoothed share of human "correct" labels
+        for that rule in the training data, kept on the decided side of 0.5."""
+        rate = dict(self.rule_rates).get(rule, 0.95 if correct else 0.05)
+        return max(rate, 0.51) if correct else min(rate, 0.49)
 
     def logit(self, feats: Sequence[float]) -> float:
         w, b = self._folded()
@@ -905,6 +912,8 @@ class Calibrator:
             coef=tuple(float(x) for x in data["coef"]),
             intercept=float(data["intercept"]),
             threshold=float(data.get("threshold", 0.5)),
+            rule_rates=tuple(sorted((str(k), float(v))
+                                    for k, v in data.get("rule_rates", {}).items())),
         )
 
 
@@ -928,16 +937,14 @@ def load_calibrator(path: Path = CALIBRATOR_PATH) -> Calibrator:
 
 CALIBRATOR = load_calibrator()
 
-_HARD_SCORE = {True: 0.99, False: 0.01}
 
 
 def _verdict(a: Analysis, calibrator: Calibrator) -> Verdict:
     if a.hard is not None:
-        score = _HARD_SCORE[a.hard]
-        if a.prompt:
-            score = 0.5
+        score = calibrator.hard_score(a.rule, a.hard)
+        head = "Prompt" if a.prompt else "Correct" if a.hard else "Wrong"
         return Verdict(a.hard, a.prompt, score, a.rule, a.matched,
-                       f"{'Correct' if a.hard else 'Wrong'} ({a.rule}): {a.detail}.")
+                       f"{head} ({a.rule}): {a.detail}.")
     p = calibrator.probability(a.features)
     correct = p >= calibrator.threshold
     return Verdict(

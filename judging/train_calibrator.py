@@ -140,7 +140,7 @@ def cross_validated_predictions(rows: Sequence[Row], analyses: Sequence[Analysis
     grey = np.array([a.hard is None for a in analyses])
     x = np.array([a.features for a in analyses], dtype=float)
     correct = np.array([bool(a.hard) for a in analyses])
-    score = np.where(correct, 0.99, 0.01)
+    score = np.where(correct, 0.95, 0.05)
     for f in range(k):
         train = (folds != f) & grey
         test = (folds == f) & grey
