@@ -95,11 +95,11 @@ class QuestionInputSerializer(serializers.Serializer):
         choices = attrs.get("choices")
         correct = attrs.get("correct_choice")
         if choices is not None and len(choices) not in (0, 4):
-            raise ValidationError({"choices": "give exactly 4 options, or none"})
+            raise ValidationError({"choices": ["give exactly 4 options, or none"]})
         if correct is not None and not choices and not (self.instance and self.instance.choices):
-            raise ValidationError({"correct_choice": "needs choices"})
+            raise ValidationError({"correct_choice": ["needs choices"]})
         if choices and correct is None and not self.partial:
-            raise ValidationError({"correct_choice": "is required with choices"})
+            raise ValidationError({"correct_choice": ["is required with choices"]})
         return attrs
 
 
@@ -118,7 +118,7 @@ def _question_save(project: Project, data: dict, instance: Question | None = Non
             data["category"] = services.category_get_or_create(project=project, name=data["category"])
         if instance is None:
             if Question.objects.filter(project=project, external_id=data["external_id"]).exists():
-                raise ValidationError({"external_id": "a question with this id exists in the project"})
+                raise ValidationError({"external_id": ["a question with this id exists in the project"]})
             instance = Question.objects.create(project=project, **data)
         else:
             data.pop("external_id", None)
@@ -242,15 +242,15 @@ class ClipListUploadApi(ProjectMixin, generics.GenericAPIView):
     def post(self, request: Request, slug: str) -> ApiResponse:
         upload = request.FILES.get("file")
         if upload is None:
-            raise ValidationError({"file": "attach an audio file as multipart field 'file'"})
+            raise ValidationError({"file": ["attach an audio file as multipart field 'file'"]})
         limit = settings.EARSHOT_MAX_UPLOAD_BYTES
         if upload.size > limit:
-            raise ValidationError({"file": f"is {upload.size} bytes; the limit is {limit} bytes"})
+            raise ValidationError({"file": [f"is {upload.size} bytes; the limit is {limit} bytes"]})
         data = upload.read()
         try:
             info = inspect_audio(data, name=upload.name or "upload.wav")
         except AudioError as exc:
-            raise ValidationError({"file": str(exc)}) from exc
+            raise ValidationError({"file": [str(exc)]}) from exc
         clip, created = services.clip_store(project=self.project, name=upload.name or "upload.wav",
                                             data=data, info=info)
         return ApiResponse(ClipSerializer(clip).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
@@ -296,7 +296,7 @@ class ModelSystemListCreateApi(ProjectMixin, generics.GenericAPIView):
             with transaction.atomic():
                 system = ModelSystem.objects.create(project=self.project, **serializer.validated_data)
         except IntegrityError as exc:
-            raise ValidationError({"name": "a model system with this name exists in the project"}) from exc
+            raise ValidationError({"name": ["a model system with this name exists in the project"]}) from exc
         return ApiResponse(ModelSystemSerializer(self._qs().get(pk=system.pk)).data, status=status.HTTP_201_CREATED)
 
 
@@ -409,7 +409,7 @@ def _body_as_jsonl(data: Any) -> str:
     if isinstance(data, dict) and isinstance(data.get("rows"), list):
         data = data["rows"]
     if not isinstance(data, list):
-        raise ValidationError({"body": "send a JSON list of model outputs, or JSON lines (application/x-ndjson)"})
+        raise ValidationError({"body": ["send a JSON list of model outputs, or JSON lines (application/x-ndjson)"]})
     return "\n".join(json.dumps(row, ensure_ascii=False) for row in data) + "\n"
 
 

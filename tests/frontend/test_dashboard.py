@@ -109,7 +109,7 @@ def test_condition_table(data, group, free, mcq):
     assert (row["free_n"], row["free_correct"]) == free
     assert (row["mcq_n"], row["mcq_correct"]) == mcq
     assert row["overall_accuracy"] == approx((free[1] + mcq[1]) / (free[0] + mcq[0]))
-    assert list(data.tables["condition"]["group"])[0] == "humans"
+    assert data.tables["condition"]["group"].iloc[0] == "humans"
 
 
 def test_model_ranking(dash, data):
