@@ -19,6 +19,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -53,7 +54,7 @@ class CampaignOutput(serializers.ModelSerializer):
 
 
 class _CampaignBase(APIView):
-    permission_classes = [ProjectAccess]
+    permission_classes = [IsAuthenticated, ProjectAccess]
     project_level = "research"
 
     def campaign(self, request: Request, campaign: str) -> Campaign:
