@@ -40,6 +40,7 @@ from judging.normalize import (
     STOPWORDS,
     normalize,
     numbers_in,
+    stem,
     strip_articles,
     tokens,
 )
@@ -119,6 +120,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "comma_head",        # "Madison" for "Madison, Wisconsin": the part before the comma
     "recall_weighted",   # recall weighted by word length (a cheap stand-in for rarity)
     "longest_missing",   # the answer's longest new word is absent (Camden for Antietam)
+    "recall_stem",       # recall after crude stemming (cells ~ cell, French ~ France)
 )
 
 
@@ -245,6 +247,7 @@ class _Alt:
     pairs: frozenset[tuple[str, str]]
     longest: str
     total_len: int
+    stems: frozenset[str]
 
     def weights_hit(self, hit: frozenset[str]) -> float:
         """Share of the answer's content letters in the words found."""
@@ -304,6 +307,7 @@ def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...],
                     pairs=pairs,
                     longest=max(sorted(content), key=len),
                     total_len=sum(len(t) for t in content),
+                    stems=frozenset(stem(t) for t in content),
                 )
             )
         return tuple(out)
@@ -379,6 +383,7 @@ class _Cand:
     content: tuple[str, ...]
     content_set: frozenset[str]
     core_content: frozenset[str]
+    stems: frozenset[str]
     months: frozenset[str]
     pairs: frozenset[tuple[str, str]]
     refusal: bool
@@ -405,6 +410,7 @@ def _candidate(candidate: str) -> _Cand | None:
         content=tuple(t for t in tok_set if t not in STOPWORDS),
         content_set=tok_set - STOPWORDS,
         core_content=frozenset(core) - STOPWORDS,
+        stems=frozenset(stem(t) for t in tok_set - STOPWORDS),
         months=months,
         pairs=pairs,
         refusal=n <= 40 and any(r in full_norm for r in _REFUSAL),
@@ -669,6 +675,7 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     f_nmiss = 1.0 if accept else 0.0
     f_last = f_given = f_gconf = f_head = f_rweight = 0.0
     f_missing = 1.0
+    f_rstem = 0.0
     any_num = False
     f_neg = 0.0
     first_pos = 1.0
@@ -702,6 +709,9 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
             missing = 0.0 if fuzzy_in(a.longest) or a.longest in qtok else 1.0
         if rweight > f_rweight:
             f_rweight = rweight
+        rstem = 1.0 if recall == 1.0 else len(a.stems & info.stems) / len(a.stems)
+        if rstem > f_rstem:
+            f_rstem = rstem
         if missing < f_missing:
             f_missing = missing
         new_content = content - qtok
@@ -827,8 +837,9 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         f_head,
         f_rweight,
         f_missing if accept else 0.0,
+        f_rstem,
     )
-    if (len(core) <= 2 and f_recall == 0.0 and f_rfuzzy == 0.0 and f_head == 0.0
+    if (len(core) <= 2 and f_recall == 0.0 and f_rfuzzy == 0.0 and f_head == 0.0 and f_rstem == 0.0
             and not any(Levenshtein.distance(core_norm, a.norm) <= _max_edits(len(a.norm))
                         for a in accept)):
         # A short answer sharing no word, and no close spelling, with any answer:

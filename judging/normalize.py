@@ -35,6 +35,7 @@ __all__ = [
     "fold",
     "normalize",
     "numbers_in",
+    "stem",
     "strip_articles",
     "tokens",
 ]
@@ -92,7 +93,6 @@ _ORDINAL_SUFFIX = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _HAS_ORDINAL = re.compile(r"\d(?:st|nd|rd|th)\b", re.IGNORECASE)
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 _GLUED_YEAR = re.compile(r"(?<=[A-Za-z]{2})(?=\d{4})|(?<=\d{4})(?=[A-Za-z]{2})")
-_NON_WORD = re.compile(r"[^a-z0-9\u0080-\uffff]+")
 _APOS_S = re.compile(r"'s\b")
 
 
@@ -224,13 +224,22 @@ def tokens(text: str) -> tuple[str, ...]:
     else:
         words = _convert_numbers(lowered, original)
     if "_" in spaced:
-        return tuple(w.replace("_", ".") for w in words)
+        return tuple(_decimal(w) if "_" in w else w for w in words)
     return tuple(words)
+
+
+def _decimal(word: str) -> str:
+    """``"36_0"`` -> ``"36"``, ``"3_50"`` -> ``"3.5"`` (the decimal point was kept as ``_``)."""
+    word = word.replace("_", ".")
+    if _NUMBER_TOKEN.match(word):
+        word = word.rstrip("0").rstrip(".")
+    return word
 
 
 _CONVERTIBLE = frozenset(_NUMBER_WORDS) | frozenset(_ORDINAL_WORDS) | frozenset(_SCALES)
 _ROMAN_HINT = re.compile(r"\b[IVXLC]+\b|\b(?:ii|iii|iv|vii|viii|ix)\b")
-_NON_WORD_CASED = re.compile(r"[^A-Za-z0-9_\u0080-\uffff]+")
+# Letters and digits of any script stay; symbols (°, ©, ™, ...) and punctuation split.
+_NON_WORD_CASED = re.compile(r"[^\w]+")
 
 
 @lru_cache(maxsize=131072)
@@ -279,3 +288,38 @@ def numbers_in(toks: tuple[str, ...]) -> frozenset[str]:
 
 
 _YEAR_PREFIX = re.compile(r"^(?:1[5-9]\d\d|20[0-4]\d)")
+
+
+# Nationality adjectives -> country names, so that "French" and "France" share a stem.
+_DEMONYMS = {
+    "american": "america", "arab": "arabia", "arabic": "arabia", "argentine": "argentina",
+    "argentinian": "argentina", "australian": "australia", "austrian": "austria",
+    "belgian": "belgium", "brazilian": "brazil", "british": "britain", "canadian": "canada",
+    "chilean": "chile", "chinese": "china", "cuban": "cuba", "czech": "czechia",
+    "danish": "denmark", "dane": "denmark", "dutch": "netherlands", "egyptian": "egypt",
+    "english": "england", "filipino": "philippines", "finnish": "finland", "french": "france",
+    "german": "germany", "greek": "greece", "hungarian": "hungary", "indian": "india",
+    "indonesian": "indonesia", "iranian": "iran", "iraqi": "iraq", "irish": "ireland",
+    "israeli": "israel", "italian": "italy", "jamaican": "jamaica", "japanese": "japan",
+    "korean": "korea", "mexican": "mexico", "moroccan": "morocco", "nigerian": "nigeria",
+    "norwegian": "norway", "pakistani": "pakistan", "persian": "persia", "peruvian": "peru",
+    "polish": "poland", "portuguese": "portugal", "roman": "rome", "romanian": "romania",
+    "russian": "russia", "scottish": "scotland", "scots": "scotland", "spanish": "spain",
+    "swedish": "sweden", "swiss": "switzerland", "thai": "thailand", "turkish": "turkey",
+    "ukrainian": "ukraine", "vietnamese": "vietnam", "welsh": "wales",
+}
+
+
+@lru_cache(maxsize=131072)
+def stem(token: str) -> str:
+    """A crude, predictable stem: plural endings off, nationality adjectives to the
+    country (``cells`` -> ``cell``, ``cities`` -> ``city``, ``French`` -> ``france``)."""
+    if token in _DEMONYMS:
+        return _DEMONYMS[token]
+    if len(token) > 4 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) > 4 and token.endswith(("sses", "shes", "ches", "xes")):
+        return token[:-2]
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    return token

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judging.normalize import fold, normalize, numbers_in, strip_articles, tokens
+from judging.normalize import fold, normalize, numbers_in, stem, strip_articles, tokens
 
 
 @pytest.mark.parametrize(
@@ -89,3 +89,25 @@ def test_strip_articles_only_drops_a_leading_article() -> None:
 )
 def test_numbers_in(text: str, expected: set[str]) -> None:
     assert numbers_in(tokens(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        pytest.param("cells", "cell", id="plural-s"),
+        pytest.param("cities", "city", id="plural-ies"),
+        pytest.param("churches", "church", id="plural-ches"),
+        pytest.param("glass", "glass", id="double-s-kept"),
+        pytest.param("virus", "virus", id="us-kept"),
+        pytest.param("french", "france", id="demonym"),
+        pytest.param("bus", "bus", id="short-word-kept"),
+    ],
+)
+def test_stem(token: str, expected: str) -> None:
+    assert stem(token) == expected
+
+
+def test_symbols_split_tokens_and_decimals_are_canonical() -> None:
+    assert tokens("-128.6°F (-89.2°C)") == ("128.6", "f", "89.2", "c")
+    assert tokens("36.0 scholarships") == ("36", "scholarships")
+    assert tokens("Москва") == ("москва",)
