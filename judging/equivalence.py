@@ -121,6 +121,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "recall_weighted",   # recall weighted by word length (a cheap stand-in for rarity)
     "longest_missing",   # the answer's longest new word is absent (Camden for Antietam)
     "recall_stem",       # recall after crude stemming (cells ~ cell, French ~ France)
+    "family_short",      # short answer: share of answer words with a same-family word
 )
 
 
@@ -466,6 +467,19 @@ def _same_given(a: str, b: str) -> bool:
     return _close(a, b)
 
 
+def _word_family(a: str, b: str) -> bool:
+    """Same word family: a shared start of >= 5 letters covering >= 75% of the shorter
+    word (Zoroastrian ~ Zoroastrianism, sharecroppers ~ sharecropping; not Austria ~
+    Australia)."""
+    n = min(len(a), len(b))
+    if n < 5:
+        return False
+    k = 0
+    while k < n and a[k] == b[k]:
+        k += 1
+    return k >= 5 and k >= 0.75 * n
+
+
 def _max_edits(n: int) -> int:
     """Edits a spelling variant of an ``n``-letter word may have: none below 6 letters,
     one below 10, two below 14, three beyond (Tchaikovski ~ Tchaikovsky, not Austria ~
@@ -675,7 +689,9 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     f_nmiss = 1.0 if accept else 0.0
     f_last = f_given = f_gconf = f_head = f_rweight = 0.0
     f_missing = 1.0
-    f_rstem = 0.0
+    f_rstem = f_family = 0.0
+    short_core = len(core) <= _SHORT_TOKENS
+    core_content = info.core_content
     any_num = False
     f_neg = 0.0
     first_pos = 1.0
@@ -712,6 +728,11 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         rstem = 1.0 if recall == 1.0 else len(a.stems & info.stems) / len(a.stems)
         if rstem > f_rstem:
             f_rstem = rstem
+        if short_core and f_family < 1.0:
+            fam = sum(1 for t in content if any(_word_family(c, t) for c in core_content))
+            fam /= len(content)
+            if fam > f_family:
+                f_family = fam
         if missing < f_missing:
             f_missing = missing
         new_content = content - qtok
@@ -838,9 +859,11 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         f_rweight,
         f_missing if accept else 0.0,
         f_rstem,
+        f_family,
     )
     if (len(core) <= 2 and f_recall == 0.0 and f_rfuzzy == 0.0 and f_head == 0.0 and f_rstem == 0.0
             and not any(Levenshtein.distance(core_norm, a.norm) <= _max_edits(len(a.norm))
+                        or any(_word_family(c, t) for c in core for t in a.content)
                         for a in accept)):
         # A short answer sharing no word, and no close spelling, with any answer:
         # whole-string similarity alone (Austria ~ Australia) is not evidence.
