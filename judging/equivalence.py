@@ -122,6 +122,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "longest_missing",   # the answer's longest new word is absent (Camden for Antietam)
     "recall_stem",       # recall after crude stemming (cells ~ cell, French ~ France)
     "family_short",      # short answer: share of answer words with a same-family word
+    "question_only",     # every answer word the candidate shares is a question word
 )
 
 
@@ -860,6 +861,7 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         f_missing if accept else 0.0,
         f_rstem,
         f_family,
+        1.0 if f_recall > 0.0 and f_rnoq == 0.0 and f_inq == 0.0 else 0.0,
     )
     if (len(core) <= 2 and f_recall == 0.0 and f_rfuzzy == 0.0 and f_head == 0.0 and f_rstem == 0.0
             and not any(Levenshtein.distance(core_norm, a.norm) <= _max_edits(len(a.norm))

@@ -91,6 +91,8 @@ _INITIALISM = re.compile(r"\b[A-Za-z]\.(?:\s?[A-Za-z]\b\.?)+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _ORDINAL_SUFFIX = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _HAS_ORDINAL = re.compile(r"\d(?:st|nd|rd|th)\b", re.IGNORECASE)
+# "13. 5 million", "3. 97 degrees": a decimal point followed by a stray space
+_SPACED_DECIMAL = re.compile(r"(?<=\b\d)\. (?=\d{1,2}\b)|(?<=\b\d\d)\. (?=\d{1,2}\b)")
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 _GLUED_YEAR = re.compile(r"(?<=[A-Za-z]{2})(?=\d{4})|(?<=\d{4})(?=[A-Za-z]{2})")
 _APOS_S = re.compile(r"'s\b")
@@ -202,6 +204,7 @@ def tokens(text: str) -> tuple[str, ...]:
         text = _SHORT_SLASH.sub(r"\1\2", text)
     if "." in text:
         text = _INITIALISM.sub(lambda m: m.group(0).replace(".", "").replace(" ", ""), text)
+        text = _SPACED_DECIMAL.sub("_", text)
         text = _DECIMAL.sub("_", text)
     if "," in text:
         text = _THOUSANDS.sub("", text)

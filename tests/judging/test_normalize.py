@@ -111,3 +111,8 @@ def test_symbols_split_tokens_and_decimals_are_canonical() -> None:
     assert tokens("-128.6°F (-89.2°C)") == ("128.6", "f", "89.2", "c")
     assert tokens("36.0 scholarships") == ("36", "scholarships")
     assert tokens("Москва") == ("москва",)
+
+
+def test_spaced_decimal_from_chat_engines_is_rejoined() -> None:
+    assert tokens("sold 13. 5 million") == ("sold", "13.5", "million")
+    assert tokens("1. Silk 2. Wool") == ("1", "silk", "2", "wool")
