@@ -59,6 +59,10 @@ MML_MIN_DENSITY = 0.5
 MML_MAX_ITEMS = 300
 MML_MAX_CELLS = 40_000_000  # n_obs * n_quad doubles held in memory
 SVI_MIN_OBS = 30_000_000
+THIN_ANSWERS = 30  # mean answers per responder below which a joint MAP is unreliable
+
+#: fewest items for which the item-prior spreads are estimated from the data
+EB_MIN_ITEMS = 50
 
 #: sanity limits for warnings
 MIN_ANSWERS = 10
@@ -152,8 +156,11 @@ def choose_method(
 
     * NUTS when the data are tiny (<= 1,500 responses and <= 400 parameters): exact
       posterior in seconds, best intervals.
-    * MML when the matrix is dense (>= 50 % observed), has at most 300 items, fits in
-      memory and there is a single population: the psychometric standard.
+    * MML when there is a single population, at most 300 items, the cells fit in
+      memory and either the matrix is dense (>= 50 % observed) or responders answer
+      few items each (< 30 on average): the psychometric standard, and the only
+      consistent choice when responders are thin (a joint MAP then overfits the
+      discriminations: a -> 1e3 on LSAT7's 5 items).
     * minibatched VI beyond 30 million responses (memory-bound otherwise).
     * MAP + Laplace with empirical-Bayes priors otherwise (sparse, large, grouped).
     """
@@ -161,9 +168,10 @@ def choose_method(
     density = n_obs / max(1, n_subjects * n_items)
     if n_obs <= NUTS_MAX_OBS and n_par <= NUTS_MAX_PARAMS:
         return "nuts"
+    thin = n_obs / max(1, n_subjects) < THIN_ANSWERS
     if (
         not has_groups
-        and density >= MML_MIN_DENSITY
+        and (density >= MML_MIN_DENSITY or thin)
         and n_items <= MML_MAX_ITEMS
         and n_obs * 61 <= MML_MAX_CELLS
     ):
@@ -478,15 +486,22 @@ def _fit_map(
             if m.sum() >= 2:
                 mu[g] = th_np[m].mean()
                 sig[g] = max(0.05, math.sqrt(np.mean((th_np[m] - mu[g]) ** 2 + th_sd[m] ** 2)))
-        b_np = b.detach().cpu().numpy()
-        hyper["b_loc"] = float(b_np.mean())
-        hyper["b_scale"] = max(0.1, math.sqrt(float(np.mean((b_np - b_np.mean()) ** 2 + sds[2] ** 2))))
-        if log_a is not None:
-            la_np = log_a.detach().cpu().numpy()
-            hyper["log_a_loc"] = float(la_np.mean())
-            hyper["log_a_scale"] = max(
-                0.05, math.sqrt(float(np.mean((la_np - la_np.mean()) ** 2 + sds[1] ** 2)))
-            )
+        # item priors: only with enough items to estimate a spread, and only ever
+        # *tightened* (never looser than the stated prior): loosening them is exactly
+        # how a joint MAP on thin data lets a run off (LSAT7: a -> 1e4 otherwise)
+        if n_items >= EB_MIN_ITEMS:
+            b_np = b.detach().cpu().numpy()
+            hyper["b_loc"] = float(np.clip(b_np.mean(), -1.0, 1.0))
+            hyper["b_scale"] = float(np.clip(
+                math.sqrt(float(np.mean((b_np - b_np.mean()) ** 2 + sds[2] ** 2))), 0.1, float(priors.b_scale)
+            ))
+            if log_a is not None:
+                la_np = log_a.detach().cpu().numpy()
+                hyper["log_a_loc"] = float(np.clip(la_np.mean(), -1.0, 1.0))
+                hyper["log_a_scale"] = float(np.clip(
+                    math.sqrt(float(np.mean((la_np - la_np.mean()) ** 2 + sds[1] ** 2))),
+                    0.05, float(priors.log_a_scale),
+                ))
 
     if not converged:
         notes.append(f"MAP optimiser hit its iteration limit ({max_iter}); estimates may be off")
@@ -768,6 +783,19 @@ def fit(
             out = _fit_nuts(kw, model=model, num_samples=num_samples, warmup=warmup, progress=progress)
         out["priors"] = {k: float(v) for k, v in asdict(priors).items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
+    if method == "map" and model != "1pl":
+        med = float(np.median(np.bincount(s, minlength=n_s)))
+        if med < THIN_ANSWERS and n_i < 50:
+            warnings.append(
+                f"joint MAP with few items ({n_i}) and thin responders (median {med:.0f} answers) "
+                "overfits discriminations (each responder's theta can be placed to separate an "
+                "item's answers); use method='mml'"
+            )
+        if float(np.max(out["a"])) > 10:
+            warnings.append(
+                f"discriminations ran off (max a = {float(np.max(out['a'])):.3g}); these item "
+                "parameters are not usable -- use method='mml' or more answers per responder"
+            )
     warnings.extend(out["notes"])
     warnings.extend(_param_warnings(out["a"], out["b"], model))
     timings = dict(out["timings"])

@@ -33,9 +33,3 @@ def lsat7() -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
 def lsat6() -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     return load_lsat("lsat6")
 
-
-@pytest.fixture(autouse=True)
-def _test_settings() -> None:
-    """Override tests/conftest.py's Django settings fixture: these tests are pure (no
-    Django, no database), so they also run with ``pytest -p no:django``."""
-    return None

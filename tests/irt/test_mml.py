@@ -7,6 +7,7 @@ import pytest
 
 from irt.fit import fit
 from irt.mml import fit_mml
+from tests.irt._pure import _test_settings  # noqa: F401  (pure test: no Django settings)
 
 
 @pytest.mark.parametrize("name", [pytest.param("lsat7", id="lsat7-mirt"), pytest.param("lsat6", id="lsat6-ltm")])
