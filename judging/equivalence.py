@@ -897,9 +897,6 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
 # ------------------------------------------------------------------------- calibrator
 
 
-_FOLDED: dict[int, tuple[Calibrator, tuple[float, ...], float]] = {}
-
-
 @dataclass(frozen=True)
 class Calibrator:
     """Logistic regression over :data:`FEATURE_NAMES` (standardized inputs)."""
@@ -917,19 +914,16 @@ class Calibrator:
         rate = dict(self.rule_rates).get(rule, 0.95 if correct else 0.05)
         return max(rate, 0.51) if correct else min(rate, 0.49)
 
-    def logit(self, feats: Sequence[float]) -> float:
-        w, b = self._folded()
-        return b + sum(map(operator.mul, feats, w))
+    def __post_init__(self) -> None:
+        # Fold the standardization into the weights once: z = b' + sum(w'_i x_i).
+        w = tuple(c / s for c, s in zip(self.coef, self.scale, strict=True))
+        b = self.intercept - sum(c * m for c, m in zip(w, self.mean, strict=True))
+        object.__setattr__(self, "_w", w)
+        object.__setattr__(self, "_b", b)
 
-    def _folded(self) -> tuple[tuple[float, ...], float]:
-        """Weights with the standardization folded in: z = b' + sum(w'_i x_i)."""
-        cached = _FOLDED.get(id(self))
-        if cached is None or cached[0] is not self:
-            w = tuple(c / s for c, s in zip(self.coef, self.scale, strict=True))
-            b = self.intercept - sum(c * m for c, m in zip(w, self.mean, strict=True))
-            cached = (self, w, b)
-            _FOLDED[id(self)] = cached
-        return cached[1], cached[2]
+    def logit(self, feats: Sequence[float]) -> float:
+        """The log-odds of "correct" for one feature vector."""
+        return self._b + sum(map(operator.mul, feats, self._w))
 
     def probability(self, feats: Sequence[float]) -> float:
         z = self.logit(feats)
