@@ -12,6 +12,7 @@ import json
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -35,7 +36,7 @@ class FitOutputSerializer(serializers.ModelSerializer):
 
 
 class _ProjectApi(APIView):
-    permission_classes = [ProjectAccess]
+    permission_classes = [IsAuthenticated, ProjectAccess]
     project_level = "research"
 
     def _fit(self, request: Request, fit_id: int) -> Fit:

@@ -53,6 +53,20 @@ def add_response(responder, question, mode: str, correct: int, *, rule_version: 
     )
 
 
+@pytest.fixture(autouse=True)
+def django_test_settings(settings, tmp_path_factory):
+    """tests/conftest.py's ``_test_settings`` again (tests/irt/conftest.py turns it off
+    for the pure tests): media in a temporary folder, static files without a manifest (and a fast
+    password hasher: these tests create many users).
+    Test modules bind it as ``_test_settings`` so it overrides the folder's no-op."""
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast fixtures
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
 @pytest.fixture
 def irt_data(imported, make_user) -> IrtData:
     from accounts.models import Role

@@ -13,6 +13,7 @@ from tests.irt import django_helpers as helpers
 from tests.irt.django_helpers import FREE
 
 # shared fixtures (tests/irt/conftest.py belongs to the pure-core tests)
+_test_settings = helpers.django_test_settings
 irt_data = helpers.irt_data
 
 pytestmark = pytest.mark.django_db

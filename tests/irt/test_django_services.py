@@ -10,6 +10,7 @@ from scipy import stats
 from tests.irt import django_helpers as helpers
 
 # shared fixtures (tests/irt/conftest.py belongs to the pure-core tests)
+_test_settings = helpers.django_test_settings
 fast_fit = helpers.fast_fit
 irt_data = helpers.irt_data
 succeeded_fit = helpers.succeeded_fit
