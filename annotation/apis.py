@@ -277,8 +277,11 @@ class RatingSubmitApi(_AnnotatorBase):
         annotator = c.annotators.filter(user=request.user).first()
         if annotator is None:
             return _error("annotator", "ask for an item first", 404)
+        values = data.validated_data
         try:
-            result = services.rating_submit(annotator=annotator, **data.validated_data)
+            result = services.rating_submit(
+                annotator=annotator, assignment_id=values["assignment"], values=values["values"],
+                comments=values.get("comments"), client_token=values["client_token"])
         except services.RatingError as exc:
             return _error(exc.field, exc.message, exc.status)
         ratings = [{"id": r.pk, "item_id": None, "rater_id": annotator.public_id, "criterion": r.criterion,

@@ -336,12 +336,32 @@ def assignments_expire(*, campaign: Campaign, now: datetime | None = None, limit
     return len(stale)
 
 
-def _create(annotator: Annotator, item_id: int, now: datetime, repeat: int = 0) -> Assignment:
+EXPIRY_EVERY = timedelta(seconds=5)
+_last_expiry: dict[int, datetime] = {}
+
+
+def _expire_throttled(campaign: Campaign, now: datetime) -> None:
+    """Expire stale assignments at most every few seconds per campaign and process.
+
+    Assignments live for many minutes, so a few seconds' delay before an abandoned one
+    is handed out again costs nothing, and saves a transaction on almost every request.
+    """
+    last = _last_expiry.get(campaign.pk)
+    if last is not None and timedelta(0) <= now - last < EXPIRY_EVERY:
+        return
+    _last_expiry[campaign.pk] = now
+    assignments_expire(campaign=campaign, now=now)
+
+
+def _create(annotator: Annotator, item_id: int, now: datetime, repeat: int = 0,
+            item: Item | None = None) -> Assignment:
     campaign = annotator.campaign
     assignment = Assignment.objects.create(
         campaign=campaign, item_id=item_id, annotator=annotator, repeat=repeat, served_at=now,
         expires_at=now + timedelta(minutes=campaign.expiry_minutes),
     )
+    if item is not None:
+        assignment.item = item
     Item.objects.filter(pk=item_id).update(n_active=F("n_active") + 1)
     return assignment
 
@@ -350,11 +370,10 @@ def _lock(qs, *, skip: bool):
     return list(qs.select_for_update(skip_locked=skip, of=("self",)))
 
 
-def _pick_regular(annotator: Annotator, campaign: Campaign, now: datetime) -> Assignment | None:
+def _pick_regular(annotator: Annotator, campaign: Campaign, now: datetime,
+                  mine: list[tuple[int, str]]) -> Assignment | None:
+    """Choose a regular item by the campaign's policy; ``mine``: (item, condition) held."""
     policy = policy_for(campaign)
-    mine = list(Assignment.objects.filter(annotator=annotator, status__in=LIVE,
-                                          item__kind=ItemKind.REGULAR)
-                .values_list("item_id", "item__condition"))
     seen = frozenset(m[0] for m in mine)
     state = policy_core.AnnotatorState(
         annotator_id=annotator.pk, seen=seen, n_assigned=len(mine),
@@ -399,7 +418,8 @@ def _pick_regular(annotator: Annotator, campaign: Campaign, now: datetime) -> As
         repeat = 0
         if policy.allow_repeat:
             repeat = Assignment.objects.filter(annotator=annotator, item_id=picked[0]).count()
-        return _create(annotator, picked[0], now, repeat)
+        by_id = {r.pk: r for r in rows}
+        return _create(annotator, picked[0], now, repeat, item=by_id.get(picked[0]))
 
     for _ in range(10):
         rows = window(skip=True)  # skip rows other requests hold
@@ -445,15 +465,18 @@ def assignment_next_for_annotator(annotator: Annotator, campaign: Campaign | Non
     now = now or timezone.now()
     if campaign.status != CampaignStatus.OPEN:
         return None
-    assignments_expire(campaign=campaign, now=now)
+    _expire_throttled(campaign, now)
     with transaction.atomic():
-        locked = Annotator.objects.select_for_update(no_key=True, of=("self",)).select_related("campaign").get(pk=annotator.pk)
+        locked = (Annotator.objects.select_for_update(no_key=True, of=("self",))
+                  .select_related("campaign").get(pk=annotator.pk))
         annotator.qualification = locked.qualification
-        current = (Assignment.objects.filter(annotator=locked, status=AssignmentStatus.ACTIVE,
-                                             expires_at__gt=now)
-                   .select_related("item", "item__clip").order_by("served_at").first())
-        if current:
-            return current
+        # the annotator's live assignments, once: current item, counts per kind, seen items
+        live = list(Assignment.objects.filter(annotator=locked, status__in=LIVE).order_by("pk")
+                    .values_list("pk", "status", "expires_at", "item_id", "item__kind", "item__condition"))
+        current = next((row[0] for row in live
+                        if row[1] == AssignmentStatus.ACTIVE and row[2] > now), None)
+        if current is not None:
+            return Assignment.objects.select_related("item", "item__clip").get(pk=current)
         if locked.qualification == Qualification.PENDING:
             picked = _pick_kind(locked, campaign, (ItemKind.QUALIFICATION,), now, shuffle=False)
             if picked:
@@ -464,15 +487,15 @@ def assignment_next_for_annotator(annotator: Annotator, campaign: Campaign | Non
                 locked.save(update_fields=["qualification"])
         if locked.qualification in (Qualification.PENDING, Qualification.FAILED):
             return None
-        counts = dict(Assignment.objects.filter(annotator=locked, status__in=LIVE)
-                      .values("item__kind").annotate(n=Count("pk")).values_list("item__kind", "n"))
+        counts = Counter(row[4] for row in live)
         n_regular = counts.get(ItemKind.REGULAR, 0)
         n_control = counts.get(ItemKind.GOLD, 0) + counts.get(ItemKind.TRAP, 0)
         if campaign.control_every and n_regular // campaign.control_every > n_control:
             picked = _pick_kind(locked, campaign, CONTROL_KINDS, now, shuffle=True)
             if picked:
                 return picked
-        picked = _pick_regular(locked, campaign, now)
+        mine = [(row[3], row[5]) for row in live if row[4] == ItemKind.REGULAR]
+        picked = _pick_regular(locked, campaign, now, mine)
         if picked is None and n_regular > 0:
             picked = _pick_kind(locked, campaign, CONTROL_KINDS, now, shuffle=True)
         return picked
@@ -509,15 +532,13 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
     def stored() -> list[Rating]:
         return list(Rating.objects.filter(annotator=annotator, client_token=token).order_by("pk"))
 
-    if found := stored():
-        return SubmitResult(found, created=False)
     with transaction.atomic():
         assignment = (Assignment.objects.select_for_update(of=("self",))
                       .select_related("item", "item__clip", "campaign")
                       .filter(public_id=assignment_id, annotator=annotator).first())
         if assignment is None:
             raise RatingError("assignment", "no such assignment for this annotator", 404)
-        if found := stored():  # a concurrent twin committed while we waited for the lock
+        if found := stored():  # a repeat, or a concurrent twin that committed while we waited
             return SubmitResult(found, created=False)
         if assignment.status == AssignmentStatus.SUBMITTED:
             raise RatingError("assignment", "this item was already rated", 409)
@@ -556,4 +577,4 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
         assignment.save(update_fields=["status", "submitted_at"])
         Item.objects.filter(pk=assignment.item_id).update(n_active=F("n_active") - 1,
                                                           n_done=F("n_done") + 1)
-    return SubmitResult(stored(), created=True)
+    return SubmitResult(ratings, created=True)

@@ -114,3 +114,26 @@ def test_campaign_scale_labels_in_the_annotators_language(client, make_campaign,
     page = client.get(url(campaign, "work")).content.decode()
     assert all(label in page for label in labels)
     assert Annotator.objects.count() == 1
+
+
+def test_api_next_and_submit_round_trip(client, make_campaign, make_user):
+    campaign = make_campaign(n=2, template="quality_0_5", audio=False)
+    client.force_login(make_user())
+    base = f"/api/v1/projects/{campaign.project.slug}/campaigns/{campaign.slug}/"
+    assert client.post(base + "next/", {}, content_type="application/json").status_code == 409  # consent first
+    reply = client.post(base + "next/", {"consent": True}, content_type="application/json")
+    assert reply.status_code == 200
+    item = reply.json()
+    assert set(item) >= {"assignment", "criteria", "response"} and "system" not in item and "task" not in item
+    payload = {"assignment": item["assignment"], "values": {"quality": 4}, "client_token": "api-1"}
+    first = client.post(base + "ratings/submit/", payload, content_type="application/json")
+    again = client.post(base + "ratings/submit/", payload, content_type="application/json")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["created"] is False and Rating.objects.count() == 1
+    bad = client.post(base + "ratings/submit/", {**payload, "client_token": "api-2", "values": {"quality": 9}},
+                      content_type="application/json")
+    assert bad.status_code in (400, 409)
+    nxt = client.post(base + "next/", {}, content_type="application/json").json()
+    bad = client.post(base + "ratings/submit/", {"assignment": nxt["assignment"], "values": {"quality": 9},
+                                                 "client_token": "api-3"}, content_type="application/json")
+    assert bad.status_code == 400 and bad.json()["error"]["field"] == "values.quality"

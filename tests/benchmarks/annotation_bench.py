@@ -1,0 +1,362 @@
+"""Benchmark: the annotation service under gunicorn + PostgreSQL, and a 1M-rating report.
+
+Run on demand (not collected by pytest; needs a local PostgreSQL)::
+
+    .venv/bin/python tests/benchmarks/annotation_bench.py \
+        [--db h_annot_bench] [--annotators 50] [--per-annotator 20] [--ratings 1000000]
+
+Part 1 creates a fresh database, migrates it, seeds an overlap-3 campaign of text items
+and 50 annotators with API tokens, starts gunicorn (``deploy/gunicorn.conf.py``) on a
+free loopback port, and runs 50 concurrent simulated annotators (threads, one keep-alive
+HTTP connection each, 127.0.0.1 only, a bounded number of items each): ``POST .../next/``
+then ``POST .../ratings/submit/``. It prints p50/p95/p99 latency of both calls, the error
+count, and then checks the database: every accepted submission stored exactly once,
+no item over its overlap, item counters equal to a recount. One submission per
+annotator is sent twice with the same client token to exercise idempotency.
+
+Part 2 writes 1,000,000 ratings (50,000 items x 20 raters, COPY) into another campaign
+and times :func:`annotation.selectors.report_for` (load through ``ratings_frame`` +
+``annotation.report.campaign_report``) over them.
+
+This module doubles as the WSGI entry for gunicorn (``application``), which imports the
+whole URLconf in the master before forking, so no worker pays for it on a request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import io
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def __getattr__(name: str):
+    """``application`` for gunicorn: Django's WSGI app with the URLconf already imported."""
+    if name != "application":
+        raise AttributeError(name)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.core.wsgi import get_wsgi_application
+    from django.urls import get_resolver
+
+    app = get_wsgi_application()
+    get_resolver().url_patterns  # noqa: B018 - import every app's urls (and torch) now
+    globals()["application"] = app
+    return app
+
+
+def _setup_django(db_url: str) -> None:
+    os.environ["DATABASE_URL"] = db_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+def _recreate_db(name: str) -> str:
+    base = "postgres://root@127.0.0.1:5432"
+    subprocess.run(["psql", f"{base}/postgres", "-qc", f'DROP DATABASE IF EXISTS "{name}"'], check=True)
+    subprocess.run(["psql", f"{base}/postgres", "-qc", f'CREATE DATABASE "{name}"'], check=True)
+    url = f"{base}/{name}"
+    env = {**os.environ, "DATABASE_URL": url}
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    return url
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+# ------------------------------------------------------------------------- part 1
+
+
+def seed_service(n_items: int, n_annotators: int) -> tuple[str, list[str]]:
+    """An open overlap-3 MOS campaign of text items; annotators with tokens and consent."""
+    from django.utils import timezone
+    from rest_framework.authtoken.models import Token
+
+    from accounts.models import Membership, Role, User
+    from accounts.services import project_create
+    from annotation import services
+    from annotation.models import Annotator, Item
+
+    project = project_create(slug="bench", name="Bench", is_public=False)
+    campaign = services.campaign_create(project=project, name="Bench MOS", slug="mos", template="mos",
+                                        policy="overlap", policy_k=3, policy_n=None,
+                                        require_full_listen=False, control_every=0)
+    Item.objects.bulk_create([
+        Item(campaign=campaign, external_id=f"u{i:05d}", response=f"synthetic response {i}",
+             system=f"sys{i % 8}", condition=("clean", "noisy", "reverb", "codec")[i % 4],
+             task=f"task{i % 5}", position=i) for i in range(n_items)])
+    services.campaign_set_status(campaign=campaign, status="open")
+    users = User.objects.bulk_create([User(username=f"bench{i}", handle=f"bench-{i}", is_guest=True)
+                                      for i in range(n_annotators)])
+    Membership.objects.bulk_create([Membership(project=project, user=u, role=Role.PARTICIPANT) for u in users])
+    now = timezone.now()
+    Annotator.objects.bulk_create([Annotator(campaign=campaign, user=u, consent_at=now) for u in users])
+    tokens = [Token.objects.create(user=u).key for u in users]
+    return "/api/v1/projects/bench/campaigns/mos/", tokens
+
+
+def start_gunicorn(db_url: str, port: int, log: Path) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": db_url, "GUNICORN_BIND": f"127.0.0.1:{port}",
+           "DJANGO_LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
+    handle = log.open("w")
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("gunicorn")), "-c", "deploy/gunicorn.conf.py", "--preload",
+         "--access-logfile", "/dev/null", "tests.benchmarks.annotation_bench:application"],
+        cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT)
+    deadline = time.time() + 240
+    while time.time() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/api/v1/")
+            conn.getresponse().read()
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited; see {log}") from None
+            time.sleep(0.5)
+    proc.terminate()
+    raise RuntimeError("gunicorn did not start in time")
+
+
+def run_load(port: int, base: str, tokens: list[str], per_annotator: int) -> dict:
+    """One thread per annotator: next item, submit; returns latencies, errors, accepted tokens."""
+    lat: dict[str, list[float]] = {"next": [], "submit": []}
+    errors: list[str] = []
+    accepted: list[str] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(len(tokens))
+
+    def call(conn, path: str, payload: dict, token: str) -> tuple[int, bytes, float]:
+        body = json.dumps(payload)
+        t0 = time.perf_counter()
+        conn.request("POST", path, body=body, headers={
+            "Authorization": f"Token {token}", "Content-Type": "application/json"})
+        resp = conn.getresponse()
+        data = resp.read()
+        return resp.status, data, (time.perf_counter() - t0) * 1000
+
+    def annotator(i: int) -> None:
+        token = tokens[i]
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        mine_next, mine_submit, mine_ok, mine_err = [], [], [], []
+        barrier.wait()
+        try:
+            for n in range(per_annotator):
+                status, data, ms = call(conn, base + "next/", {}, token)
+                mine_next.append(ms)
+                if status == 204:
+                    break
+                if status != 200:
+                    mine_err.append(f"next {status} {data[:200]!r}")
+                    break
+                item = json.loads(data)
+                client_token = f"bench-{i}-{n}"
+                payload = {"assignment": item["assignment"], "values": {"mos": 1 + (i + n) % 5},
+                           "client_token": client_token}
+                status, data, ms = call(conn, base + "ratings/submit/", payload, token)
+                mine_submit.append(ms)
+                if status != 201:
+                    mine_err.append(f"submit {status} {data[:200]!r}")
+                    continue
+                mine_ok.append(client_token)
+                if n == 0:  # a double click: same token again must store nothing new
+                    status, data, ms = call(conn, base + "ratings/submit/", payload, token)
+                    if status != 200 or json.loads(data)["created"]:
+                        mine_err.append(f"duplicate submit answered {status}")
+        except Exception as exc:  # noqa: BLE001 - counted as an error
+            mine_err.append(repr(exc))
+        finally:
+            conn.close()
+        with lock:
+            lat["next"] += mine_next
+            lat["submit"] += mine_submit
+            accepted.extend(mine_ok)
+            errors.extend(mine_err)
+
+    threads = [threading.Thread(target=annotator, args=(i,)) for i in range(len(tokens))]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return {"lat": lat, "errors": errors, "accepted": accepted, "wall_s": time.perf_counter() - t0}
+
+
+def verify(accepted: list[str]) -> dict:
+    from collections import Counter
+
+    from annotation.models import Assignment, Item, Rating
+
+    stored = list(Rating.objects.filter(campaign__slug="mos").values_list("client_token", flat=True))
+    live = Counter(Assignment.objects.filter(campaign__slug="mos", status__in=["active", "submitted"])
+                   .values_list("item_id", flat=True))
+    bad_counters = 0
+    for item in Item.objects.filter(campaign__slug="mos", n_done__gt=0):
+        if item.n_done != item.assignments.filter(status="submitted").count():
+            bad_counters += 1
+    return {
+        "ratings_stored": len(stored),
+        "lost": len(set(accepted) - set(stored)),
+        "unexpected": len(set(stored) - set(accepted)),
+        "duplicates": len(stored) - len(set(stored)),
+        "max_per_item": max(live.values()) if live else 0,
+        "bad_counters": bad_counters,
+    }
+
+
+# ------------------------------------------------------------------------- part 2
+
+
+def seed_ratings(n_ratings: int, raters_per_item: int = 20, n_raters: int = 2500, seed: int = 0) -> int:
+    """A closed campaign with ``n_ratings`` MOS ratings written by COPY; returns its pk."""
+    import numpy as np
+    from django.db import connection
+    from django.utils import timezone
+
+    from accounts.models import Project, User
+    from annotation import services
+    from annotation.models import Annotator, Assignment, Item, Rating
+
+    rng = np.random.default_rng(seed)
+    project = Project.objects.get(slug="bench")
+    campaign = services.campaign_create(project=project, name="1M", slug="million", template="mos",
+                                        policy="overlap", policy_k=raters_per_item, policy_n=None)
+    n_items = n_ratings // raters_per_item
+    Item.objects.bulk_create([
+        Item(campaign=campaign, external_id=f"m{i:06d}", response="x", system=f"sys{i % 10}",
+             condition=("clean", "noisy", "reverb", "codec")[i % 4], task=f"task{i % 5}", position=i,
+             n_done=raters_per_item, kind="gold" if i % 100 == 0 else "regular",
+             expected={"mos": "4"} if i % 100 == 0 else {})
+        for i in range(n_items)], batch_size=5000)
+    users = User.objects.bulk_create([User(username=f"r{i}", handle=f"rater-{i}", is_guest=True)
+                                      for i in range(n_raters)], batch_size=2000)
+    annotators = Annotator.objects.bulk_create([Annotator(campaign=campaign, user=u) for u in users],
+                                               batch_size=2000)
+    item_ids = np.array(list(Item.objects.filter(campaign=campaign).order_by("position")
+                             .values_list("pk", flat=True)))
+    ann_ids = np.array([a.pk for a in annotators])
+    item = np.repeat(np.arange(n_items), raters_per_item)
+    slot = np.tile(np.arange(raters_per_item), n_items)
+    start = rng.integers(0, n_raters, size=n_items)
+    rater = (start[item] + slot) % n_raters
+    quality = 2 + 0.25 * (np.arange(n_items) % 10) + rng.normal(0, 0.8, n_items)
+    value = np.clip(np.rint(quality[item] + rng.normal(0, 0.7, item.size)), 1, 5).astype(int)
+    now = timezone.now().isoformat()
+    a_table, r_table = Assignment._meta.db_table, Rating._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT nextval(pg_get_serial_sequence('{a_table}', 'id'))")
+        first = cursor.fetchone()[0]
+        a_ids = first + np.arange(item.size)
+        cursor.execute(f"SELECT setval(pg_get_serial_sequence('{a_table}', 'id'), %s)", [int(a_ids[-1])])
+        buf = io.StringIO()
+        for k in range(item.size):
+            buf.write(f"{a_ids[k]}\t{campaign.pk}\t{item_ids[item[k]]}\t{ann_ids[rater[k]]}\ta{a_ids[k]}\t0\t"
+                      f"{now}\t{now}\t{now}\tsubmitted\n")
+        with cursor.cursor.copy(f"COPY {a_table} (id, campaign_id, item_id, annotator_id, public_id, repeat, "
+                                "served_at, expires_at, submitted_at, status) FROM STDIN") as copy:
+            copy.write(buf.getvalue())
+        buf = io.StringIO()
+        for k in range(item.size):
+            buf.write(f"{campaign.pk}\t{a_ids[k]}\t{item_ids[item[k]]}\t{ann_ids[rater[k]]}\tmos\t{value[k]}\t\t"
+                      f"t{a_ids[k]}\t{now}\t9000\n")
+        with cursor.cursor.copy(f"COPY {r_table} (campaign_id, assignment_id, item_id, annotator_id, criterion, "
+                                "value, comment, client_token, submitted_at, elapsed_ms) FROM STDIN") as copy:
+            copy.write(buf.getvalue())
+        cursor.execute(f"ANALYZE {r_table}")
+    return campaign.pk
+
+
+def time_report(campaign_pk: int, repeats: int) -> dict:
+    from annotation import selectors
+    from annotation.models import Campaign
+
+    campaign = Campaign.objects.get(pk=campaign_pk)
+    load, total = [], []
+    report = None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        frame = selectors.ratings_frame(campaign)
+        t1 = time.perf_counter()
+        report = selectors.report_for(campaign, frame)
+        t2 = time.perf_counter()
+        load.append(t1 - t0)
+        total.append(t2 - t0)
+    assert report is not None
+    return {"n": int(report.counts["ratings_in"]), "load_s": statistics.median(load),
+            "total_s": statistics.median(total), "agreement": report.agreement.iloc[0].to_dict()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", default="h_annot_bench")
+    parser.add_argument("--annotators", type=int, default=50)
+    parser.add_argument("--per-annotator", type=int, default=20)
+    parser.add_argument("--items", type=int, default=2000)
+    parser.add_argument("--ratings", type=int, default=1_000_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--skip-service", action="store_true")
+    args = parser.parse_args()
+
+    db_url = _recreate_db(args.db)
+    _setup_django(db_url)
+    print(f"database {args.db}; {os.cpu_count()} CPUs")
+    if not args.skip_service:
+        base, tokens = seed_service(args.items, args.annotators)
+        port = _free_port()
+        log = Path("/tmp") / f"annotation_bench_gunicorn_{port}.log"
+        proc = start_gunicorn(db_url, port, log)
+        try:
+            # warm every worker's DB connection with a few untimed calls
+            run_load(port, base, tokens, 1)
+            from annotation.models import Assignment, Rating
+
+            Rating.objects.filter(campaign__slug="mos").delete()
+            Assignment.objects.filter(campaign__slug="mos").delete()
+            from annotation.models import Item
+
+            Item.objects.filter(campaign__slug="mos").update(n_active=0, n_done=0)
+            result = run_load(port, base, tokens, args.per_annotator)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=45)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        for name in ("next", "submit"):
+            values = result["lat"][name]
+            print(f"{name:>6}: n={len(values)} p50={_pct(values, 50):.1f} ms p95={_pct(values, 95):.1f} ms "
+                  f"p99={_pct(values, 99):.1f} ms max={max(values):.1f} ms")
+        print(f"errors: {len(result['errors'])} {result['errors'][:3]}")
+        print(f"wall: {result['wall_s']:.1f} s for {args.annotators} annotators x {args.per_annotator} items")
+        print("db check:", verify(result["accepted"]))
+    t0 = time.perf_counter()
+    pk = seed_ratings(args.ratings)
+    print(f"seeded {args.ratings} ratings in {time.perf_counter() - t0:.1f} s")
+    rep = time_report(pk, args.repeats)
+    print(f"report over {rep['n']} ratings: load {rep['load_s']:.2f} s, load+report {rep['total_s']:.2f} s "
+          f"(median of {args.repeats})")
+    print("agreement row:", {k: rep["agreement"][k] for k in ("criterion", "statistic", "value", "label")})
+
+
+if __name__ == "__main__":
+    main()
