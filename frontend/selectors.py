@@ -282,6 +282,8 @@ TABLES: dict[str, tuple[str, str]] = {
 def dashboard_data(project: Project, filters: Filters, *, only: set[str] | None = None) -> DashboardData:
     """Compute the dashboard tables (all, or just ``only`` for a chart/CSV download)."""
     want = set(TABLES) if only is None else set(only)
+    # Decide once per dashboard whether overrides must be looked up (see effective_correct_expression).
+    project._earshot_verdict = effective_correct_expression(project)
     per_resp = per_responder(project, filters)
     counts = project_counts(project, filters, per_resp)
     head = core.headline(per_resp, counts=counts)
@@ -389,6 +391,9 @@ def effective_correct_expression(project: Project) -> Any:
     from django.db.models import OuterRef, Subquery
     from django.db.models.functions import Coalesce
 
+    cached = getattr(project, "_earshot_verdict", None)
+    if cached is not None:
+        return cached
     try:
         from judging.models import HumanJudgement
     except ImportError:
