@@ -27,7 +27,7 @@ import json
 import math
 import operator
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -250,6 +250,7 @@ class _Alt:
     longest: str
     total_len: int
     stems: frozenset[str]
+    partial_key: str
 
     def weights_hit(self, hit: frozenset[str]) -> float:
         """Share of the answer's content letters in the words found."""
@@ -310,6 +311,7 @@ def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...],
                     longest=max(sorted(content), key=len),
                     total_len=sum(len(t) for t in content),
                     stems=frozenset(stem(t) for t in content),
+                    partial_key="\x00" + " ".join(toks),
                 )
             )
         return tuple(out)
@@ -390,6 +392,8 @@ class _Cand:
     pairs: frozenset[tuple[str, str]]
     refusal: bool
     disclaimer: bool
+    # memo of spelling-variant look-ups and partial similarities for this candidate
+    memo: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
 
 
 @lru_cache(maxsize=65536)
@@ -697,19 +701,19 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     f_neg = 0.0
     first_pos = 1.0
     n_contained = 0
-    fuzzy_cache: dict[str, bool] = {}
+    memo = info.memo
 
     def fuzzy_in(t: str) -> bool:
         if t in cand_set:
             return True
         if len(t) < 5 or not cand_content:
             return False
-        hit = fuzzy_cache.get(t)
+        hit = memo.get(t)
         if hit is None:
             hit = process.extractOne(t, cand_content, scorer=Levenshtein.distance,
                                      score_cutoff=_max_edits(len(t))) is not None
-            fuzzy_cache[t] = hit
-        return hit
+            memo[t] = hit
+        return bool(hit)
 
     alt_months: set[str] = set()
     alt_pairs: set[tuple[str, str]] = set()
@@ -771,7 +775,10 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         if contains:
             partial = 1.0
         elif len(a.norm) >= 3:
-            partial = fuzz.partial_ratio(a.norm, full_norm) / 100.0
+            partial = memo.get(a.partial_key)
+            if partial is None:
+                partial = fuzz.partial_ratio(a.norm, full_norm) / 100.0
+                memo[a.partial_key] = partial
         else:
             partial = ratio
         if a.nums:
