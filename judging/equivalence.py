@@ -28,7 +28,7 @@ import math
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from rapidfuzz import fuzz, process
@@ -387,13 +387,17 @@ class _Cand:
     content: tuple[str, ...]
     content_set: frozenset[str]
     core_content: frozenset[str]
-    stems: frozenset[str]
     months: frozenset[str]
     pairs: frozenset[tuple[str, str]]
     refusal: bool
     disclaimer: bool
     # memo of spelling-variant look-ups and partial similarities for this candidate
     memo: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
+
+    @cached_property
+    def stems(self) -> frozenset[str]:
+        """Stems of the content words (computed on first use)."""
+        return frozenset(stem(t) for t in self.content)
 
 
 @lru_cache(maxsize=65536)
@@ -416,7 +420,6 @@ def _candidate(candidate: str) -> _Cand | None:
         content=tuple(t for t in tok_set if t not in STOPWORDS),
         content_set=tok_set - STOPWORDS,
         core_content=frozenset(core) - STOPWORDS,
-        stems=frozenset(stem(t) for t in tok_set - STOPWORDS),
         months=months,
         pairs=pairs,
         refusal=n <= 40 and any(r in full_norm for r in _REFUSAL),

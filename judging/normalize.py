@@ -84,6 +84,7 @@ _ROMAN_RE = re.compile(r"^(?:l?x{0,3}|xl|xc)(?:ix|iv|v?i{0,3})$")
 # Two-letter words that are also valid numerals but far more often words.
 _ROMAN_STOP = frozenset({"xl", "lx", "li", "lv", "cl", "ci", "cv", "cx", "il"})
 
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 _STYLIZED_DOLLAR = re.compile(r"(?<=[A-Za-z])\$(?=[A-Za-z])")
 _STYLIZED_BANG = re.compile(r"(?<=[A-Za-z])!(?=[A-Za-z])")
 _SHORT_SLASH = re.compile(r"\b([A-Za-z]{1,3})/([A-Za-z]{1,3})\b")
@@ -111,7 +112,12 @@ def fold(text: str) -> str:
         text = _fix_mojibake(text)
     text = text.translate(_SPECIAL)
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    if decomposed.isascii():
+        return decomposed
+    stripped = _COMBINING.sub("", decomposed)
+    if stripped.isascii():
+        return stripped
+    return "".join(ch for ch in stripped if not unicodedata.combining(ch))
 
 
 def _fix_mojibake(text: str) -> str:
