@@ -143,18 +143,84 @@ def _iso(value: Any) -> Any:
     return value.isoformat() if isinstance(value, dt.datetime) else value
 
 
+def _csv_value(value: Any) -> Any:
+    """CSV cell: booleans as ``true``/``false`` (as PostgreSQL writes them), times in ISO 8601."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return _iso(value)
+
+
 def csv_stream(rows: Iterable[tuple], *, batch: int = 500) -> Iterator[bytes]:
     """CSV lines for ``rows`` with a header, in small byte chunks."""
-    writer = csv.writer(_Echo())
+    writer = csv.writer(_Echo(), lineterminator="\n")
     yield writer.writerow(list(RESPONSE_COLUMNS)).encode("utf-8")
     parts: list[str] = []
     for row in rows:
-        parts.append(writer.writerow([_iso(v) for v in row]))
+        parts.append(writer.writerow([_csv_value(v) for v in row]))
         if len(parts) >= batch:
             yield "".join(parts).encode("utf-8")
             parts = []
     if parts:
         yield "".join(parts).encode("utf-8")
+
+
+BOOL_COLUMNS = ("correct", "auto_correct", "prompt")
+
+
+def postgres_copy_sql(project: Project, filters: Filters | None = None) -> tuple[str, tuple]:
+    """``COPY (SELECT ...) TO STDOUT`` of the export query: the ORM's SQL, wrapped.
+
+    The inner query is exactly the one :func:`responses_rows` iterates (same
+    filters, same effective verdict); the outer select only names the columns and
+    formats booleans and times like :func:`csv_stream` does.
+    """
+    qs = responses_filtered(project, filters or Filters()).order_by("id")
+    sql, params = qs.values_list(*RESPONSE_COLUMNS.values()).query.sql_with_params()
+    names = list(RESPONSE_COLUMNS)
+    outer = []
+    for name in names:
+        if name in BOOL_COLUMNS:
+            outer.append(f't."{name}"::text AS "{name}"')
+        elif name == "created_at":
+            outer.append(
+                "to_char(t.\"created_at\" AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"+00:00\"')"
+                ' AS "created_at"'
+            )
+        else:
+            outer.append(f't."{name}"')
+    alias = ", ".join(f'"{n}"' for n in names)
+    select = f"SELECT {', '.join(outer)} FROM ({sql}) AS t({alias})"
+    return f"COPY ({select}) TO STDOUT WITH (FORMAT csv, HEADER true)", tuple(params)
+
+
+def postgres_csv_stream(project: Project, filters: Filters | None = None) -> Iterator[bytes]:
+    """CSV straight from PostgreSQL's ``COPY ... TO STDOUT``, block by block.
+
+    The server formats the rows and the client only passes bytes on, so a million
+    rows stream in seconds with constant memory. Same columns and values as
+    :func:`csv_stream` (the portable path used on SQLite).
+    """
+    from django.db import connection
+
+    sql, params = postgres_copy_sql(project, filters)
+    with connection.cursor() as cursor, cursor.cursor.copy(sql, params or None) as copy:
+        buffer = bytearray()
+        for block in copy:
+            buffer += block
+            if len(buffer) >= 256 * 1024:
+                yield bytes(buffer)
+                buffer.clear()
+        if buffer:
+            yield bytes(buffer)
+
+
+def csv_export(project: Project, filters: Filters | None = None) -> Iterator[bytes]:
+    """The responses CSV: PostgreSQL COPY when available, else the portable cursor path."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        return postgres_csv_stream(project, filters)
+    return csv_stream(responses_rows(project, filters))
 
 
 def jsonl_stream(rows: Iterable[tuple], *, batch: int = 500) -> Iterator[bytes]:

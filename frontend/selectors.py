@@ -6,7 +6,7 @@ few hundred count rows that come back are turned into tables by the pure
 functions of :mod:`frontend.dashboard`.
 
 Other apps are read through small adapters at the bottom of this module
-(``effective_correct_expression``, ``latest_fit``, ``adjudication_trail``, ...):
+(``with_verdict``, ``latest_fit``, ``adjudication_trail``, ...):
 each degrades to "not available" while that app's side is not there, so the
 dashboard works on the quiz alone and fills in as judging, IRT and annotation land.
 """
@@ -98,7 +98,7 @@ def responses_filtered(project: Project, filters: Filters) -> QuerySet[Response]
         qs = qs.filter(question__source=filters.source)
     if filters.condition:
         qs = qs.filter(Q(responder__kind=core.HUMAN) | Q(responder__condition=filters.condition))
-    return qs.annotate(verdict=effective_correct_expression(project))
+    return with_verdict(qs, project)
 
 
 def _qtype_q(qtype: str) -> Q | None:
@@ -282,8 +282,8 @@ TABLES: dict[str, tuple[str, str]] = {
 def dashboard_data(project: Project, filters: Filters, *, only: set[str] | None = None) -> DashboardData:
     """Compute the dashboard tables (all, or just ``only`` for a chart/CSV download)."""
     want = set(TABLES) if only is None else set(only)
-    # Decide once per dashboard whether overrides must be looked up (see effective_correct_expression).
-    project._earshot_verdict = effective_correct_expression(project)
+    # Decide once per dashboard whether overrides must be looked up (see with_verdict).
+    project._earshot_overrides = uses_overrides(project)
     per_resp = per_responder(project, filters)
     counts = project_counts(project, filters, per_resp)
     head = core.headline(per_resp, counts=counts)
@@ -330,8 +330,7 @@ def dashboard_data(project: Project, filters: Filters, *, only: set[str] | None 
 def question_responses(question: Question) -> QuerySet[Response]:
     """Every response to a question with its responder (label only) for the question page."""
     return (
-        Response.objects.filter(question=question)
-        .annotate(verdict=effective_correct_expression(question.project))
+        with_verdict(Response.objects.filter(question=question), question.project)
         .select_related("responder", "responder__system")
         .order_by("responder__kind", "mode", "responder__label", "id")
     )
@@ -345,8 +344,7 @@ def data_hash(project: Project) -> str:
     """
     digest = hashlib.sha256()
     qs = (
-        Response.objects.filter(project=project)
-        .annotate(verdict=effective_correct_expression(project))
+        with_verdict(Response.objects.filter(project=project), project)
         .order_by("id")
         .values_list("id", "responder_id", "question_id", "mode", "verdict", "rule_version")
     )
@@ -380,34 +378,36 @@ def _guarded(func, default):
         return default
 
 
-def effective_correct_expression(project: Project) -> Any:
-    """The effective verdict of a response as a database expression.
+def uses_overrides(project: Project) -> bool:
+    """Whether any response of the project has a human judgement or an LLM verdict.
 
-    Judging stores human overrides (``judging.models.HumanJudgement``; the latest
-    wins). When the project has any, the override is looked up per response;
-    otherwise (and while judging is absent) the stored automatic verdict is used,
-    which keeps the common case a plain column read on a million rows.
+    Judging's effective verdict (human > LLM > rules, ``judging.selectors``) costs
+    correlated subqueries per response; when the project has no override at all,
+    the stored rule verdict *is* the effective one and a plain column is read.
     """
-    from django.db.models import OuterRef, Subquery
-    from django.db.models.functions import Coalesce
-
-    cached = getattr(project, "_earshot_verdict", None)
+    cached = getattr(project, "_earshot_overrides", None)
     if cached is not None:
         return cached
-    try:
-        from judging.models import HumanJudgement
-    except ImportError:
-        return F("correct")
 
     def _has() -> bool:
-        return HumanJudgement.objects.filter(response__project=project).exists()
+        from judging.models import HumanJudgement, VerdictRecord
 
-    if not _guarded(_has, False):
-        return F("correct")
-    latest = HumanJudgement.objects.filter(response=OuterRef("pk")).order_by("-created_at", "-id")
-    from django.db.models import BooleanField
+        return (
+            HumanJudgement.objects.filter(response__project=project).exists()
+            or VerdictRecord.objects.filter(response__project=project, judge__startswith="llm:",
+                                            event="added", correct__isnull=False).exists()
+        )
 
-    return Coalesce(Subquery(latest.values("correct")[:1]), F("correct"), output_field=BooleanField())
+    return bool(_guarded(_has, False))
+
+
+def with_verdict(qs: QuerySet[Response], project: Project) -> QuerySet[Response]:
+    """``qs`` annotated with ``verdict``: the effective verdict (human > LLM > rules)."""
+    if not uses_overrides(project):
+        return qs.annotate(verdict=F("correct"))
+    from judging.selectors import effective_verdicts
+
+    return effective_verdicts(queryset=qs).annotate(verdict=F("effective_correct"))
 
 
 def latest_fit(project: Project) -> Any | None:
@@ -462,15 +462,14 @@ def question_irt(question: Question) -> dict | None:
 
 
 def adjudication_trail(question: Question) -> list[dict]:
-    """Human judgements and challenges on a question's responses (empty without judging)."""
+    """Human judgements on a question's responses, oldest first (empty without judging)."""
 
     def _get() -> list[dict]:
-        from judging.models import HumanJudgement
+        from judging.selectors import human_judgements_list
 
         rows = (
-            HumanJudgement.objects.filter(response__question=question)
-            .select_related("response__responder", "by")
-            .order_by("created_at", "id")
+            human_judgements_list(project=question.project).filter(response__question=question)
+            .select_related("response__responder", "by").order_by("created_at", "id")
         )
         return [
             {"response_id": j.response_id, "responder": j.response.responder.label,
@@ -483,30 +482,34 @@ def adjudication_trail(question: Question) -> list[dict]:
 
 
 def annotation_reports(project: Project) -> list[dict] | None:
-    """Campaign reports (MOS ± CI, agreement) when annotation exposes them, else ``None``.
-
-    Hook: annotation's Django side is expected to provide
-    ``annotation.selectors.campaign_reports(project)`` returning dicts with
-    ``campaign``, ``mos`` (DataFrame) and ``agreement`` (DataFrame).
-    """
+    """MOS ± CI and agreement (with Landis–Koch labels) of each campaign with ratings, or ``None``."""
 
     def _get():
-        from annotation import selectors  # type: ignore[attr-defined]
+        from annotation.selectors import campaigns_for_project, report_for
 
-        return selectors.campaign_reports(project)
+        out = []
+        for campaign in campaigns_for_project(project):
+            report = report_for(campaign)
+            if report.mos is not None and len(report.mos):
+                out.append({"campaign": campaign.slug, "mos": report.mos, "agreement": report.agreement})
+        return out or None
 
     return _guarded(_get, None)
 
 
 def judge_human_agreement(project: Project) -> pd.DataFrame | None:
-    """Judge–human agreement table when judging exposes it, else ``None``.
-
-    Hook: expects ``judging.selectors.judge_human_agreement(project)`` → DataFrame.
-    """
+    """Agreement of each automatic judge with human judgements (overall), or ``None`` when none."""
 
     def _get():
-        from judging import selectors  # type: ignore[attr-defined]
+        from dataclasses import asdict
 
-        return selectors.judge_human_agreement(project)
+        from judging.agreement import agreement_report
+        from judging.selectors import AGREEMENT_JUDGES, agreement_rows
+
+        rows = agreement_rows(project=project)
+        if not rows:
+            return None
+        report = agreement_report(rows, AGREEMENT_JUDGES)
+        return pd.DataFrame([asdict(a) for a in report.overall])
 
     return _guarded(_get, None)

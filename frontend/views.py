@@ -312,7 +312,8 @@ def export_responses(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     rows = exports.responses_rows(project, filters)
     filename = f"{project.slug}-responses.{fmt}"
     if fmt == "csv":
-        response = StreamingHttpResponse(exports.csv_stream(rows), content_type=exports.CONTENT_TYPES["csv"])
+        response = StreamingHttpResponse(exports.csv_export(project, filters),
+                                         content_type=exports.CONTENT_TYPES["csv"])
     elif fmt == "jsonl":
         response = StreamingHttpResponse(exports.jsonl_stream(rows), content_type=exports.CONTENT_TYPES["jsonl"])
     elif fmt == "parquet":

@@ -327,10 +327,10 @@ RESPONSE_ORDER = ("id", "created_at", "latency_ms")
 
 
 def _responses(project: Project, request: Request, kind: str | None) -> QuerySet[Response]:
-    from frontend.selectors import effective_correct_expression
+    from frontend.selectors import with_verdict
 
-    qs = (Response.objects.filter(project=project).annotate(verdict=effective_correct_expression(project))
-          .select_related("question", "responder", "responder__system"))
+    qs = with_verdict(Response.objects.filter(project=project), project).select_related(
+        "question", "responder", "responder__system")
     params = request.query_params
     if kind:
         qs = qs.filter(responder__kind=kind)

@@ -328,3 +328,19 @@ def test_workspace_page_and_token(client, dash):
     key = Token.objects.get(user=dash.researcher).key
     assert key in client.get(url).content.decode()  # shown once
     assert key not in client.get(url).content.decode()
+
+
+def test_human_override_changes_the_numbers_and_shows_in_the_trail(client, dash):
+    """A human judgement (judging's override) wins over the stored rule verdict everywhere."""
+    from judging.services import override_set
+    from quiz.models import Response
+
+    wrong = Response.objects.get(responder=dash.humans["H3"], question__external_id="q2", mode="free")
+    override_set(response=wrong, correct=True, by=dash.researcher, note="accept the nickname")
+    data = selectors.dashboard_data(dash.project, Filters())
+    free = next(m for m in data.head.modes if m.mode == "free")
+    assert (free.human_n, free.human_correct) == (9, 4)
+    assert list(data.tables["unsolved"]["external_id"]) == []  # q2 now has a correct human answer
+    client.force_login(dash.researcher)
+    html = client.get(reverse("frontend:question", args=[dash.project.slug, "q2"])).content.decode()
+    assert "accept the nickname" in html and "overridden" in html

@@ -1,0 +1,276 @@
+"""Dashboard and export benchmark on PostgreSQL with 1,000,000 responses (run on demand).
+
+    DATABASE_URL=postgres://root@127.0.0.1:5432/h_work_bench \\
+        .venv/bin/python tests/benchmarks/export_bench.py [--responses 1000000] [--reuse]
+
+Creates the database if needed, migrates it, generates a project ("bench") with
+humans and model systems answering the same questions (bulk insert with COPY),
+then measures, each in a fresh process so peak memory is the export's own:
+
+* the dashboard page (Django test client, logged-in researcher): cold and warm;
+* the CSV export of every response (streamed; bytes counted, not kept): wall time
+  and peak resident memory (``resource.getrusage(...).ru_maxrss``);
+* the Parquet and JSONL exports likewise.
+
+Targets (issue 6): dashboard < 1 s; CSV export of 1M responses < 30 s with peak
+memory < 500 MB. Prints a Markdown table for docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+SLUG = "bench"
+N_QUESTIONS = 400
+MODEL_SYSTEMS = 10
+CONDITIONS = ("audio+text", "text-only", "transcript-only")
+
+
+def _setup() -> None:
+    import django
+
+    django.setup()
+    from django.test.utils import override_settings
+
+    # Pages render without a collectstatic manifest (as in the test suite).
+    override_settings(STORAGES={
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }).enable()
+
+
+def ensure_database() -> None:
+    """Create the benchmark database named in DATABASE_URL when it does not exist."""
+    import dj_database_url
+    import psycopg
+
+    cfg = dj_database_url.parse(os.environ["DATABASE_URL"])
+    with psycopg.connect(host=cfg["HOST"], port=cfg["PORT"] or 5432, user=cfg["USER"], dbname="postgres",
+                         autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [cfg["NAME"]]).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{cfg["NAME"]}"')
+
+
+def generate(n_responses: int, seed: int = 1) -> dict:
+    """Fresh project with ~n_responses responses; returns counts."""
+    from django.core.management import call_command
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from accounts.models import Project, Role, User
+    from accounts.services import membership_set, project_create, user_create
+    from quiz.models import Category, ModelSystem, Question, Responder
+
+    call_command("migrate", verbosity=0)
+    from quiz.models import Response
+
+    old = Project.objects.filter(slug=SLUG).first()
+    if old is not None:  # fast cleanup: raw delete of responses, then the rest
+        Response.objects.filter(project=old)._raw_delete(Response.objects.db)
+        Question.objects.filter(project=old).delete()
+        old.delete()
+    User.objects.filter(username__startswith="bench-").delete()
+    rng = random.Random(seed)
+    t0 = time.perf_counter()
+    with transaction.atomic():
+        project = project_create(slug=SLUG, name="Benchmark project")
+        researcher = User.objects.filter(username="bench-researcher").first() or user_create(
+            username="bench-researcher", password="bench-password-1")
+        membership_set(project=project, user=researcher, role=Role.OWNER)
+        categories = list(Category.objects.filter(project=project))
+        questions = Question.objects.bulk_create([
+            Question(project=project, external_id=f"q{i:05d}", prompt=f"Question {i}?", answerline=f"answer {i}",
+                     category=categories[i % len(categories)], source=f"src-{i % 4}",
+                     choices=["a", "b", "c", "d"], correct_choice=i % 4, pyramidal=i % 10 == 0)
+            for i in range(N_QUESTIONS)
+        ])
+        models = []
+        for s in range(MODEL_SYSTEMS):
+            system = ModelSystem.objects.create(project=project, name=f"model-{s:02d}")
+            for condition in CONDITIONS:
+                models.append(Responder(project=project, kind="model", system=system, condition=condition,
+                                        label=f"model-{s:02d} ({condition})"))
+        models = Responder.objects.bulk_create(models)
+        model_rows = len(models) * N_QUESTIONS * 2
+        per_human = 200
+        n_humans = max(1, (n_responses - model_rows) // per_human)
+        users = User.objects.bulk_create([
+            User(username=f"bench-u{i}", handle=f"bench-player-{i}", is_guest=True, password="!")
+            for i in range(n_humans)
+        ], batch_size=2000)
+        humans = Responder.objects.bulk_create([
+            Responder(project=project, kind="human", user=u, label=u.handle) for u in users
+        ], batch_size=2000)
+    now = timezone.now().isoformat()
+    columns = ("project_id", "question_id", "responder_id", "mode", "answer_text", "choice", "choice_position",
+               "option_order", "clue_index", "latency_ms", "client_token", "prompted", "correct", "prompt",
+               "score", "rule", "rule_version", "matched", "explanation", "created_at", "judged_at")
+    items = [(q, mode) for q in questions for mode in ("free", "mcq")]
+    written = 0
+    with connection.cursor() as cursor, transaction.atomic():
+        raw = cursor.cursor
+        with raw.copy(f"COPY quiz_response ({', '.join(columns)}) FROM STDIN") as copy:
+            def write(responder, skill, chosen):
+                nonlocal written
+                for q, mode in chosen:
+                    right = rng.random() < skill
+                    if mode == "mcq":
+                        choice = q.correct_choice if right else (q.correct_choice + 1 + rng.randrange(3)) % 4
+                        position = rng.randrange(4)
+                        copy.write_row((project.pk, q.pk, responder.pk, mode, q.choices[choice], choice, position,
+                                        "[0, 1, 2, 3]", None, rng.randint(800, 15000), f"b{written}", False, right,
+                                        False, 1.0 if right else 0.0, "mcq", "mcq-1", "", "bench", now, now))
+                    else:
+                        copy.write_row((project.pk, q.pk, responder.pk, mode, "an answer", None, None, "[]",
+                                        rng.randrange(3) if q.pyramidal else None, rng.randint(800, 15000),
+                                        f"b{written}", False, right, False, 1.0 if right else 0.0,
+                                        "alias:accept" if right else "no-match", "eq-bench", "", "bench", now, now))
+                    written += 1
+
+            for responder in models:
+                write(responder, rng.uniform(0.2, 0.8), items)
+            for responder in humans:
+                write(responder, rng.uniform(0.1, 0.95), rng.sample(items, per_human))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE quiz_response; ANALYZE quiz_responder; ANALYZE quiz_question;")
+    return {"responses": written, "humans": len(humans), "model_responders": len(models),
+            "questions": N_QUESTIONS, "generate_s": round(time.perf_counter() - t0, 1)}
+
+
+def _rss_mb() -> float:
+    """Current resident set size of this process (Linux /proc), in MB."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _warm_up(client) -> float:
+    """Load every app's URLs and views (imports) before timing; return seconds spent."""
+    t = time.perf_counter()
+    import config.urls  # noqa: F401  (other apps' views import heavy libraries)
+
+    client.get("/")
+    return time.perf_counter() - t
+
+
+def measure_dashboard(runs: int = 3) -> dict:
+    """Dashboard page through the Django test client: first (cold) and median warm time."""
+    from django.test import Client
+
+    from accounts.models import User
+
+    client = Client()
+    client.force_login(User.objects.get(username="bench-researcher"))
+    warm_up = _warm_up(client)
+    times = []
+    if True:
+        for params in [{}] + [{}] * runs + [{"mode": "mcq", "condition": "text-only"}]:
+            t = time.perf_counter()
+            response = client.get(f"/p/{SLUG}/dashboard/", params)
+            times.append(time.perf_counter() - t)
+            assert response.status_code == 200, response.status_code
+        t = time.perf_counter()
+        api = client.get(f"/api/v1/projects/{SLUG}/dashboard/")
+        api_s = time.perf_counter() - t
+        assert api.status_code == 200
+    warm = sorted(times[1:1 + runs])
+    return {"import_s": round(warm_up, 1), "dashboard_cold_s": round(times[0], 3), "dashboard_warm_median_s": round(warm[len(warm) // 2], 3),
+            "dashboard_filtered_s": round(times[-1], 3), "dashboard_api_s": round(api_s, 3)}
+
+
+def measure_export(fmt: str) -> dict:
+    """One export in this process: stream it, count bytes, report time and peak RSS."""
+    from django.test import Client
+
+    from accounts.models import User
+
+    client = Client()
+    client.force_login(User.objects.get(username="bench-researcher"))
+    _warm_up(client)
+    rss_before = _rss_mb()
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    t = time.perf_counter()
+    response = client.get(f"/p/{SLUG}/export/responses.{fmt}")
+    size = lines = 0
+    rss_max = rss_before
+    for i, chunk in enumerate(response.streaming_content):
+        size += len(chunk)
+        lines += chunk.count(b"\n")
+        if i % 50 == 0:
+            rss_max = max(rss_max, _rss_mb())
+    elapsed = time.perf_counter() - t
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"format": fmt, "seconds": round(elapsed, 2), "bytes": size, "lines": lines,
+            "rss_before_mb": round(rss_before, 1), "rss_max_during_mb": round(max(rss_max, _rss_mb()), 1),
+            "export_growth_mb": round(max(rss_max, _rss_mb()) - rss_before, 1),
+            "ru_maxrss_mb": round(peak, 1), "ru_maxrss_before_mb": round(peak_before, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--responses", type=int, default=1_000_000)
+    parser.add_argument("--reuse", action="store_true", help="keep existing benchmark data")
+    parser.add_argument("--export", choices=["csv", "jsonl", "parquet"], help=argparse.SUPPRESS)
+    parser.add_argument("--dashboard", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        sys.exit("Set DATABASE_URL=postgres://.../h_work_bench (the benchmark targets PostgreSQL).")
+    if args.export:
+        _setup()
+        print(json.dumps(measure_export(args.export)))
+        return
+    if args.dashboard:
+        _setup()
+        print(json.dumps(measure_dashboard()))
+        return
+    ensure_database()
+    _setup()
+    from quiz.models import Response
+
+    if args.reuse and Response.objects.filter(project__slug=SLUG).exists():
+        data = {"responses": Response.objects.filter(project__slug=SLUG).count(), "reused": True}
+    else:
+        data = generate(args.responses)
+    print("data:", json.dumps(data), flush=True)
+
+    def child(*flags: str) -> dict:
+        out = subprocess.run([sys.executable, __file__, *flags], capture_output=True, text=True, check=True,
+                             env=os.environ)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    dash = child("--dashboard")
+    print("dashboard:", json.dumps(dash), flush=True)
+    exports = [child("--export", fmt) for fmt in ("csv", "jsonl", "parquet")]
+    for e in exports:
+        print("export:", json.dumps(e), flush=True)
+    load = os.getloadavg()
+    print("\n| measurement | result | target |\n| --- | --- | --- |")
+    print(f"| dashboard page, warm (median of 3) | {dash['dashboard_warm_median_s']} s | < 1 s |")
+    print(f"| dashboard page, cold (first request) | {dash['dashboard_cold_s']} s | |")
+    print(f"| dashboard page, filtered (mcq, text-only) | {dash['dashboard_filtered_s']} s | < 1 s |")
+    print(f"| dashboard JSON API | {dash['dashboard_api_s']} s | |")
+    for e in exports:
+        target = "< 30 s, < 500 MB" if e["format"] == "csv" else ""
+        print(f"| {e['format']} export of {data['responses']:,} responses | {e['seconds']} s; process peak RSS "
+              f"{e['ru_maxrss_mb']} MB (before export {e['rss_before_mb']} MB, growth during export "
+              f"{e['export_growth_mb']} MB); {e['bytes'] / 1e6:.0f} MB written | {target} |")
+    print(f"\nload average during the run: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} CPUs")
+
+
+if __name__ == "__main__":
+    main()
