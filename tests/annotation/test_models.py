@@ -118,3 +118,15 @@ def test_assignment_expiry_is_set_from_the_campaign(make_campaign, make_annotato
     campaign = make_campaign(n=1, expiry_minutes=7)
     a = services.assignment_next_for_annotator(make_annotator(campaign), campaign)
     assert a.expires_at - a.served_at == timedelta(minutes=7)
+
+
+def test_scales_and_plots_are_pure_modules():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys, annotation.scales, annotation.plots\n"
+            "assert not [m for m in sys.modules if m.split('.')[0] == 'django']\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr

@@ -81,7 +81,7 @@ def _free_port() -> int:
 
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 # ------------------------------------------------------------------------- part 1
@@ -138,8 +138,16 @@ def start_gunicorn(db_url: str, port: int, log: Path) -> subprocess.Popen:
     raise RuntimeError("gunicorn did not start in time")
 
 
-def run_load(port: int, base: str, tokens: list[str], per_annotator: int) -> dict:
-    """One thread per annotator: next item, submit; returns latencies, errors, accepted tokens."""
+def run_load(port: int, base: str, tokens: list[str], per_annotator: int, think_ms: float = 0.0) -> dict:
+    """One thread per annotator: next item, think (listen), submit.
+
+    ``think_ms``: mean pause between receiving an item and submitting it (uniform on
+    0.5x..1.5x, seeded per annotator), standing in for listening and deciding; 0 makes a
+    closed loop where every annotator fires its next request the moment it can.
+    Returns latencies, errors and the accepted client tokens.
+    """
+    import random
+
     lat: dict[str, list[float]] = {"next": [], "submit": []}
     errors: list[str] = []
     accepted: list[str] = []
@@ -159,6 +167,7 @@ def run_load(port: int, base: str, tokens: list[str], per_annotator: int) -> dic
         token = tokens[i]
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         mine_next, mine_submit, mine_ok, mine_err = [], [], [], []
+        pause = random.Random(i)
         barrier.wait()
         try:
             for n in range(per_annotator):
@@ -170,6 +179,8 @@ def run_load(port: int, base: str, tokens: list[str], per_annotator: int) -> dic
                     mine_err.append(f"next {status} {data[:200]!r}")
                     break
                 item = json.loads(data)
+                if think_ms:
+                    time.sleep(think_ms * pause.uniform(0.5, 1.5) / 1000)
                 client_token = f"bench-{i}-{n}"
                 payload = {"assignment": item["assignment"], "values": {"mos": 1 + (i + n) % 5},
                            "client_token": client_token}
@@ -183,7 +194,7 @@ def run_load(port: int, base: str, tokens: list[str], per_annotator: int) -> dic
                     status, data, ms = call(conn, base + "ratings/submit/", payload, token)
                     if status != 200 or json.loads(data)["created"]:
                         mine_err.append(f"duplicate submit answered {status}")
-        except Exception as exc:  # noqa: BLE001 - counted as an error
+        except Exception as exc:  # counted as an error, never raised
             mine_err.append(repr(exc))
         finally:
             conn.close()
@@ -314,6 +325,8 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=2000)
     parser.add_argument("--ratings", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--think-ms", type=float, nargs="+", default=[1000.0, 0.0],
+                        help="mean think time per item; one load run per value (0 = closed loop)")
     parser.add_argument("--skip-service", action="store_true")
     args = parser.parse_args()
 
@@ -328,27 +341,30 @@ def main() -> None:
         try:
             # warm every worker's DB connection with a few untimed calls
             run_load(port, base, tokens, 1)
-            from annotation.models import Assignment, Rating
+            from annotation.models import Assignment, Item, Rating
 
-            Rating.objects.filter(campaign__slug="mos").delete()
-            Assignment.objects.filter(campaign__slug="mos").delete()
-            from annotation.models import Item
-
-            Item.objects.filter(campaign__slug="mos").update(n_active=0, n_done=0)
-            result = run_load(port, base, tokens, args.per_annotator)
+            results = []
+            for think in args.think_ms:
+                Rating.objects.filter(campaign__slug="mos").delete()
+                Assignment.objects.filter(campaign__slug="mos").delete()
+                Item.objects.filter(campaign__slug="mos").update(n_active=0, n_done=0)
+                result = run_load(port, base, tokens, args.per_annotator, think)
+                results.append((think, result, verify(result["accepted"])))
         finally:
             proc.terminate()
             try:
                 proc.wait(timeout=45)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        for name in ("next", "submit"):
-            values = result["lat"][name]
-            print(f"{name:>6}: n={len(values)} p50={_pct(values, 50):.1f} ms p95={_pct(values, 95):.1f} ms "
-                  f"p99={_pct(values, 99):.1f} ms max={max(values):.1f} ms")
-        print(f"errors: {len(result['errors'])} {result['errors'][:3]}")
-        print(f"wall: {result['wall_s']:.1f} s for {args.annotators} annotators x {args.per_annotator} items")
-        print("db check:", verify(result["accepted"]))
+        for think, result, check in results:
+            print(f"--- {args.annotators} concurrent annotators x {args.per_annotator} items, "
+                  f"think time {think:.0f} ms (wall {result['wall_s']:.1f} s)")
+            for name in ("next", "submit"):
+                values = result["lat"][name]
+                print(f"{name:>6}: n={len(values)} p50={_pct(values, 50):.1f} ms p95={_pct(values, 95):.1f} ms "
+                      f"p99={_pct(values, 99):.1f} ms max={max(values):.1f} ms")
+            print(f"errors: {len(result['errors'])} {result['errors'][:3]}")
+            print("db check:", check)
     t0 = time.perf_counter()
     pk = seed_ratings(args.ratings)
     print(f"seeded {args.ratings} ratings in {time.perf_counter() - t0:.1f} s")
