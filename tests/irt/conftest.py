@@ -33,3 +33,20 @@ def lsat7() -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
 def lsat6() -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     return load_lsat("lsat6")
 
+
+
+@pytest.fixture(scope="session")
+def lsat7_mml(lsat7):  # type: ignore[no-untyped-def]
+    """The default fit of LSAT7 (shared: several tests read it)."""
+    from irt.fit import fit
+
+    s, i, y, _ = lsat7
+    return fit(s, i, y)
+
+
+@pytest.fixture(scope="session")
+def lsat6_mml(lsat6):  # type: ignore[no-untyped-def]
+    from irt.fit import fit
+
+    s, i, y, _ = lsat6
+    return fit(s, i, y, method="mml")

@@ -81,10 +81,9 @@ def test_progress_callback_reports_steps(sim) -> None:  # type: ignore[no-untype
     assert np.isfinite(seen[-1][2])
 
 
-def test_thin_lsat_data_gets_mml_and_sane_discriminations(lsat7) -> None:  # type: ignore[no-untyped-def]
+def test_thin_lsat_data_gets_mml_and_sane_discriminations(lsat7_mml: IrtResult) -> None:
     # 5 items per responder: the default estimator is MML, which keeps every a sane
-    s, i, y, _ref = lsat7
-    r = fit(s, i, y)
+    r = lsat7_mml
     assert r.method == "mml"
     assert np.all((r.a > 0.2) & (r.a < 4.0))
     assert not any("ran off" in w for w in r.warnings)
@@ -100,11 +99,11 @@ def test_thin_lsat_joint_map_is_flagged(lsat7) -> None:  # type: ignore[no-untyp
 
 
 def test_interval_widens_when_a_responder_answered_little() -> None:
-    d = simulate(200, 200, density=1.0, seed=5)
-    keep = (d.subjects >= 100) | (d.items < 10)  # responders 0-99 answer only 10 items
+    d = simulate(120, 150, density=1.0, seed=5)
+    keep = (d.subjects >= 60) | (d.items < 10)  # responders 0-59 answer only 10 items
     r = fit(d.subjects[keep], d.items[keep], d.correct[keep], method="map")
     width = r.theta_ci[:, 1] - r.theta_ci[:, 0]
-    assert np.median(width[:100]) > 2 * np.median(width[100:])
+    assert np.median(width[:60]) > 2 * np.median(width[60:])
 
 
 def test_groups_get_their_own_population_and_cover_humans() -> None:
@@ -122,7 +121,7 @@ def test_groups_get_their_own_population_and_cover_humans() -> None:
 
 
 def test_3pl_map_recovers_abilities_with_fixed_floor() -> None:
-    d = simulate(200, 150, density=0.6, model="3pl", n_options=4, seed=4)
+    d = simulate(150, 120, density=0.6, model="3pl", n_options=4, seed=4)
     r = fit(d.subjects, d.items, d.correct, model="3pl", n_options=4, method="map")
     assert r.c is not None and np.allclose(r.c, 0.25)
     assert _r(r.theta, d.theta) > 0.9
@@ -141,9 +140,12 @@ def test_nuts_smoke_on_tiny_data() -> None:
     r = fit(d.subjects, d.items, d.correct, method="nuts", num_samples=40, warmup=40)
     assert r.method == "nuts" and r.theta.shape == (12,)
     assert np.all(r.theta_ci[:, 0] < r.theta_ci[:, 1])
-    assert _r(r.theta, d.theta) > 0.5
+    # with 6 items the posterior mean must still order responders by their score
+    score = np.bincount(d.subjects, weights=d.correct)
+    assert _r(r.theta, score) > 0.9
 
 
+@pytest.mark.slow
 def test_vi_minibatched_smoke(sim) -> None:  # type: ignore[no-untyped-def]
     r = fit(sim.subjects, sim.items, sim.correct, method="vi", vi_steps=150, batch_size=8192,
             vi_lr=0.1, num_samples=30, seed=1)

@@ -77,7 +77,7 @@ def test_category_and_source_tables(world) -> None:  # type: ignore[no-untyped-d
     assert c.loc["music", "accuracy_human"] == pytest.approx(3 / 4)
     s = report.by_source_and_kind(res, items, meta, responders, responses)
     row = s[(s["source"] == "B") & (s["kind"] == "model")].iloc[0]
-    assert row["accuracy"] == pytest.approx(2 / 4) and row["mean_b"] == pytest.approx(2.0)
+    assert row["accuracy"] == pytest.approx(3 / 4) and row["mean_b"] == pytest.approx(2.0)
     top, bottom = report.discriminating_items(res, items, meta, n=2)
     assert list(top["item_id"]) == ["q2", "q1"] and list(bottom["item_id"]) == ["q3", "q4"]
 
