@@ -16,8 +16,9 @@ For every ``../shared/data/answer_equivalence/*.jsonl`` it reports accuracy, F1
    substring of the candidate, the PEDANT trap),
 
 and the throughput of ``judge_many`` over the whole file, cold (caches emptied) and
-warm (a second run). It prints a markdown table and writes it into
-``docs/benchmarks.md`` under ``## Judging`` (other sections are left untouched).
+warm (caches filled by an earlier run), best of three runs each. It prints a
+markdown table and writes it into ``docs/benchmarks.md`` under ``## Judging``
+(other sections are left untouched).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from judging.train_calibrator import (  # noqa: E402
 
 DOC = ROOT / "docs" / "benchmarks.md"
 COMMAND = ".venv/bin/python tests/benchmarks/judging_bench.py"
+REPEATS = 3
 PEDANT = {  # ../shared/data/README.md: qa-metrics 0.2.42, one process
     "evouna_nq.jsonl": "PEDANT accuracy 0.895 (κ 0.73); containment EM 0.840",
     "openqa_eval_nq301.jsonl": "PEDANT accuracy 0.798; containment EM 0.750",
@@ -74,8 +76,8 @@ def main() -> str:
         f"\"CV\" = calibrator retrained per fold, {K_FOLDS}-fold grouped by question "
         f"(seed {SEED}); \"shipped\" = committed weights, trained on all rows of both "
         "files (optimistic). Throughput = pairs/s of `judge_many` over the whole file, "
-        "cold (all caches emptied first) and warm (second run; candidate normalization "
-        "cached), per CPU-second of this process and, in parentheses, per wall-clock second "
+        f"cold (all caches emptied first) and warm (caches filled by an earlier run), best "
+        f"of {REPEATS} runs each, per CPU-second of this process and, in parentheses, per wall-clock second "
         "(the wall figure suffers when other jobs share the machine's 2 cores).",
         "",
         "| file | n | judge (CV) acc / F1 / κ | judge (shipped) acc / F1 / κ "
@@ -94,15 +96,18 @@ def main() -> str:
         cands = [r.candidate for r in rows]
         refs = [list(r.references) for r in rows]
         qs = [r.question for r in rows]
-        clear_caches()
-        t0, c0 = time.perf_counter(), time.process_time()
-        judge_many(cands, refs, qs)
-        cold = len(rows) / (time.perf_counter() - t0)
-        cold_cpu = len(rows) / (time.process_time() - c0)
-        t0, c0 = time.perf_counter(), time.process_time()
-        shipped = judge_many(cands, refs, qs)
-        warm = len(rows) / (time.perf_counter() - t0)
-        warm_cpu = len(rows) / (time.process_time() - c0)
+        cold = cold_cpu = warm = warm_cpu = 0.0
+        for _ in range(REPEATS):  # best of REPEATS: the machine is shared
+            clear_caches()
+            t0, c0 = time.perf_counter(), time.process_time()
+            judge_many(cands, refs, qs)
+            cold = max(cold, len(rows) / (time.perf_counter() - t0))
+            cold_cpu = max(cold_cpu, len(rows) / (time.process_time() - c0))
+        for _ in range(REPEATS):
+            t0, c0 = time.perf_counter(), time.process_time()
+            shipped = judge_many(cands, refs, qs)
+            warm = max(warm, len(rows) / (time.perf_counter() - t0))
+            warm_cpu = max(warm_cpu, len(rows) / (time.process_time() - c0))
         em = [any(squad_normalize(c) == squad_normalize(x) for x in rr)
               for c, rr in zip(cands, refs, strict=True)]
         cont = [any(squad_normalize(x) and squad_normalize(x) in squad_normalize(c) for x in rr)
