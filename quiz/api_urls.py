@@ -45,4 +45,6 @@ urlpatterns = [
     path(P + "model-responses/", apis.ModelResponseListUploadApi.as_view(), name="api-model-responses"),
     path(P + "responses/", apis.ResponseListApi.as_view(), name="api-responses"),
     path(P + "dashboard/", apis.DashboardApi.as_view(), name="api-dashboard"),
+    path(P + "export/responses/", apis.ResponsesExportApi.as_view(), name="api-export-responses"),
+    path(P + "export/bundle/", apis.ReportBundleApi.as_view(), name="api-export-bundle"),
 ]

@@ -482,7 +482,73 @@ class DashboardApi(ProjectMixin, APIView):
         return ApiResponse(dashboard_json(self.project, data))
 
 
+
+
+# ------------------------------------------------------------------------------ exports
+
+
+class ReportBundleApi(ProjectMixin, APIView):
+    """The project's report bundle (HTML report, figures, CSV tables, manifest.json) as a ZIP."""
+
+    @extend_schema(operation_id="report_bundle_download",
+                   responses={(200, "application/zip"): OpenApiTypes.BINARY})
+    def get(self, request: Request, slug: str):
+        from django.http import FileResponse
+
+        from frontend.report_bundle import bundle_file
+
+        response = FileResponse(bundle_file(self.project), content_type="application/zip")
+        response["Content-Disposition"] = f'attachment; filename="{self.project.slug}-report.zip"'
+        return response
+
+
+class ResponsesExportApi(ProjectMixin, APIView):
+    """Every response, streamed (pseudonymous): ``?as=csv`` (default), ``jsonl`` or ``parquet``.
+
+    (``as``, not ``format``: DRF reserves ``format`` for content negotiation.)
+
+    Takes the dashboard filters (mode, category, source, condition).
+    """
+
+    @extend_schema(
+        operation_id="responses_export",
+        parameters=[OpenApiParameter("as", str, enum=["csv", "jsonl", "parquet"]),
+                    OpenApiParameter("mode", str, enum=["free", "mcq"]), OpenApiParameter("category", str),
+                    OpenApiParameter("source", str), OpenApiParameter("condition", str)],
+        responses={(200, "text/csv"): OpenApiTypes.BINARY, (200, "application/x-ndjson"): OpenApiTypes.BINARY,
+                   (200, "application/vnd.apache.parquet"): OpenApiTypes.BINARY},
+    )
+    def get(self, request: Request, slug: str):
+        from django.http import FileResponse, StreamingHttpResponse
+
+        from frontend import exports
+        from frontend.dashboard import Filters
+
+        fmt = request.query_params.get("as", "csv")
+        filters = Filters.from_query(request.query_params)
+        if fmt == "csv":
+            response = StreamingHttpResponse(exports.csv_export(self.project, filters),
+                                             content_type=exports.CONTENT_TYPES["csv"])
+        elif fmt == "jsonl":
+            response = StreamingHttpResponse(exports.jsonl_stream(exports.responses_rows(self.project, filters)),
+                                             content_type=exports.CONTENT_TYPES["jsonl"])
+        elif fmt == "parquet":
+            response = FileResponse(exports.parquet_file(exports.responses_rows(self.project, filters)),
+                                    content_type=exports.CONTENT_TYPES["parquet"])
+        else:
+            raise ValidationError({"as": ["one of csv, jsonl, parquet"]})
+        response["Content-Disposition"] = f'attachment; filename="{self.project.slug}-responses.{fmt}"'
+        return response
+
+
 __all__ = [
-    "ClipListUploadApi", "DashboardApi", "ModelResponseListUploadApi", "ModelSystemListCreateApi",
-    "QuestionDetailApi", "QuestionListCreateApi", "ResponseListApi",
+    "ClipListUploadApi",
+    "DashboardApi",
+    "ModelResponseListUploadApi",
+    "ModelSystemListCreateApi",
+    "QuestionDetailApi",
+    "QuestionListCreateApi",
+    "ReportBundleApi",
+    "ResponseListApi",
+    "ResponsesExportApi",
 ]

@@ -95,6 +95,8 @@ ENDPOINTS = [
      lambda w, r: [{"system": f"m-{r}", "question_id": "pq1", "mode": "free", "answer": "Canberra"}], "json"),
     ("human-responses-list", "get", API + "responses/", "research", None, None),
     ("dashboard", "get", API + "dashboard/", "research", None, None),
+    ("export-responses", "get", API + "export/responses/?as=csv", "research", None, None),
+    ("export-bundle", "get", API + "export/bundle/", "research", None, None),
 ]
 
 
