@@ -6,7 +6,8 @@ Run ``python -m judging.train_calibrator`` from the repository root. It reads ev
 (:func:`judging.equivalence.analyze`) on each pair, and fits an L2-regularised
 logistic regression (numpy + ``scipy.optimize``; no scikit-learn) on the *grey*
 cases -- the ones no hard rule settled. Hard rules keep their decision; their
-``score`` is the smoothed share of human "correct" labels for that rule.
+``score`` is the share of human "correct" labels for that rule, shrunk toward the
+rule's decision.
 
 It reports grouped k-fold cross-validated accuracy (groups = questions, so one
 question's candidates never straddle train and test) and writes the weights and
@@ -105,16 +106,25 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = L2) -> Calibrator:
     return Calibrator(tuple(mean.tolist()), tuple(scale.tolist()), tuple(w.tolist()), float(b))
 
 
-def rule_rates(analyses: Sequence[Analysis], labels: Sequence[bool]) -> dict[str, float]:
-    """Smoothed share of human-correct labels per hard rule (the hard rules' scores)."""
-    counts: dict[str, list[int]] = {}
+def rule_rates(analyses: Sequence[Analysis], labels: Sequence[bool],
+               prior_strength: float = 10.0) -> dict[str, float]:
+    """Share of human-correct labels per hard rule (the hard rules' scores).
+
+    Shrunk toward the rule's own decision (0.95 for rules that accept, 0.05 for rules
+    that reject) with ``prior_strength`` pseudo-observations, so that a rule seen a
+    handful of times keeps a score near its decision.
+    """
+    counts: dict[str, list[float]] = {}
     for a, y in zip(analyses, labels, strict=True):
         if a.hard is None:
             continue
-        c = counts.setdefault(a.rule, [0, 0])
-        c[0] += int(y)
-        c[1] += 1
-    return {rule: round((pos + 1) / (n + 2), 4) for rule, (pos, n) in sorted(counts.items())}
+        c = counts.setdefault(a.rule, [0.0, 0.0, 0.95 if a.hard else 0.05])
+        c[0] += float(y)
+        c[1] += 1.0
+    return {
+        rule: round((pos + prior_strength * prior) / (n + prior_strength), 4)
+        for rule, (pos, n, prior) in sorted(counts.items())
+    }
 
 
 def grouped_folds(groups: Sequence[str], k: int = K_FOLDS, seed: int = SEED) -> np.ndarray:
