@@ -201,6 +201,7 @@ _MONTHS = frozenset(
 
 
 def _is_year(v: str) -> bool:
+    """A four-digit number that reads as a year (1500-2099)."""
     return len(v) == 4 and v[:2] in ("15", "16", "17", "18", "19", "20")
 
 
@@ -258,6 +259,7 @@ class _Alt:
 
 
 def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
+    """Is ``alt`` a person's name? If so, also its surname and given name (normalized)."""
     words = alt.text.split()
     if not 2 <= len(words) <= 5 or any(ch.isdigit() for ch in alt.text):
         return False, None, None
@@ -323,6 +325,7 @@ def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...],
 
 @lru_cache(maxsize=16384)
 def _question_tokens(question: str) -> frozenset[str]:
+    """Content words of the question (weak evidence when a candidate repeats them)."""
     return frozenset(t for t in tokens(question) if t not in STOPWORDS) if question else frozenset()
 
 
@@ -402,6 +405,7 @@ class _Cand:
 
 @lru_cache(maxsize=65536)
 def _candidate(candidate: str) -> _Cand | None:
+    """Normalize and describe a candidate once; ``None`` if it has no words."""
     toks = tokens(candidate)
     if not toks:
         return None
@@ -509,11 +513,12 @@ def _close(a: str, b: str) -> bool:
 
 
 def _alt_matches_core(a: _Alt, core: tuple[str, ...], core_norm: str) -> bool:
+    """Does a short phrase give answer ``a`` (equal, containing it, or a close spelling)?"""
     if core_norm == a.norm:
         return True
     if _find(core, a.toks):
         return True
-    return bool(a.nums) is False and len(a.norm) >= 4 and _close(core_norm, a.norm)
+    return not a.nums and len(a.norm) >= 4 and _close(core_norm, a.norm)
 
 
 def _hedge(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> str | None:
@@ -548,6 +553,8 @@ def _hedge(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> str | None:
 
 def _matches_directive(alts: tuple[_Alt, ...], core: tuple[str, ...], core_norm: str,
                        cand: tuple[str, ...], *, contain: bool) -> _Alt | None:
+    """The prompt/reject entry the answer gives: equal, contained (when ``contain``) or
+    a close spelling (similarity >= 85 for entries of 5+ letters without numbers)."""
     for a in alts:
         if core_norm == a.norm or (contain and _find(cand, a.toks)):
             return a
@@ -558,6 +565,7 @@ def _matches_directive(alts: tuple[_Alt, ...], core: tuple[str, ...], core_norm:
 
 def _result(rule: str, hard: bool | None, matched: str | None, detail: str,
             feats: tuple[float, ...], prompt: bool = False) -> Analysis:
+    """Build an :class:`Analysis` (positional shorthand used by the rules)."""
     return Analysis(rule, hard, prompt, matched, detail, feats)
 
 
@@ -623,8 +631,6 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
     # 6. installments and numbers
     if short:
         for a in accept:
-            if not a.nums or len(a.nums) == len(a.toks):
-                pass
             pos = _find(core, a.toks)
             # "Jaws 2" for "Jaws": the answer followed by a small number and nothing else
             if pos and pos[0] + len(a.toks) == len(core) - 1 and len(a.nums) < len(a.toks):
@@ -680,6 +686,7 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
 
 def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
           all_alt_tokens: frozenset[str]) -> Analysis:
+    """Features for the calibrator: each the best over the acceptable answers."""
     cand = info.toks
     cand_set = info.tok_set
     cand_nums = info.nums
@@ -980,6 +987,7 @@ CALIBRATOR = load_calibrator()
 
 
 def _verdict(a: Analysis, calibrator: Calibrator) -> Verdict:
+    """Turn the rule engine's analysis into a Verdict (calibrated score for grey cases)."""
     if a.hard is not None:
         score = calibrator.hard_score(a.rule, a.hard)
         head = "Prompt" if a.prompt else "Correct" if a.hard else "Wrong"
