@@ -279,8 +279,59 @@ TABLES: dict[str, tuple[str, str]] = {
 }
 
 
-def dashboard_data(project: Project, filters: Filters, *, only: set[str] | None = None) -> DashboardData:
-    """Compute the dashboard tables (all, or just ``only`` for a chart/CSV download)."""
+def data_version(project: Project) -> str:
+    """A fingerprint of everything the dashboard reads; changes whenever a number could.
+
+    Responses: count, newest id and newest ``judged_at`` (a re-score updates it);
+    human judgements and LLM verdicts: newest id; questions: newest ``updated_at``;
+    responders: newest id; IRT: newest fit id. One aggregate over the responses
+    (the rest are index look-ups), far cheaper than the dashboard's group-bys.
+    """
+    from django.db.models import Max
+
+    r = Response.objects.filter(project=project).aggregate(n=Count("id"), last=Max("id"), judged=Max("judged_at"))
+    q = Question.objects.filter(project=project).aggregate(u=Max("updated_at"), n=Count("id"))
+    people = Responder.objects.filter(project=project).aggregate(last=Max("id"))
+
+    def _others() -> tuple:
+        from judging.models import HumanJudgement, VerdictRecord
+
+        return (HumanJudgement.objects.aggregate(m=Max("id"))["m"], VerdictRecord.objects.aggregate(m=Max("id"))["m"])
+
+    fit = latest_fit(project)
+    parts = (r["n"], r["last"], r["judged"], q["u"], q["n"], people["last"], _guarded(_others, ()),
+             getattr(fit, "pk", None))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
+
+
+#: Dashboard results are cached per (project, filters, tables, data version) this long.
+CACHE_SECONDS = 3600
+
+
+def dashboard_data(project: Project, filters: Filters, *, only: set[str] | None = None,
+                   use_cache: bool = True) -> DashboardData:
+    """The dashboard tables (all, or just ``only`` for a chart/CSV download), cached.
+
+    The cache key includes :func:`data_version`, so any new or re-judged response,
+    override, question edit or fit gives fresh numbers on the next request.
+    """
+    if not use_cache:
+        return _dashboard_compute(project, filters, only=only)
+    from django.core.cache import cache
+
+    key = "earshot:dashboard:" + hashlib.sha256(repr(
+        (project.pk, sorted(filters.as_query().items()), sorted(only or TABLES), data_version(project))
+    ).encode()).hexdigest()
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    data = _dashboard_compute(project, filters, only=only)
+    cache.set(key, data, CACHE_SECONDS)
+    return data
+
+
+def _dashboard_compute(project: Project, filters: Filters, *, only: set[str] | None = None) -> DashboardData:
+    """Compute the dashboard tables from the database (no cache)."""
     want = set(TABLES) if only is None else set(only)
     # Decide once per dashboard whether overrides must be looked up (see with_verdict).
     project._earshot_overrides = uses_overrides(project)

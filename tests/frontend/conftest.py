@@ -71,6 +71,9 @@ def _response(project, question, responder, mode, correct, *, clue=None, pos=Non
 
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
+    from django.core.cache import cache
+
+    cache.clear()  # dashboard results are cached by data version; start each test empty
     """Fixture users are created with passwords; hash them cheaply in tests."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

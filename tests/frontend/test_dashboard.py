@@ -344,3 +344,22 @@ def test_human_override_changes_the_numbers_and_shows_in_the_trail(client, dash)
     client.force_login(dash.researcher)
     html = client.get(reverse("frontend:question", args=[dash.project.slug, "q2"])).content.decode()
     assert "accept the nickname" in html and "overridden" in html
+
+
+def test_dashboard_cache_is_invalidated_by_new_and_rejudged_responses(dash, settings):
+    """Cached numbers are reused only while the data is unchanged."""
+    from django.utils import timezone
+
+    from quiz.models import Response
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "dash-cache-test"}}
+    first = selectors.dashboard_data(dash.project, Filters())
+    again = selectors.dashboard_data(dash.project, Filters())
+    assert again.head == first.head
+    response = Response.objects.get(responder=dash.humans["H3"], question__external_id="q1", mode="free")
+    Response.objects.filter(pk=response.pk).update(correct=True, judged_at=timezone.now())  # a re-score
+    rescored = selectors.dashboard_data(dash.project, Filters())
+    free = next(m for m in rescored.head.modes if m.mode == "free")
+    assert free.human_correct == 4
+    assert rescored.head == selectors.dashboard_data(dash.project, Filters(), use_cache=False).head
