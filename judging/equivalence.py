@@ -899,14 +899,16 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     else:
         rule = "no-match"
     matched = best.alt.text if best is not None else None
-    detail = {
-        "contains": f"mentions '{matched}'",
-        "fuzzy": f"is a close spelling of '{matched}' (similarity {max(f_ratio, f_partial):.2f})",
-        "surname": f"names the surname of '{matched}'",
-        "token-overlap": f"shares {f_recall:.0%} of the words of '{matched}'",
-        "no-match": "shares no words with any acceptable answer",
-    }[rule]
-    if rule == "no-match":
+    if rule == "contains":
+        detail = f"mentions '{matched}'"
+    elif rule == "fuzzy":
+        detail = f"is a close spelling of '{matched}' (similarity {max(f_ratio, f_partial):.2f})"
+    elif rule == "surname":
+        detail = f"names the surname of '{matched}'"
+    elif rule == "token-overlap":
+        detail = f"shares {f_recall:.0%} of the words of '{matched}'"
+    else:
+        detail = "shares no words with any acceptable answer"
         matched = None
     return _result(rule, None, matched, detail, feats)
 
