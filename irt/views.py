@@ -40,6 +40,8 @@ DISPLAY_COLUMNS: dict[str, list[str]] = {
 PAGE_TABLES = ["humans_vs_models", "ranking", "by_source", "by_kind", "top_items", "bottom_items", "flags", "categories"]
 PLOTS = ("abilities", "categories", "icc", "information")
 ICC_ITEMS = 4
+#: rows of a table shown on the page; the downloads have them all
+PAGE_ROWS = 50
 
 
 def _project_for_research(request: HttpRequest, slug: str) -> Project:
@@ -77,7 +79,10 @@ def _table_context(key: str, df: pd.DataFrame, limit: int | None = None) -> dict
     shown = df if limit is None else df.head(limit)
     rows = [[_cell(v) for v in rec] for rec in shown[cols].itertuples(index=False, name=None)]
     title, ref = selectors.REPORT_TABLES.get(key, (key, ""))
-    return {"key": key, "title": title, "ref": ref, "columns": cols, "rows": rows, "n_rows": len(df)}
+    return {
+        "key": key, "title": title, "ref": ref, "columns": cols, "rows": rows, "n_rows": len(df),
+        "truncated": len(rows) < len(df),
+    }
 
 
 def _export(df: pd.DataFrame, name: str, fmt: str) -> HttpResponse:
@@ -176,8 +181,10 @@ def fit_detail(request: HttpRequest, slug: str, fit_id: int) -> HttpResponse:
     context: dict = {"project": project, "fit": fit, "options": fit.options}
     if fit.status == FitStatus.SUCCEEDED:
         tables = selectors.fit_report(fit)
-        context["tables"] = [_table_context(k, tables[k]) for k in PAGE_TABLES]
-        context["responders"] = _table_context("responders", tables["responders"].sort_values("theta", ascending=False))
+        context["tables"] = [_table_context(k, tables[k], PAGE_ROWS) for k in PAGE_TABLES]
+        context["responders"] = _table_context(
+            "responders", tables["responders"].sort_values("theta", ascending=False), PAGE_ROWS * 10
+        )
         context["downloads"] = [(k, selectors.REPORT_TABLES[k][0]) for k in tables]
         figures = {}
         for name in PLOTS:

@@ -7,6 +7,7 @@ reachable at ``EARSHOT_TEST_REDIS_URL`` (default redis://127.0.0.1:6379/13).
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 import pytest
@@ -30,6 +31,22 @@ def _redis_reachable() -> str | None:
     return None
 
 
+def _drop_cached_connections(app) -> None:
+    """Forget the broker pool, producer pool and result backend the app cached.
+
+    An eager ``delay()`` earlier in the session (other tests) makes the app build its
+    connection pool from the eager-time broker (the AMQP default); without this the
+    worker test would publish there and its worker would never see the task."""
+    if app._pool is not None:
+        app._pool.force_close_all()
+    app._pool = None
+    amqp = app.__dict__.get("amqp")
+    if amqp is not None:
+        amqp._producer_pool = None
+    app._backend_cache = None
+    app._local = threading.local()
+
+
 @pytest.fixture
 def celery_worker_on_redis():
     """The project's Celery app pointed at Redis (not eager), with an in-process worker."""
@@ -45,12 +62,14 @@ def celery_worker_on_redis():
     saved = {k: app.conf.get(k) for k in keys}
     app.conf.update(broker_url=REDIS_URL, result_backend=REDIS_URL, task_always_eager=False,
                     task_eager_propagates=False)
+    _drop_cached_connections(app)
     try:
         app.control.purge()  # leftovers of an interrupted run
         with start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=30):
             yield app
     finally:
         app.conf.update(saved)
+        _drop_cached_connections(app)
 
 
 @pytest.mark.django_db(transaction=True)
