@@ -239,6 +239,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--responses", type=int, default=1_000_000)
     parser.add_argument("--reuse", action="store_true", help="keep existing benchmark data")
+    parser.add_argument("--formats", default="csv,jsonl,parquet", help="exports to measure (comma-separated)")
     parser.add_argument("--export", choices=["csv", "jsonl", "parquet"], help=argparse.SUPPRESS)
     parser.add_argument("--dashboard", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -269,7 +270,7 @@ def main() -> None:
 
     dash = child("--dashboard")
     print("dashboard:", json.dumps(dash), flush=True)
-    exports = [child("--export", fmt) for fmt in ("csv", "jsonl", "parquet")]
+    exports = [child("--export", fmt) for fmt in args.formats.split(",") if fmt]
     for e in exports:
         print("export:", json.dumps(e), flush=True)
     load = os.getloadavg()
