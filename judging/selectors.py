@@ -17,6 +17,7 @@ from django.db.models import (
     Case,
     CharField,
     Exists,
+    F,
     OuterRef,
     Q,
     QuerySet,
@@ -24,7 +25,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Abs, Coalesce
 
 from accounts.models import Project
 from quiz.models import Mode, Response
@@ -140,7 +141,10 @@ class QueueItem:
 def adjudication_queue(
     *, project: Project, low: float, high: float, limit: int = 200
 ) -> list[QueueItem]:
-    """Open challenges first, then grey-zone free answers nobody has judged yet."""
+    """Open challenges first, then grey-zone free answers nobody has judged yet.
+
+    Grey-zone answers come least confident first (score closest to 0.5).
+    """
     related = ("question", "question__category", "responder")
     challenges = list(
         Challenge.objects.filter(response__project=project, status=ChallengeStatus.OPEN)
@@ -152,7 +156,8 @@ def adjudication_queue(
     grey = (
         effective_verdicts(project=project, queryset=grey_zone_responses(project=project, low=low, high=high))
         .select_related(*related)
-        .order_by("score", "id")[: max(limit - len(items), 0)]
+        .annotate(confidence=Abs(F("score") - 0.5))
+        .order_by("confidence", "id")[: max(limit - len(items), 0)]
     )
     items.extend(QueueItem(r, None, "grey-zone") for r in grey if r.pk not in seen)
     return items

@@ -389,7 +389,11 @@ def _llm_call(client: LlmJudgeClient, *, key: str, purpose: str, prompt_label: s
             prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens,
             latency_ms=result.latency_ms, attempts=result.attempts,
         )
-    call, _ = LlmCall.objects.update_or_create(key=key, defaults=values)
+    try:
+        with transaction.atomic():
+            call, _ = LlmCall.objects.update_or_create(key=key, defaults=values)
+    except IntegrityError:  # another worker stored the same request meanwhile
+        call = LlmCall.objects.get(key=key)
     return call
 
 
