@@ -167,7 +167,7 @@ def csv_stream(rows: Iterable[tuple], *, batch: int = 500) -> Iterator[bytes]:
 BOOL_COLUMNS = ("correct", "auto_correct", "prompt")
 
 
-def postgres_copy_sql(project: Project, filters: Filters | None = None) -> tuple[str, tuple]:
+def postgres_copy_sql(project: Project, filters: Filters | None = None, *, as_json: bool = False) -> tuple[str, tuple]:
     """``COPY (SELECT ...) TO STDOUT`` of the export query: the ORM's SQL, wrapped.
 
     The inner query is exactly the one :func:`responses_rows` iterates (same
@@ -179,7 +179,7 @@ def postgres_copy_sql(project: Project, filters: Filters | None = None) -> tuple
     names = list(RESPONSE_COLUMNS)
     outer = []
     for name in names:
-        if name in BOOL_COLUMNS:
+        if name in BOOL_COLUMNS and not as_json:
             outer.append(f't."{name}"::text AS "{name}"')
         elif name == "created_at":
             outer.append(
@@ -190,10 +190,15 @@ def postgres_copy_sql(project: Project, filters: Filters | None = None) -> tuple
             outer.append(f't."{name}"')
     alias = ", ".join(f'"{n}"' for n in names)
     select = f"SELECT {', '.join(outer)} FROM ({sql}) AS t({alias})"
+    if as_json:
+        # One JSON object per line. row_to_json escapes control characters, so with
+        # CSV quote/delimiter bytes that JSON never contains raw, COPY emits it verbatim.
+        return (f"COPY (SELECT row_to_json(j)::text FROM ({select}) AS j) TO STDOUT "
+                "WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')"), tuple(params)
     return f"COPY ({select}) TO STDOUT WITH (FORMAT csv, HEADER true)", tuple(params)
 
 
-def postgres_csv_stream(project: Project, filters: Filters | None = None) -> Iterator[bytes]:
+def postgres_csv_stream(project: Project, filters: Filters | None = None, *, as_json: bool = False) -> Iterator[bytes]:
     """CSV straight from PostgreSQL's ``COPY ... TO STDOUT``, block by block.
 
     The server formats the rows and the client only passes bytes on, so a million
@@ -202,7 +207,7 @@ def postgres_csv_stream(project: Project, filters: Filters | None = None) -> Ite
     """
     from django.db import connection
 
-    sql, params = postgres_copy_sql(project, filters)
+    sql, params = postgres_copy_sql(project, filters, as_json=as_json)
     with connection.cursor() as cursor, cursor.cursor.copy(sql, params or None) as copy:
         buffer = bytearray()
         for block in copy:
@@ -221,6 +226,15 @@ def csv_export(project: Project, filters: Filters | None = None) -> Iterator[byt
     if connection.vendor == "postgresql":
         return postgres_csv_stream(project, filters)
     return csv_stream(responses_rows(project, filters))
+
+
+def jsonl_export(project: Project, filters: Filters | None = None) -> Iterator[bytes]:
+    """The responses as JSON lines: PostgreSQL COPY when available, else the cursor path."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        return postgres_csv_stream(project, filters, as_json=True)
+    return jsonl_stream(responses_rows(project, filters))
 
 
 def jsonl_stream(rows: Iterable[tuple], *, batch: int = 500) -> Iterator[bytes]:

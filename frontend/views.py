@@ -315,7 +315,7 @@ def export_responses(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
         response = StreamingHttpResponse(exports.csv_export(project, filters),
                                          content_type=exports.CONTENT_TYPES["csv"])
     elif fmt == "jsonl":
-        response = StreamingHttpResponse(exports.jsonl_stream(rows), content_type=exports.CONTENT_TYPES["jsonl"])
+        response = StreamingHttpResponse(exports.jsonl_export(project, filters), content_type=exports.CONTENT_TYPES["jsonl"])
     elif fmt == "parquet":
         handle = exports.parquet_file(rows)
         response = FileResponse(handle, content_type=exports.CONTENT_TYPES["parquet"])

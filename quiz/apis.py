@@ -530,7 +530,7 @@ class ResponsesExportApi(ProjectMixin, APIView):
             response = StreamingHttpResponse(exports.csv_export(self.project, filters),
                                              content_type=exports.CONTENT_TYPES["csv"])
         elif fmt == "jsonl":
-            response = StreamingHttpResponse(exports.jsonl_stream(exports.responses_rows(self.project, filters)),
+            response = StreamingHttpResponse(exports.jsonl_export(self.project, filters),
                                              content_type=exports.CONTENT_TYPES["jsonl"])
         elif fmt == "parquet":
             response = FileResponse(exports.parquet_file(exports.responses_rows(self.project, filters)),

@@ -160,3 +160,27 @@ def test_report_bundle_build_is_reproducible(dash):
     files_b, _ = report_bundle.build(dash.project)
     for name in ("tables/category.csv", "figures/category.svg"):
         assert files_a[name] == files_b[name]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("as_json", [False, True], ids=["csv", "jsonl"])
+def test_postgres_copy_export_equals_the_portable_export(dash, as_json):
+    """On PostgreSQL the export is COPY ... TO STDOUT; it must match the cursor path value for value."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL COPY path: needs DATABASE_URL=postgres://...")
+    from quiz.models import Response
+
+    Response.objects.filter(pk=Response.objects.filter(project=dash.project).first().pk).update(
+        explanation='a "quote", a back\\slash,\na new line and \x01')
+    fast = b"".join(exports.postgres_csv_stream(dash.project, Filters(), as_json=as_json))
+    rows = exports.responses_rows(dash.project, Filters())
+    slow = b"".join(exports.jsonl_stream(rows) if as_json else exports.csv_stream(rows))
+    if as_json:
+        a = pd.DataFrame([json.loads(line) for line in fast.decode().splitlines()])
+        b = pd.DataFrame([json.loads(line) for line in slow.decode().splitlines()])
+    else:
+        a, b = pd.read_csv(io.BytesIO(fast)), pd.read_csv(io.BytesIO(slow))
+    assert len(a) == len(b) == 29
+    pd.testing.assert_frame_equal(a, b, check_dtype=False)
