@@ -934,7 +934,7 @@ class Calibrator:
     def hard_score(self, rule: str, correct: bool) -> float:
         """Score of a hard-rule verdict: the smoothed share of human "correct" labels
         for that rule in the training data, kept on the decided side of 0.5."""
-        rate = dict(self.rule_rates).get(rule, 0.95 if correct else 0.05)
+        rate = self._rates.get(rule, 0.95 if correct else 0.05)
         return max(rate, 0.51) if correct else min(rate, 0.49)
 
     def __post_init__(self) -> None:
@@ -943,13 +943,15 @@ class Calibrator:
         b = self.intercept - sum(c * m for c, m in zip(w, self.mean, strict=True))
         object.__setattr__(self, "_w", w)
         object.__setattr__(self, "_b", b)
+        object.__setattr__(self, "_rates", dict(self.rule_rates))
 
     def logit(self, feats: Sequence[float]) -> float:
         """The log-odds of "correct" for one feature vector."""
         return self._b + sum(map(operator.mul, feats, self._w))
 
     def probability(self, feats: Sequence[float]) -> float:
-        z = self.logit(feats)
+        """P(correct) for one feature vector."""
+        z = self._b + sum(map(operator.mul, feats, self._w))
         if z >= 0:
             return 1.0 / (1.0 + math.exp(-z))
         e = math.exp(z)
