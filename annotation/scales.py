@@ -96,9 +96,11 @@ def normalize_criteria(criteria: Any) -> list[dict[str, Any]]:
         crit: dict[str, Any] = {"key": key, "label": str(raw.get("label") or key), "scale": scale,
                                 "comment": bool(raw.get("comment", False))}
         if scale == "custom":
-            values = [str(v) for v in raw.get("values") or []]
+            values = [str(v).strip() for v in raw.get("values") or []]
             if len(values) < 2 or len(set(values)) != len(values):
                 raise CriterionError(f"criteria[{i}]: a custom scale needs 2 or more distinct values")
+            if any(not v or len(v) > 60 or any(ch in v for ch in "\t\r\n") for v in values):
+                raise CriterionError(f"criteria[{i}]: custom values must be 1-60 characters, one line")
             crit["values"] = values
             n = len(values)
         elif scale in SCALES:

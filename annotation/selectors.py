@@ -1,9 +1,9 @@
 """Reads for annotation campaigns: progress, the blind item payload, ratings and reports.
 
 ``ratings_frame`` is the one place ratings leave the database for statistics: it reads
-four narrow columns per rating (PostgreSQL ``COPY … TO STDOUT`` into pandas, or a
-plain cursor on SQLite) and joins item metadata and pseudonymous rater ids in pandas,
-so a million ratings load in about a second.
+four narrow columns per rating (on PostgreSQL as one server-built text parsed by
+pyarrow, on SQLite with a plain cursor) and joins item metadata and pseudonymous rater
+ids in pandas as categoricals, so a million ratings load in a couple of seconds.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from .models import (
     Assignment,
     AssignmentStatus,
     Campaign,
-    Item,
     ItemKind,
     PolicyKind,
     Qualification,
@@ -149,30 +148,48 @@ def training_items(campaign: Campaign) -> list[dict[str, Any]]:
 
 
 def _ratings_columns(campaign: Campaign) -> pd.DataFrame:
-    """(item_id, annotator_id, criterion, value) of the campaign's ratings, fast."""
-    table, item_table = Rating._meta.db_table, Item._meta.db_table
-    kinds = (ItemKind.REGULAR, *CONTROL_KINDS)
-    sql = (f"SELECT r.item_id, r.annotator_id, r.criterion, r.value FROM {table} r "
-           f"JOIN {item_table} i ON i.id = r.item_id "
-           f"WHERE r.campaign_id = %s AND i.kind IN ({', '.join(['%s'] * len(kinds))}) ORDER BY r.id")
-    params = [campaign.pk, *kinds]
+    """(item_id, annotator_id, criterion, value) of every rating of the campaign, fast.
+
+    PostgreSQL: the server joins the rows into one tab-separated text (``string_agg``)
+    that pyarrow parses (no Python object per row; text columns arrive as pandas
+    categoricals). Values never contain tabs or newlines (:mod:`annotation.scales`
+    forbids them). Elsewhere: a plain cursor.
+    """
+    table = Rating._meta.db_table
+    sql = f"SELECT item_id, annotator_id, criterion, value FROM {table} WHERE campaign_id = %s"
     names = ["item_id", "annotator_id", "criterion", "value"]
     if connection.vendor == "postgresql":
-        buf = io.BytesIO()
+        import pyarrow as pa
+        from pyarrow import csv as pa_csv
+
+        # one text value built by the server (tab-separated lines), parsed once by pyarrow:
+        # ~3x faster than COPY, whose client yields one Python object per row
+        agg = (f"SELECT string_agg(concat_ws(E'\\t', item_id, annotator_id, criterion, value), E'\\n') "
+               f"FROM {table} WHERE campaign_id = %s")
         with connection.cursor() as cursor:
-            raw = cursor.cursor  # psycopg 3 cursor: COPY streams CSV without Python rows
-            query = connection.ops.compose_sql(sql, params)
-            with raw.copy(f"COPY ({query}) TO STDOUT WITH (FORMAT csv)") as copy:
-                for chunk in copy:
-                    buf.write(chunk)
-        buf.seek(0)
-        return pd.read_csv(buf, names=names, header=None,
-                           dtype={"item_id": np.int64, "annotator_id": np.int64, "criterion": "category",
-                                  "value": str}, keep_default_na=False)
+            cursor.execute(agg, [campaign.pk])
+            text = cursor.fetchone()[0]
+        if not text:
+            return pd.DataFrame(columns=names)
+        arrow = pa_csv.read_csv(
+            io.BytesIO(text.encode("utf-8")),
+            read_options=pa_csv.ReadOptions(column_names=names),
+            parse_options=pa_csv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False),
+            convert_options=pa_csv.ConvertOptions(
+                column_types={"item_id": pa.int64(), "annotator_id": pa.int64(),
+                              "criterion": pa.dictionary(pa.int32(), pa.string()),
+                              "value": pa.dictionary(pa.int32(), pa.string())},
+                strings_can_be_null=False))
+        return arrow.to_pandas()
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql, [campaign.pk])
         rows = cursor.fetchall()
     return pd.DataFrame.from_records(rows, columns=names)
+
+
+def _codes(values: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    codes, uniques = pd.factorize(values.fillna(""))
+    return codes, pd.Index(uniques)
 
 
 def ratings_frame(campaign: Campaign) -> pd.DataFrame:
@@ -181,37 +198,45 @@ def ratings_frame(campaign: Campaign) -> pd.DataFrame:
     Columns: ``item_id`` (external id), ``rater_id`` (annotator public id), ``criterion``,
     ``value``, item metadata (system, condition, task, source, batch — empty ones
     dropped), ``gold_value`` / ``trap_value`` for control items. Training and
-    qualification ratings are left out.
+    qualification ratings are left out. Text columns are categoricals built from the
+    small item and annotator tables (integer codes per rating, no per-row strings).
     """
     raw = _ratings_columns(campaign)
     items = pd.DataFrame.from_records(
-        list(campaign.items.values_list("pk", "external_id", "kind", *META, "expected")),
-        columns=["pk", "external_id", "kind", *META, "expected"])
+        list(campaign.items.values_list("pk", "external_id", "kind", *META)),
+        columns=["pk", "external_id", "kind", *META])
     annotators = pd.DataFrame.from_records(list(campaign.annotators.values_list("pk", "public_id")),
                                            columns=["pk", "public_id"])
     if raw.empty:
         return pd.DataFrame(columns=["item_id", "rater_id", "criterion", "value"])
     item_pos = pd.Index(items["pk"]).get_indexer(raw["item_id"].to_numpy())
+    kinds = items["kind"].to_numpy(dtype=object)
+    counted = np.isin(kinds, [ItemKind.REGULAR, *CONTROL_KINDS])
+    keep = counted[item_pos]
+    if not keep.all():
+        raw = raw.loc[keep].reset_index(drop=True)
+        item_pos = item_pos[keep]
     rater_pos = pd.Index(annotators["pk"]).get_indexer(raw["annotator_id"].to_numpy())
     out = pd.DataFrame({
-        "item_id": pd.Categorical.from_codes(item_pos, categories=items["external_id"]),
-        "rater_id": pd.Categorical.from_codes(rater_pos, categories=annotators["public_id"]),
-        "criterion": raw["criterion"].astype(str) if raw["criterion"].dtype != "category" else raw["criterion"],
-        "value": raw["value"].astype(object),
+        "item_id": pd.Categorical.from_codes(item_pos, categories=pd.Index(items["external_id"])),
+        "rater_id": pd.Categorical.from_codes(rater_pos, categories=pd.Index(annotators["public_id"])),
+        "criterion": raw["criterion"].astype("category"),
+        "value": raw["value"].astype("category"),
     })
     for col in META:
-        values = items[col].fillna("")
-        if (values != "").any():
-            out[col] = values.to_numpy(dtype=object)[item_pos]
-    kind = items["kind"].to_numpy(dtype=object)[item_pos]
+        codes, uniques = _codes(items[col])
+        if len(uniques) > 1 or (len(uniques) == 1 and uniques[0] != ""):
+            out[col] = pd.Categorical.from_codes(codes[item_pos], categories=uniques)
+    item_kind = kinds[item_pos]
+    item_pks = items["pk"].to_numpy()
+    expected = dict(campaign.items.filter(kind__in=CONTROL_KINDS).values_list("pk", "expected"))
     for name, ctl in (("gold_value", ItemKind.GOLD), ("trap_value", ItemKind.TRAP)):
-        rows = np.flatnonzero(kind == ctl)
+        rows = np.flatnonzero(item_kind == ctl)
         column = np.full(len(out), np.nan, dtype=object)
         if len(rows):
-            expected = items["expected"].to_numpy(dtype=object)
-            crit = out["criterion"].to_numpy(dtype=object)
-            column[rows] = [expected[item_pos[i]].get(crit[i], np.nan) for i in rows]
-        out[name] = column
+            crit = np.asarray(out["criterion"].cat.categories, dtype=object)[out["criterion"].cat.codes.to_numpy()[rows]]
+            column[rows] = [expected[item_pks[item_pos[i]]].get(c, np.nan) for i, c in zip(rows, crit, strict=True)]
+        out[name] = pd.Series(column, dtype=object, index=out.index)  # no str inference
     return out
 
 

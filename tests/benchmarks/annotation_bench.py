@@ -328,8 +328,19 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, nargs="+", default=[1000.0, 0.0],
                         help="mean think time per item; one load run per value (0 = closed loop)")
     parser.add_argument("--skip-service", action="store_true")
+    parser.add_argument("--skip-report", action="store_true")
+    parser.add_argument("--report-only", action="store_true",
+                        help="reuse the database of an earlier run; time the 1M report only")
     args = parser.parse_args()
 
+    if args.report_only:
+        _setup_django(f"postgres://root@127.0.0.1:5432/{args.db}")
+        from annotation.models import Campaign
+
+        rep = time_report(Campaign.objects.get(slug="million").pk, args.repeats)
+        print(f"report over {rep['n']} ratings: load {rep['load_s']:.2f} s, load+report "
+              f"{rep['total_s']:.2f} s (median of {args.repeats})")
+        return
     db_url = _recreate_db(args.db)
     _setup_django(db_url)
     print(f"database {args.db}; {os.cpu_count()} CPUs")
@@ -365,6 +376,8 @@ def main() -> None:
                       f"p99={_pct(values, 99):.1f} ms max={max(values):.1f} ms")
             print(f"errors: {len(result['errors'])} {result['errors'][:3]}")
             print("db check:", check)
+    if args.skip_report:
+        return
     t0 = time.perf_counter()
     pk = seed_ratings(args.ratings)
     print(f"seeded {args.ratings} ratings in {time.perf_counter() - t0:.1f} s")
