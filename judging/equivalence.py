@@ -32,6 +32,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
@@ -957,6 +958,11 @@ class Calibrator:
         e = math.exp(z)
         return e / (1.0 + e)
 
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        """P(correct) for a (n, n_features) matrix of feature rows."""
+        z = x @ np.asarray(self._w) + self._b
+        return 1.0 / (1.0 + np.exp(-z))
+
     @classmethod
     def from_dict(cls, data: dict) -> Calibrator:
         if tuple(data["features"]) != FEATURE_NAMES:
@@ -994,14 +1000,16 @@ CALIBRATOR = load_calibrator()
 
 
 
-def _verdict(a: Analysis, calibrator: Calibrator) -> Verdict:
-    """Turn the rule engine's analysis into a Verdict (calibrated score for grey cases)."""
+def _verdict(a: Analysis, calibrator: Calibrator, p: float | None = None) -> Verdict:
+    """Turn the rule engine's analysis into a Verdict (calibrated score for grey cases);
+    ``p`` is the calibrated probability when the caller computed it in a batch."""
     if a.hard is not None:
         score = calibrator.hard_score(a.rule, a.hard)
         head = "Prompt" if a.prompt else "Correct" if a.hard else "Wrong"
         return Verdict(a.hard, a.prompt, score, a.rule, a.matched,
                        f"{head} ({a.rule}): {a.detail}.")
-    p = calibrator.probability(a.features)
+    if p is None:
+        p = calibrator.probability(a.features)
     correct = p >= calibrator.threshold
     return Verdict(
         correct,
@@ -1035,8 +1043,13 @@ def judge_many(candidates: Sequence[str], answerlines: Sequence[str | Sequence[s
         raise ValueError("questions must have the same length as candidates")
     cal = calibrator or CALIBRATOR
     qs = questions if questions is not None else [""] * len(candidates)
-    return [_verdict(analyze(c, a, q), cal) for c, a, q in zip(candidates, answerlines, qs,
-                                                               strict=True)]
+    analyses = [analyze(c, a, q) for c, a, q in zip(candidates, answerlines, qs, strict=True)]
+    grey = [a.features for a in analyses if a.hard is None]
+    if len(grey) < 64:
+        return [_verdict(a, cal) for a in analyses]
+    # One matrix product for the calibrator instead of a Python loop per pair.
+    probs = iter(cal.probabilities(np.asarray(grey, dtype=float)).tolist())
+    return [_verdict(a, cal, next(probs) if a.hard is None else None) for a in analyses]
 
 
 def clear_caches() -> None:

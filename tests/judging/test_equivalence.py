@@ -176,3 +176,13 @@ def test_judge_many_checks_lengths() -> None:
         judge_many(["a", "b"], [["a"]])
     with pytest.raises(ValueError, match="questions"):
         judge_many(["a"], [["a"]], ["q1", "q2"])
+
+
+def test_judge_many_batch_path_matches_judge() -> None:
+    # >= 64 grey cases take the vectorized calibrator path
+    cands = [f"I believe the answer is Wilhelm Rontgen, born {1840 + i}" for i in range(40)]
+    cands += [f"It was probably Sydney in year {i}" for i in range(40)]
+    lines = [["Wilhelm Conrad Röntgen"]] * 40 + [["Canberra"]] * 40
+    batch = judge_many(cands, lines)
+    assert batch == [judge(c, a) for c, a in zip(cands, lines, strict=True)]
+    assert sum(v.correct for v in batch) == 40
