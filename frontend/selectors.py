@@ -316,10 +316,16 @@ def dashboard_data(project: Project, filters: Filters, *, only: set[str] | None 
         return _dashboard_compute(project, filters, only=only)
     from django.core.cache import cache
 
-    key = "earshot:dashboard:" + hashlib.sha256(repr(
-        (project.pk, sorted(filters.as_query().items()), sorted(only or TABLES), data_version(project))
-    ).encode()).hexdigest()
-    cached = cache.get(key)
+    version = data_version(project)
+
+    def key_for(tables) -> str:
+        return "earshot:dashboard:" + hashlib.sha256(repr(
+            (project.pk, sorted(filters.as_query().items()), sorted(tables), version)
+        ).encode()).hexdigest()
+
+    key = key_for(only or TABLES)
+    # A chart or table download right after the page reuses the page's full result.
+    cached = cache.get(key) or (cache.get(key_for(TABLES)) if only else None)
     if cached is not None:
         return cached
     data = _dashboard_compute(project, filters, only=only)
