@@ -50,10 +50,17 @@ def questions_remaining(*, responder: Responder, mode: str, category: Category |
     )
 
 
+def _effective(queryset: QuerySet[Response]) -> QuerySet[Response]:
+    """Annotate ``effective_correct``: an adjudicator's ruling wins over the automatic one."""
+    from judging.selectors import effective_verdicts
+
+    return effective_verdicts(queryset=queryset)
+
+
 def responder_history(*, responder: Responder, limit: int = 200) -> QuerySet[Response]:
-    """A responder's latest responses, newest first, with their questions."""
+    """A responder's latest responses, newest first, with their effective verdicts."""
     return (
-        Response.objects.filter(responder=responder)
+        _effective(Response.objects.filter(responder=responder))
         .select_related("question", "question__category")
         .order_by("-created_at", "-id")[:limit]
     )
@@ -62,9 +69,9 @@ def responder_history(*, responder: Responder, limit: int = 200) -> QuerySet[Res
 def responder_accuracy_by_category(*, responder: Responder) -> list[dict]:
     """Per category and mode: number answered, number correct and accuracy."""
     rows = (
-        Response.objects.filter(responder=responder)
+        _effective(Response.objects.filter(responder=responder))
         .values("question__category__name", "mode")
-        .annotate(n=Count("id"), n_correct=Count("id", filter=Q(correct=True)))
+        .annotate(n=Count("id"), n_correct=Count("id", filter=Q(effective_correct=True)))
         .order_by("question__category__name", "mode")
     )
     return [
@@ -81,12 +88,12 @@ def responder_accuracy_by_category(*, responder: Responder) -> list[dict]:
 
 def leaderboard(*, project: Project, mode: str | None = None, limit: int = 20) -> list[dict]:
     """Human players ranked by number correct (then accuracy); pseudonymous labels only."""
-    qs = Response.objects.filter(project=project, responder__kind="human")
+    qs = _effective(Response.objects.filter(project=project, responder__kind="human"))
     if mode:
         qs = qs.filter(mode=mode)
     rows = (
         qs.values("responder_id", "responder__label")
-        .annotate(n=Count("id"), n_correct=Count("id", filter=Q(correct=True)))
+        .annotate(n=Count("id"), n_correct=Count("id", filter=Q(effective_correct=True)))
         .order_by("-n_correct", "n", "responder_id")[:limit]
     )
     return [

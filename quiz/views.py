@@ -182,6 +182,7 @@ def play_answer(request: HttpRequest, slug: str) -> JsonResponse:
         return _json_error("body", f"invalid value ({exc})")
     data = {
         "status": "judged",
+        "response_id": response.pk,
         "created": created,
         "correct": response.correct,
         "prompt": response.prompt,

@@ -40,6 +40,7 @@ def browser():
 def page(browser):
     context = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True)
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(30_000)
+    page.set_default_navigation_timeout(45_000)
     yield page
     context.close()

@@ -50,6 +50,15 @@ def test_player_answers_free_and_mcq_questions(page, live_server):
     page.wait_for_selector("#feedback:not([hidden])")
     assert page.inner_text("#verdict") == "Not quite."
 
+    # The player disputes the ruling: it lands in the adjudication queue.
+    page.click("#challenge-open")
+    page.fill("#challenge-text", "that is what I heard")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('#challenge [role=status]').textContent.length > 0")
+    from judging.models import Challenge
+
+    assert Challenge.objects.get().text == "that is what I heard"
+
     # MCQ in a fresh session: keys 1-4 choose, Enter answers; the right option is marked.
     page.context.clear_cookies()
     prompt = _start(page, live_server, "mcq")

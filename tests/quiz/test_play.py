@@ -229,3 +229,18 @@ def test_demo_command_builds_playable_bank(db, capsys):
     assert Response.objects.filter(project=demo, responder__kind="human").exists()
     call_command("quiz_demo", players=2)  # idempotent
     assert Question.objects.filter(project=demo).count() == questions.count()
+
+
+def test_adjudicated_verdict_counts_in_history_and_leaderboard(client, imported, make_user):
+    """A researcher's ruling on a challenged answer wins everywhere the player looks."""
+    from judging.services import override_set
+    from quiz.selectors import leaderboard
+
+    _page, presentation = _serve(client, imported, "free", "whos-who-name-that-persona")
+    reply = _answer(client, imported, {"presentation": presentation.pk, "answer": "the caped crusader", "client_token": "c"})
+    assert reply.json()["correct"] is False and reply.json()["response_id"]
+    response = Response.objects.get(pk=reply.json()["response_id"])
+    override_set(response=response, correct=True, by=make_user(), note="an accepted nickname")
+    page = client.get(reverse("quiz:play_history", args=[imported.slug])).content.decode()
+    assert "100%" in page
+    assert leaderboard(project=imported)[0]["n_correct"] == 1

@@ -110,6 +110,7 @@ function setup(root) {
     }
     if (reveal) reveal.hidden = true;
     clues.forEach((clue) => { clue.hidden = false; });
+    feedback.dataset.responseId = data.response_id ?? "";
     feedback.hidden = false;
     document.getElementById("next").focus();
   }
