@@ -385,9 +385,10 @@ def _pick_regular(annotator: Annotator, campaign: Campaign, now: datetime,
         taken=F("n_active") + F("n_done"))
     if cap is not None:
         base = base.filter(taken__lt=cap)
-    if not policy.allow_repeat:
-        base = base.exclude(Exists(Assignment.objects.filter(
-            annotator=annotator, item=OuterRef("pk"), status__in=LIVE)))
+    if not policy.allow_repeat and seen:
+        # the annotator's own items, read above under their row lock: a short literal list
+        # keeps the plan a simple index scan (an anti-join is easily mis-planned)
+        base = base.exclude(pk__in=sorted(seen))
     batch_counts = None
     if policy.kind is policy_core.PolicyKind.AUDIT_SAMPLE:
         # batch quotas span rows: serialize audit requests on the campaign row

@@ -112,6 +112,10 @@ def seed_service(n_items: int, n_annotators: int) -> tuple[str, list[str]]:
     now = timezone.now()
     Annotator.objects.bulk_create([Annotator(campaign=campaign, user=u, consent_at=now) for u in users])
     tokens = [Token.objects.create(user=u).key for u in users]
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # fresh planner statistics, as autovacuum keeps them live
     return "/api/v1/projects/bench/campaigns/mos/", tokens
 
 
