@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -103,6 +104,17 @@ def _svg_inline(svg: bytes) -> str:
     return text[start:] if start >= 0 else text
 
 
+def _plot_bytes(fit: Fit, tables: dict[str, pd.DataFrame] | None, name: str, fmt: str) -> bytes:
+    """A report figure rendered once per fit and format (a succeeded fit never changes,
+    so the bytes are cached for a day under the fit's id and finish time)."""
+    key = f"irt:plot:{fit.pk}:{fit.finished_at.timestamp() if fit.finished_at else 0}:{name}:{fmt}"
+    data = cache.get(key)
+    if data is None:
+        data = plots.to_bytes(_figure(fit, tables if tables is not None else selectors.fit_report(fit), name), fmt)
+        cache.set(key, data, 24 * 3600)
+    return data
+
+
 def _figure(fit: Fit, tables: dict[str, pd.DataFrame], name: str):
     if name == "abilities":
         return plots.ability_distributions(tables["responders"])
@@ -186,10 +198,7 @@ def fit_detail(request: HttpRequest, slug: str, fit_id: int) -> HttpResponse:
             "responders", tables["responders"].sort_values("theta", ascending=False), PAGE_ROWS * 10
         )
         context["downloads"] = [(k, selectors.REPORT_TABLES[k][0]) for k in tables]
-        figures = {}
-        for name in PLOTS:
-            figures[name] = _svg_inline(plots.to_bytes(_figure(fit, tables, name), "svg"))
-        context["figures"] = figures
+        context["figures"] = {name: _svg_inline(_plot_bytes(fit, tables, name, "svg")) for name in PLOTS}
         context["ci_method"] = report.MEAN_CI_METHOD
     return render(request, "irt/fit_detail.html", context)
 
@@ -219,7 +228,7 @@ def fit_plot(request: HttpRequest, slug: str, fit_id: int, name: str, fmt: str) 
     fit = _fit_or_404(project, fit_id)
     if name not in PLOTS or fmt not in ("png", "svg") or fit.status != FitStatus.SUCCEEDED:
         raise Http404("No such plot")
-    data = plots.to_bytes(_figure(fit, selectors.fit_report(fit), name), fmt)
+    data = _plot_bytes(fit, None, name, fmt)
     resp = HttpResponse(data, content_type="image/png" if fmt == "png" else "image/svg+xml")
     resp["Content-Disposition"] = f'attachment; filename="{project.slug}-irt-fit{fit.pk}-{name}.{fmt}"'
     return resp
