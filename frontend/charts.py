@@ -31,7 +31,7 @@ def _bars(labels: list[str], series: dict[str, list[float | None]], *, title: st
     n = max(len(labels), 1)
     k = max(len(series), 1)
     height = 0.8 / k
-    fig = Figure(figsize=(7.5, 1.2 + 0.42 * n * max(k, 2) / 2 + 0.4))
+    fig = Figure(figsize=(8.5, 1.2 + 0.42 * n * max(k, 2) / 2 + 0.4))
     ax = fig.add_subplot()
     y = np.arange(n)
     for i, (name, values) in enumerate(series.items()):
@@ -51,7 +51,7 @@ def _bars(labels: list[str], series: dict[str, list[float | None]], *, title: st
     ax.set_title(title, fontsize=11, loc="left")
     ax.spines[["top", "right"]].set_visible(False)
     if series:
-        ax.legend(fontsize=8, loc="lower right", frameon=False)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     fig.tight_layout()
     return fig
 
