@@ -253,7 +253,7 @@ def seed_ratings(n_ratings: int, raters_per_item: int = 20, n_raters: int = 2500
     from annotation.models import Annotator, Assignment, Item, Rating
 
     rng = np.random.default_rng(seed)
-    project = Project.objects.get(slug="bench")
+    project = Project.objects.filter(slug="bench").first() or Project.objects.create(slug="bench", name="Bench")
     campaign = services.campaign_create(project=project, name="1M", slug="million", template="mos",
                                         policy="overlap", policy_k=raters_per_item, policy_n=None)
     n_items = n_ratings // raters_per_item
