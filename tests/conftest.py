@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import browser, page  # noqa: F401 - shared browser fixtures
+
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 

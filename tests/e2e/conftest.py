@@ -1,46 +1,10 @@
-"""Real-browser fixtures: Debian's Chromium driven by Playwright (no browser download)."""
-
-from __future__ import annotations
+"""Browser fixtures live in tests/browser.py (registered by tests/conftest.py)."""
 
 import os
-import shutil
 
-import pytest
+from tests.browser import CHROMIUM, FLAGS
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls made by the
-# tests themselves (fixtures, assertions) are synchronous and safe here.
+# Set before any test runs: Playwright's loop and Django's async-safety check.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = os.environ.get("EARSHOT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--autoplay-policy=no-user-gesture-required",
-]
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's 'chromium' package (see .ci/run)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.set_default_navigation_timeout(45_000)
-    yield page
-    context.close()
+__all__ = ["CHROMIUM", "FLAGS"]

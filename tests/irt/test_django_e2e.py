@@ -11,30 +11,14 @@ import pytest
 from django.conf import settings as django_settings
 from django.test import Client
 
-from tests.e2e import conftest as e2e
 from tests.irt import django_helpers as helpers
 
 # shared fixtures (tests/irt/conftest.py belongs to the pure-core tests)
 _test_settings = helpers.django_test_settings
 irt_data = helpers.irt_data
 fast_fit = helpers.fast_fit
-page = e2e.page
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """This module's own Chromium, closed when the module ends: a session-wide one
-    would keep Playwright's loop running and break other folders' browser tests."""
-    import os
-
-    if not os.path.exists(e2e.CHROMIUM):
-        pytest.fail(f"Chromium not found at {e2e.CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=e2e.CHROMIUM, args=e2e.FLAGS, headless=True)
-        yield launched
-        launched.close()
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

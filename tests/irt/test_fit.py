@@ -157,7 +157,9 @@ def test_vi_minibatched_smoke(sim) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     ("n_obs", "n_s", "n_i", "groups", "expected"),
     [
-        pytest.param(500, 50, 10, False, "nuts", id="tiny-nuts"),
+        pytest.param(500, 50, 10, False, "map", id="tiny-few-responders-map"),
+        pytest.param(125, 12, 15, True, "map", id="demo-sized-map"),
+        pytest.param(1000, 200, 10, False, "mml", id="tiny-dense-mml"),
         pytest.param(5000, 1000, 5, False, "mml", id="dense-lsat-mml"),
         pytest.param(5000, 1000, 5, True, "map", id="dense-grouped-map"),
         pytest.param(20_000, 2000, 250, False, "mml", id="thin-sparse-mml"),

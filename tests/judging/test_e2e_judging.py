@@ -6,13 +6,10 @@ import pytest
 from django.urls import reverse
 
 from judging.models import Challenge, HumanJudgement
-from tests.e2e import conftest as _e2e
 from tests.judging.django_fixtures import *  # noqa: F403
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-browser = _e2e.browser
-page = _e2e.page
 
 
 def _login(page, live_server, user):
