@@ -104,6 +104,10 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "earshot.sqlite3",
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # A file, not the shared-cache in-memory default: browser tests run a live
+            # server and background threads beside the test, and shared-cache SQLite
+            # answers "table is locked" at once instead of waiting for the lock.
+            "TEST": {"NAME": VAR_DIR / "test-earshot.sqlite3"},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from irt.fit import IrtResult
 from irt.ids import IndexMap
+from irt.result import IrtResult
 
 __all__ = [
     "A_LOW",

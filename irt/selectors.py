@@ -19,9 +19,9 @@ from django.db.models import QuerySet
 
 from accounts.models import Project
 from irt import report
-from irt.fit import IrtResult
 from irt.ids import IndexMap
 from irt.models import Fit, FitStatus
+from irt.result import IrtResult
 from judging.selectors import effective_verdicts
 from quiz.models import Question, Responder, Response
 

@@ -25,7 +25,6 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from accounts.models import Project
-from irt.fit import fit as irt_fit
 from irt.models import Fit, FitAbility, FitItem, FitStatus
 from irt.selectors import ResponseMatrix, response_matrix, snapshot_dump
 from quiz.models import Mode, Question
@@ -97,6 +96,14 @@ class FitOptions:
 
 
 # --------------------------------------------------------------------------- create
+
+
+def irt_fit(*args, **kwargs):
+    """:func:`irt.fit.fit`, imported on first use: torch and Pyro load only in the
+    process that fits (a worker), not in every web process that imports the URLs."""
+    from irt.fit import fit
+
+    return fit(*args, **kwargs)
 
 
 def irt_fit_create(
