@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "accounts.apps.AccountsConfig",
     "quiz.apps.QuizConfig",
     "judging.apps.JudgingConfig",
@@ -202,6 +203,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Audio trivia, listening tests, answer judging and IRT for audio-AI evaluation.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The reference pages' JS/CSS ship in drf-spectacular-sidecar: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

@@ -279,6 +279,8 @@ class Response(models.Model):
         indexes = [
             models.Index(fields=["project", "mode"], name="response_project_mode"),
             models.Index(fields=["question", "mode"], name="response_question_mode"),
+            # The dashboard's "has anything changed?" check: latest verdict per project.
+            models.Index(fields=["project", "judged_at"], name="response_project_judged"),
         ]
 
     def __str__(self) -> str:
