@@ -35,7 +35,7 @@ from accounts.models import Project
 from . import services
 from .audio import AudioError, inspect_audio
 from .importing import ImportFailed
-from .models import Clip, ModelSystem, Question, QuestionClip, Response
+from .models import Clip, ModelSystem, Question, Response
 
 PERMISSIONS = [IsAuthenticated, ProjectAccess]
 
@@ -104,33 +104,11 @@ class QuestionInputSerializer(serializers.Serializer):
 
 
 def _question_save(project: Project, data: dict, instance: Question | None = None) -> Question:
-    """Create or update a question (and its ordered clips) in one transaction."""
-    clip_ids = data.pop("clips", None)
-    clips: list[Clip] = []
-    if clip_ids is not None:
-        found = {c.public_id: c for c in Clip.objects.filter(project=project, public_id__in=clip_ids)}
-        missing = [c for c in clip_ids if c not in found]
-        if missing:
-            raise ValidationError({"clips": [f"unknown clip id {m!r}" for m in missing]})
-        clips = [found[c] for c in clip_ids]
-    with transaction.atomic():
-        if "category" in data:
-            data["category"] = services.category_get_or_create(project=project, name=data["category"])
-        if instance is None:
-            if Question.objects.filter(project=project, external_id=data["external_id"]).exists():
-                raise ValidationError({"external_id": ["a question with this id exists in the project"]})
-            instance = Question.objects.create(project=project, **data)
-        else:
-            data.pop("external_id", None)
-            for key, value in data.items():
-                setattr(instance, key, value)
-            instance.save()
-        if clip_ids is not None:
-            instance.question_clips.all().delete()
-            QuestionClip.objects.bulk_create(
-                [QuestionClip(question=instance, clip=c, position=i) for i, c in enumerate(clips)]
-            )
-    return instance
+    """The service call, with its field errors turned into DRF validation errors."""
+    try:
+        return services.question_save(project=project, data=data, instance=instance)
+    except services.SubmissionError as exc:
+        raise ValidationError({exc.field: [exc.message]}) from exc
 
 
 def _questions(project: Project) -> QuerySet[Question]:

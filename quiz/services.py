@@ -47,6 +47,7 @@ class SubmissionError(ValueError):
 
     def __init__(self, field: str, message: str):
         self.field = field
+        self.message = message
         super().__init__(f"{field}: {message}")
 
 
@@ -173,6 +174,42 @@ def bank_import(*, project: Project, path: Path, audio_dir: Path | None = None) 
             clip.file.storage.delete(clip.file.name)
         raise
     return summary
+
+
+def question_save(*, project: Project, data: dict[str, Any], instance: Question | None = None) -> Question:
+    """Create or update one question (and its ordered clips) in one transaction.
+
+    ``data`` holds Question fields plus ``category`` (a name; created if new) and
+    ``clips`` (opaque clip ids in clue order). Unknown clips or a duplicate external
+    id raise :class:`SubmissionError` naming the field; nothing is written then.
+    """
+    data = dict(data)
+    clip_ids = data.pop("clips", None)
+    clips: list[Clip] = []
+    if clip_ids is not None:
+        found = {c.public_id: c for c in Clip.objects.filter(project=project, public_id__in=clip_ids)}
+        missing = [c for c in clip_ids if c not in found]
+        if missing:
+            raise SubmissionError("clips", ", ".join(f"unknown clip id {m!r}" for m in missing))
+        clips = [found[c] for c in clip_ids]
+    with transaction.atomic():
+        if "category" in data:
+            data["category"] = category_get_or_create(project=project, name=data["category"])
+        if instance is None:
+            if Question.objects.filter(project=project, external_id=data["external_id"]).exists():
+                raise SubmissionError("external_id", "a question with this id exists in the project")
+            instance = Question.objects.create(project=project, **data)
+        else:
+            data.pop("external_id", None)
+            for key, value in data.items():
+                setattr(instance, key, value)
+            instance.save()
+        if clip_ids is not None:
+            instance.question_clips.all().delete()
+            QuestionClip.objects.bulk_create(
+                [QuestionClip(question=instance, clip=c, position=i) for i, c in enumerate(clips)]
+            )
+    return instance
 
 
 def responder_for_user(*, project: Project, user) -> Responder:
