@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from quiz.audio import AudioError, inspect_audio
-from quiz.importing import AudioRef, ImportFailed, Problem, _read_records, _text
+from quiz.importing import AudioReader, AudioRef, ImportFailed, Problem, _read_records, _text
 
 from .scales import CriterionError, validate_value
 
@@ -85,7 +84,7 @@ def parse_items(path: Path, *, criteria: Sequence[Mapping[str, Any]],
     problems: list[Problem] = []
     rows: list[ItemRow] = []
     seen_ids: dict[str, int] = {}
-    audio_cache: dict[Path, AudioRef | Problem] = {}
+    audio = AudioReader(audio_dir, file)
     if not path.exists():
         raise ImportFailed([Problem(file, 0, "", "file not found")])
     for line, record, error in _read_records(path):
@@ -118,25 +117,7 @@ def parse_items(path: Path, *, criteria: Sequence[Mapping[str, Any]],
         ref: AudioRef | None = None
         name = str(record.get("audio") or "").strip()
         if name:
-            candidate = (audio_dir / name).resolve()
-            if audio_dir.resolve() not in candidate.parents:
-                problems.append(Problem(file, line, "audio", f"{name!r} points outside the audio directory"))
-            else:
-                cached = audio_cache.get(candidate)
-                if cached is None:
-                    if not candidate.is_file():
-                        cached = Problem(file, line, "audio", f"missing file {name!r} in {audio_dir}")
-                    else:
-                        data = candidate.read_bytes()
-                        try:
-                            cached = AudioRef(name=name, data=data, info=inspect_audio(data, name=name))
-                        except AudioError as exc:
-                            cached = Problem(file, line, "audio", str(exc))
-                    audio_cache[candidate] = cached
-                if isinstance(cached, Problem):
-                    problems.append(Problem(file, line, cached.field, cached.message))
-                else:
-                    ref = cached
+            ref = audio.read(name, line, problems)
         elif not any(texts.values()):
             problems.append(Problem(file, line, "audio",
                                     "an item needs audio or text (context, question, reference, response)"))

@@ -53,6 +53,43 @@ class AudioRef:
     info: AudioInfo
 
 
+class AudioReader:
+    """Reads the audio files an import names, once each, relative to one folder.
+
+    Problems (a path outside the folder, a missing file, unreadable audio) come back
+    as :class:`Problem` for the row that named the file; the same file named on
+    several rows is read and decoded once.
+    """
+
+    def __init__(self, audio_dir: Path, file: str):
+        self.audio_dir = audio_dir
+        self.root = audio_dir.resolve()
+        self.file = file
+        self._cache: dict[Path, AudioRef | Problem] = {}
+
+    def read(self, name: str, line: int, problems: list[Problem]) -> AudioRef | None:
+        """The measured audio for ``name``, or ``None`` with a problem appended."""
+        candidate = (self.audio_dir / name).resolve()
+        if self.root not in candidate.parents:
+            problems.append(Problem(self.file, line, "audio", f"{name!r} points outside the audio directory"))
+            return None
+        cached = self._cache.get(candidate)
+        if cached is None:
+            if not candidate.is_file():
+                cached = Problem(self.file, line, "audio", f"missing file {name!r} in {self.audio_dir}")
+            else:
+                data = candidate.read_bytes()
+                try:
+                    cached = AudioRef(name=name, data=data, info=inspect_audio(data, name=name))
+                except AudioError as exc:
+                    cached = Problem(self.file, line, "audio", str(exc))
+            self._cache[candidate] = cached
+        if isinstance(cached, Problem):
+            problems.append(Problem(self.file, line, cached.field, cached.message))
+            return None
+        return cached
+
+
 @dataclass
 class BankRow:
     """A validated question row."""
@@ -209,7 +246,7 @@ def parse_bank(path: Path, *, audio_dir: Path | None = None) -> list[BankRow]:
     problems: list[Problem] = []
     rows: list[BankRow] = []
     seen_ids: dict[str, int] = {}
-    audio_cache: dict[Path, AudioRef | Problem] = {}
+    audio = AudioReader(audio_dir, file)
     if not path.exists():
         raise ImportFailed([Problem(file, 0, "", "file not found")])
     for line, record, error in _read_records(path):
@@ -234,27 +271,7 @@ def parse_bank(path: Path, *, audio_dir: Path | None = None) -> list[BankRow]:
         names = _audio_names(record)
         if not names:
             problems.append(Problem(file, line, "audio", "at least one audio file is required"))
-        refs: list[AudioRef] = []
-        for name in names:
-            candidate = (audio_dir / name).resolve()
-            if audio_dir.resolve() not in candidate.parents:
-                problems.append(Problem(file, line, "audio", f"{name!r} points outside the audio directory"))
-                continue
-            cached = audio_cache.get(candidate)
-            if cached is None:
-                if not candidate.is_file():
-                    cached = Problem(file, line, "audio", f"missing file {name!r} in {audio_dir}")
-                else:
-                    data = candidate.read_bytes()
-                    try:
-                        cached = AudioRef(name=name, data=data, info=inspect_audio(data, name=name))
-                    except AudioError as exc:
-                        cached = Problem(file, line, "audio", str(exc))
-                audio_cache[candidate] = cached
-            if isinstance(cached, Problem):
-                problems.append(Problem(file, line, cached.field, cached.message))
-            else:
-                refs.append(cached)
+        refs = [ref for name in names if (ref := audio.read(name, line, problems)) is not None]
         metadata = record.get("metadata") or {}
         if not isinstance(metadata, dict):
             problems.append(Problem(file, line, "metadata", "must be a JSON object"))
