@@ -14,7 +14,7 @@ correct); accuracies are ``correct / n`` and ``None`` when ``n`` is 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
 import pandas as pd
@@ -198,6 +198,153 @@ def headline(per_responder: pd.DataFrame, *, share: float = TOP_SHARE,
 def headline_table(head: Headline) -> pd.DataFrame:
     """The headline as a table (one row per mode) for export."""
     return pd.DataFrame([asdict(row) for row in head.modes])
+
+
+# ------------------------------------------------------------------------ the scan
+
+#: Grouping keys of the item cells (see :class:`Scan`).
+CELL_KEYS = ["grp", "qid", "mode", "clue", "pos", "ch", "v"]
+#: A verdict change: the scan columns with ``v`` the effective verdict, then the stored one.
+CHANGE_COLUMNS = ["rid", "grp", "qid", "mode", "clue", "pos", "ch", "v", "stored"]
+
+
+@dataclass(frozen=True)
+class Scan:
+    """The filtered responses grouped two ways, with effective verdicts.
+
+    ``per_responder``: ``rid``, ``mode``, ``n``, ``correct``. ``cells``: one row per
+    (``grp``, ``qid``, ``mode``, ``clue``, ``pos``, ``ch``, ``v``) with ``n``, where
+    ``grp`` is 0 for every human (pooled) and the responder id for a model,
+    ``clue``/``pos``/``ch`` are the clue index, chosen screen position and chosen
+    option (``None`` when not applicable) and ``v`` the verdict. ``changes``: the
+    responses whose effective verdict differs from the stored one (already applied
+    to both groupings; kept for the topline's own counts).
+    """
+
+    per_responder: pd.DataFrame
+    cells: pd.DataFrame
+    changes: pd.DataFrame
+
+
+def _key_column(values) -> pd.Series:
+    """A nullable integer key column as Python objects (``None`` for missing), so that
+    grouping and dictionary keys treat every missing value as the same key."""
+    return pd.Series([None if v is None or pd.isna(v) else int(v) for v in values], dtype=object)
+
+
+def _sum_by(frame: pd.DataFrame, keys: list[str], values: list[str]) -> pd.DataFrame:
+    """``frame`` summed per ``keys`` (missing keys kept as their own group)."""
+    if frame.empty:
+        return pd.DataFrame(columns=[*keys, *values])
+    return frame.groupby(keys, dropna=False, sort=False, as_index=False)[values].sum()
+
+
+def scan_from_rows(per_responder: Iterable[Sequence], cells: Iterable[Sequence],
+                   changes: Iterable[Sequence] = ()) -> Scan:
+    """Build a :class:`Scan` from database rows and apply the verdict changes.
+
+    ``per_responder`` rows: (rid, mode, n, correct) counted with the *stored*
+    verdicts; ``cells`` rows: (grp, qid, mode, clue, pos, ch, v, n) likewise;
+    ``changes``: (rid, grp, qid, mode, clue, pos, ch, effective, stored) of the
+    responses whose effective verdict differs. A change moves one response from
+    its stored-verdict cell to its effective-verdict cell and shifts its
+    responder's ``correct`` by ±1, so the result equals grouping effective verdicts.
+    """
+    resp = pd.DataFrame.from_records(list(per_responder), columns=["rid", "mode", "n", "correct"])
+    cell = pd.DataFrame.from_records(list(cells), columns=[*CELL_KEYS, "n"])
+    change = pd.DataFrame.from_records(list(changes), columns=CHANGE_COLUMNS)
+    for frame, ints in ((resp, ("rid", "n", "correct")), (cell, ("grp", "qid", "n")), (change, ("rid", "grp", "qid"))):
+        for column in ints:
+            frame[column] = frame[column].fillna(0).astype("int64")
+        for column in ("clue", "pos", "ch"):
+            if column in frame.columns:
+                frame[column] = _key_column(frame[column])
+        for column in ("v", "stored"):
+            if column in frame.columns:
+                frame[column] = frame[column].astype(bool)
+    change = change[change["v"] != change["stored"]].reset_index(drop=True)
+    if not change.empty:
+        shift = change.assign(d=change["v"].astype(int) * 2 - 1).groupby(["rid", "mode"])["d"].sum()
+        resp = resp.set_index(["rid", "mode"])
+        resp.loc[shift.index, "correct"] += shift
+        resp = resp.reset_index()
+        moved = pd.concat([
+            change.assign(v=change["stored"], n=-1)[[*CELL_KEYS, "n"]],
+            change.assign(n=1)[[*CELL_KEYS, "n"]],
+        ])
+        cell = _sum_by(pd.concat([cell, moved], ignore_index=True), CELL_KEYS, ["n"])
+        cell = cell[cell["n"] != 0].reset_index(drop=True)
+    return Scan(resp, cell, change)
+
+
+def _with_groups(cells: pd.DataFrame, models: Mapping[int, tuple]) -> pd.DataFrame:
+    """Cells with ``kind``, ``group`` (``humans`` or the model's label) and ``condition``."""
+    grps = cells["grp"].tolist()
+    return cells.assign(
+        kind=[HUMAN if g == 0 else str(models.get(g, (MODEL,))[0]) for g in grps],
+        group=["humans" if g == 0 else str(models.get(g, ("", "", ""))[1]) for g in grps],
+        condition=["" if g == 0 else str(models.get(g, ("", "", ""))[2]) for g in grps],
+        correct=cells["n"].where(cells["v"].astype(bool), 0),
+    )
+
+
+def cube_rows(scan: Scan, *, models: Mapping[int, tuple], questions: Mapping[int, tuple]) -> pd.DataFrame:
+    """Counts by kind, condition, category, source, mode, pyramidal and clue index.
+
+    ``models``: responder id → (kind, label, condition); ``questions``: question id →
+    (category id, source, pyramidal). Humans have no condition (``""``).
+    """
+    frame = _with_groups(scan.cells, models)
+    qids = frame["qid"].tolist()
+    info = [questions.get(q, (None, "", False)) for q in qids]
+    frame = frame.assign(category_id=[i[0] for i in info], source=[i[1] for i in info],
+                         pyramidal=[bool(i[2]) for i in info], clue_index=frame["clue"])
+    keys = ["kind", "condition", "category_id", "source", "mode", "pyramidal", "clue_index"]
+    out = _sum_by(frame, keys, ["n", "correct"])
+    out["clue_index"] = _key_column(out["clue_index"])
+    return out
+
+
+def mcq_position_rows(scan: Scan, models: Mapping[int, tuple]) -> pd.DataFrame:
+    """MCQ answers counted by group (humans / model label), chosen position and verdict."""
+    frame = _with_groups(scan.cells[scan.cells["mode"] == "mcq"], models)
+    frame = frame.assign(choice_position=frame["pos"], correct=frame["v"].astype(bool))
+    out = _sum_by(frame, ["group", "kind", "choice_position", "correct"], ["n"])
+    out["choice_position"] = _key_column(out["choice_position"])
+    return out
+
+
+def mcq_distractor_rows(scan: Scan, models: Mapping[int, tuple]) -> pd.DataFrame:
+    """Wrong MCQ answers counted by group, question and chosen option."""
+    cells = scan.cells
+    frame = _with_groups(cells[(cells["mode"] == "mcq") & ~cells["v"].astype(bool)], models)
+    frame = frame.assign(question_id=frame["qid"], choice=frame["ch"])
+    out = _sum_by(frame, ["group", "kind", "question_id", "choice"], ["n"])
+    out["choice"] = _key_column(out["choice"])
+    return out
+
+
+def human_item_rows(scan: Scan) -> pd.DataFrame:
+    """Human answers per item (question × mode): ``n`` and ``correct``."""
+    cells = scan.cells[scan.cells["grp"] == 0]
+    frame = cells.assign(question_id=cells["qid"], correct=cells["n"].where(cells["v"].astype(bool), 0))
+    return _sum_by(frame, ["question_id", "mode"], ["n", "correct"])
+
+
+def items_with_changes(items: pd.DataFrame, changes: pd.DataFrame, responder_ids: set[int]) -> pd.DataFrame:
+    """Per-item counts (``question_id``, ``mode``, ``n``, ``correct``, stored verdicts)
+    corrected by the verdict changes of ``responder_ids``."""
+    frame = items.copy()
+    frame["correct"] = frame["correct"].astype(int)
+    mine = changes[changes["rid"].isin(responder_ids) & (changes["v"] != changes["stored"])]
+    if mine.empty:
+        return frame
+    index = {(q, m): i for i, (q, m) in enumerate(zip(frame["question_id"], frame["mode"], strict=True))}
+    correct = frame["correct"].tolist()
+    for qid, mode, v in zip(mine["qid"], mine["mode"], mine["v"], strict=True):
+        correct[index[(qid, mode)]] += 1 if v else -1
+    frame["correct"] = correct
+    return frame
 
 
 # ------------------------------------------------------------------------- breakdowns

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
-from django.db import DatabaseError, transaction
-from django.db.models import Case, CharField, Count, F, Q, QuerySet, Value, When
+from django.db import DatabaseError, connection, transaction
+from django.db.models import BigIntegerField, Case, Count, F, Q, QuerySet, Value, When
 
 from accounts.models import Project
 from quiz.models import Category, ModelSystem, Question, Responder, Response
@@ -89,6 +89,11 @@ def responses_filtered(project: Project, filters: Filters) -> QuerySet[Response]
     ``verdict`` is the *effective* correctness (a human override wins when judging
     has one); every aggregate counts ``verdict=True``.
     """
+    return with_verdict(responses_scoped(project, filters), project)
+
+
+def responses_scoped(project: Project, filters: Filters) -> QuerySet[Response]:
+    """The project's responses under the dashboard filters (no verdict annotation)."""
     qs = Response.objects.filter(project=project)
     if filters.mode:
         qs = qs.filter(mode=filters.mode)
@@ -98,7 +103,7 @@ def responses_filtered(project: Project, filters: Filters) -> QuerySet[Response]
         qs = qs.filter(question__source=filters.source)
     if filters.condition:
         qs = qs.filter(Q(responder__kind=core.HUMAN) | Q(responder__condition=filters.condition))
-    return with_verdict(qs, project)
+    return qs
 
 
 def _qtype_q(qtype: str) -> Q | None:
@@ -135,30 +140,177 @@ def responses_list(project: Project, rf: ResponseFilters) -> QuerySet[Response]:
     return qs.select_related("question", "question__category", "responder").order_by("id")
 
 
-def _counted(qs: QuerySet, *fields: str) -> pd.DataFrame:
-    """``GROUP BY fields`` with ``n`` and ``correct`` counts, as a DataFrame."""
-    rows = qs.values(*fields).annotate(n=Count("id"), correct=Count("id", filter=Q(verdict=True))).order_by()
-    return pd.DataFrame.from_records(list(rows), columns=[*fields, "n", "correct"])
-
-
 # ------------------------------------------------------------------------ aggregates
+#
+# The dashboard reads the filtered responses once. Every table is a sum over two
+# groupings of them: per responder and mode (headline, topline, model ranking),
+# and per "item cell" -- (group, question, mode, clue, chosen position, chosen
+# option, verdict) where the group is 0 for all humans together and the responder
+# id for a model. Humans collapse into a few thousand cells whatever their number;
+# models keep one cell per response (tens of thousands at most). On PostgreSQL one
+# statement computes both groupings in one pass (``GROUPING SETS``); elsewhere
+# (SQLite, the demo default) the same two ``GROUP BY`` run as two statements over
+# the same ORM-built subquery, so the filters are defined in one place
+# (:func:`responses_scoped`) for both and for the responses list.
+#
+# Verdicts: the scan reads the stored rule verdict and then corrects the counts for
+# the (few) responses whose *effective* verdict differs -- a human judgement or an
+# LLM verdict, read through ``judging.selectors.effective_verdicts`` (human > LLM >
+# rules). Counts are sums, so moving each such response from its stored-verdict
+# cell to its effective-verdict cell gives exactly the counts of grouping the
+# effective verdicts, at the cost of the overridden responses only.
+
+#: Columns of the scan, per response (aliases in the SQL).
+SCAN_COLUMNS = ("rid", "grp", "qid", "mode", "clue", "pos", "ch", "v")
+
+_GROUPING_SETS_SQL = """
+SELECT GROUPING(s.rid) AS part, s.rid, s.grp, s.qid, s.mode, s.clue, s.pos, s.ch, s.v,
+       COUNT(*) AS n, SUM(CASE WHEN s.v THEN 1 ELSE 0 END) AS c
+FROM ({source}) s
+GROUP BY GROUPING SETS ((s.rid, s.mode), (s.grp, s.qid, s.mode, s.clue, s.pos, s.ch, s.v))
+"""
+_PER_RESPONDER_SQL = """
+SELECT s.rid, s.mode, COUNT(*) AS n, SUM(CASE WHEN s.v THEN 1 ELSE 0 END) AS c
+FROM ({source}) s GROUP BY s.rid, s.mode
+"""
+_CELLS_SQL = """
+SELECT s.grp, s.qid, s.mode, s.clue, s.pos, s.ch, s.v, COUNT(*) AS n
+FROM ({source}) s GROUP BY s.grp, s.qid, s.mode, s.clue, s.pos, s.ch, s.v
+"""
 
 
-def cube(project: Project, filters: Filters) -> pd.DataFrame:
+def _scan_values(qs: QuerySet[Response], verdict: str = "correct", *extra: str) -> QuerySet:
+    """``qs`` as the scan's rows: :data:`SCAN_COLUMNS` (+ ``extra``), ``v`` read from ``verdict``."""
+    return qs.annotate(
+        rid=F("responder_id"),
+        grp=Case(When(responder__kind=core.HUMAN, then=Value(0)), default=F("responder_id"),
+                 output_field=BigIntegerField()),
+        qid=F("question_id"), clue=F("clue_index"), pos=F("choice_position"), ch=F("choice"), v=F(verdict),
+    ).values(*SCAN_COLUMNS, *extra)
+
+
+def use_tallies() -> bool:
+    """Whether the database keeps the dashboard tallies (PostgreSQL; see :mod:`frontend.models`)."""
+    return connection.vendor == "postgresql"
+
+
+def response_scan(project: Project, filters: Filters, *, method: str | None = None) -> core.Scan:
+    """The filtered responses grouped per responder and per item cell, effective verdicts.
+
+    ``method``: ``"tallies"`` (read the trigger-kept counts; PostgreSQL),
+    ``"grouping_sets"`` (one pass over the responses; PostgreSQL) or
+    ``"statements"`` (two ``GROUP BY``; any database). By default tallies where the
+    database keeps them, statements elsewhere. All give the same counts; the tests
+    check that they do.
+    """
+    method = method or ("tallies" if use_tallies() else "statements")
+    if method == "tallies":
+        per_resp, cells = _tally_rows(project, filters)
+    else:
+        sql, params = _scan_values(responses_scoped(project, filters)).query.sql_with_params()
+        with connection.cursor() as cursor:
+            if method == "grouping_sets":
+                cursor.execute(_GROUPING_SETS_SQL.format(source=sql), params)
+                rows = cursor.fetchall()
+                per_resp = [(r[1], r[4], r[9], r[10]) for r in rows if r[0] == 0]
+                cells = [(r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9]) for r in rows if r[0] == 1]
+            else:
+                cursor.execute(_PER_RESPONDER_SQL.format(source=sql), params)
+                per_resp = cursor.fetchall()
+                cursor.execute(_CELLS_SQL.format(source=sql), params)
+                cells = cursor.fetchall()
+    return core.scan_from_rows(per_resp, cells, verdict_changes(project, filters))
+
+
+def _tally_rows(project: Project, filters: Filters) -> tuple[list[tuple], list[tuple]]:
+    """Per-responder and item-cell rows from the tallies, under the filters.
+
+    Item cells carry the question, so every filter applies to them. The
+    per-responder tally has no question: under a category or source filter those
+    counts group the filtered responses instead (only per responder and mode).
+    """
+    from .models import NONE, ItemTally, ResponderTally
+
+    cells = ItemTally.objects.filter(project_id=project.pk, n__gt=0)
+    people = ResponderTally.objects.filter(project_id=project.pk, n__gt=0)
+    if filters.mode:
+        cells = cells.filter(mode=filters.mode)
+        people = people.filter(mode=filters.mode)
+    if filters.category or filters.source:
+        questions = Question.objects.filter(project=project)
+        if filters.category:
+            questions = questions.filter(category__slug=filters.category)
+        if filters.source:
+            questions = questions.filter(source=filters.source)
+        cells = cells.filter(question_id__in=questions.values("id"))
+    if filters.condition:
+        models = Responder.objects.filter(project=project, kind=core.MODEL, condition=filters.condition)
+        cells = cells.filter(Q(grp=0) | Q(grp__in=models.values("id")))
+        kept = Responder.objects.filter(project=project).filter(
+            Q(kind=core.HUMAN) | Q(condition=filters.condition)).values("id")
+        people = people.filter(responder_id__in=kept)
+    if filters.category or filters.source:
+        sql, params = _scan_values(responses_scoped(project, filters)).query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(_PER_RESPONDER_SQL.format(source=sql), params)
+            per_resp = cursor.fetchall()
+    else:
+        per_resp = list(people.values_list("responder_id", "mode", "n", "correct"))
+    cell_rows = [
+        (grp, qid, mode, None if clue == NONE else clue, None if pos == NONE else pos, None if ch == NONE else ch, v, n)
+        for grp, qid, mode, clue, pos, ch, v, n in cells.values_list(
+            "grp", "question_id", "mode", "clue_index", "choice_position", "choice", "correct", "n")
+    ]
+    return per_resp, cell_rows
+
+
+def verdict_changes(project: Project, filters: Filters) -> list[tuple]:
+    """Filtered responses whose effective verdict differs from the stored one.
+
+    Rows: :data:`SCAN_COLUMNS` with ``v`` the effective verdict, then the stored one.
+    Only responses with a human judgement or an LLM verdict can differ, so only
+    those are read (through ``effective_verdicts``, like every other report).
+    """
+    if not uses_overrides(project):
+        return []
+    from judging.models import HumanJudgement, VerdictRecord
+
+    judged = HumanJudgement.objects.filter(response__project=project).values("response_id")
+    llm = VerdictRecord.objects.filter(response__project=project, judge__startswith="llm:", event="added",
+                                       correct__isnull=False).values("response_id")
+    qs = with_verdict(responses_scoped(project, filters).filter(Q(pk__in=judged) | Q(pk__in=llm)), project)
+    rows = _scan_values(qs.annotate(stored=F("correct")), "verdict", "stored").order_by()
+    return [tuple(r[c] for c in (*SCAN_COLUMNS, "stored")) for r in rows if bool(r["v"]) != bool(r["stored"])]
+
+
+def responder_info(project: Project, ids: list[int]) -> dict[int, tuple[str, str, str]]:
+    """Responder id → (kind, label, condition) for ``ids`` (or the whole project when many)."""
+    people = Responder.objects.filter(project=project)
+    if len(ids) <= 500:  # a long IN list costs more than reading the project's responders
+        people = people.filter(pk__in=ids)
+    return {r[0]: (r[1], r[2], r[3]) for r in people.values_list("id", "kind", "label", "condition")}
+
+
+def per_responder(scan: core.Scan, info: dict[int, tuple[str, str, str]]) -> pd.DataFrame:
+    """Counts per responder and mode, with kind and pseudonymous label."""
+    frame = scan.per_responder.rename(columns={"rid": "responder_id"})
+    frame["kind"] = [info.get(i, ("", "", ""))[0] for i in frame["responder_id"]]
+    frame["label"] = [info.get(i, ("", "", ""))[1] for i in frame["responder_id"]]
+    return frame
+
+
+def question_info(project: Project) -> dict[int, tuple[int | None, str, bool]]:
+    """Question id → (category id, source, pyramidal) for the project."""
+    return {q[0]: (q[1], q[2], q[3])
+            for q in Question.objects.filter(project=project).values_list("id", "category_id", "source", "pyramidal")}
+
+
+def cube(project: Project, scan: core.Scan, info: dict[int, tuple[str, str, str]]) -> pd.DataFrame:
     """Counts by kind, condition, category, source, mode, pyramidal and clue index.
 
     A few hundred rows at most; every breakdown is a sum over them.
     """
-    frame = _counted(
-        responses_filtered(project, filters),
-        "responder__kind", "responder__condition", "question__category_id", "question__source",
-        "mode", "question__pyramidal", "clue_index",
-    )
-    frame = frame.rename(columns={
-        "responder__kind": "kind", "responder__condition": "condition",
-        "question__category_id": "category_id", "question__source": "source",
-        "question__pyramidal": "pyramidal",
-    })
+    frame = core.cube_rows(scan, models=info, questions=question_info(project))
     categories = {c.pk: (c.slug, c.name) for c in Category.objects.filter(project=project)}
     frame["category"] = [categories.get(cid, ("", ""))[0] for cid in frame["category_id"]]
     frame["category_name"] = [categories.get(cid, ("", ""))[1] for cid in frame["category_id"]]
@@ -166,49 +318,23 @@ def cube(project: Project, filters: Filters) -> pd.DataFrame:
     return core.qtype_rows(frame)
 
 
-def per_responder(project: Project, filters: Filters) -> pd.DataFrame:
-    """Counts per responder and mode, with kind and pseudonymous label."""
-    frame = _counted(responses_filtered(project, filters), "responder_id", "mode")
-    ids = frame["responder_id"].unique().tolist()
-    people = Responder.objects.filter(project=project)
-    if len(ids) <= 500:  # a long IN list costs more than reading the project's responders
-        people = people.filter(pk__in=ids)
-    info = {r["id"]: (r["kind"], r["label"]) for r in people.values("id", "kind", "label")}
-    frame["kind"] = [info.get(i, ("", ""))[0] for i in frame["responder_id"]]
-    frame["label"] = [info.get(i, ("", ""))[1] for i in frame["responder_id"]]
-    return frame
+def top_items(project: Project, filters: Filters, scan: core.Scan, responder_ids: tuple[int, ...]) -> pd.DataFrame:
+    """Answers of the given humans per item (question × mode): ``n`` and ``correct``.
 
-
-def human_items(project: Project, filters: Filters, responder_ids: tuple[int, ...] | None = None) -> pd.DataFrame:
-    """Human answers per item (question × mode): ``n`` and ``correct``."""
-    qs = responses_filtered(project, filters).filter(responder__kind=core.HUMAN)
-    if responder_ids is not None:
-        qs = qs.filter(responder_id__in=responder_ids)
-    return _counted(qs, "question_id", "mode")
-
-
-def _mcq_group() -> Case:
-    return Case(
-        When(responder__kind=core.HUMAN, then=Value("humans")),
-        default=F("responder__label"),
-        output_field=CharField(),
+    The item cells pool all humans, so the topline's own counts need one more
+    (narrow) query: the stored verdicts of those responders' answers, grouped,
+    then corrected by the scan's verdict changes like everything else.
+    """
+    columns = ["question_id", "mode", "n", "correct"]
+    if not responder_ids:
+        return pd.DataFrame(columns=columns)
+    rows = (
+        responses_scoped(project, filters).filter(responder_id__in=responder_ids)
+        .values("question_id", "mode").annotate(n=Count("id"), correct=Count("id", filter=Q(correct=True)))
+        .order_by()
     )
-
-
-def mcq_position_rows(project: Project, filters: Filters) -> pd.DataFrame:
-    """MCQ answers counted by group (humans / model label), chosen position and verdict."""
-    qs = responses_filtered(project, filters).filter(mode="mcq").annotate(group=_mcq_group())
-    rows = qs.values("group", "responder__kind", "choice_position", "verdict").annotate(n=Count("id")).order_by()
-    frame = pd.DataFrame.from_records(list(rows), columns=["group", "responder__kind", "choice_position", "verdict", "n"])
-    return frame.rename(columns={"responder__kind": "kind", "verdict": "correct"})
-
-
-def mcq_distractor_rows(project: Project, filters: Filters) -> pd.DataFrame:
-    """Wrong MCQ answers counted by group, question and chosen option."""
-    qs = responses_filtered(project, filters).filter(mode="mcq", verdict=False).annotate(group=_mcq_group())
-    rows = qs.values("group", "responder__kind", "question_id", "choice").annotate(n=Count("id")).order_by()
-    frame = pd.DataFrame.from_records(list(rows), columns=["group", "responder__kind", "question_id", "choice", "n"])
-    return frame.rename(columns={"responder__kind": "kind"})
+    frame = pd.DataFrame.from_records(list(rows), columns=columns)
+    return core.items_with_changes(frame, scan.changes, set(responder_ids))
 
 
 def project_counts(project: Project, filters: Filters, per_resp: pd.DataFrame) -> dict[str, int]:
@@ -279,16 +405,26 @@ TABLES: dict[str, tuple[str, str]] = {
 def data_version(project: Project) -> str:
     """A fingerprint of everything the dashboard reads; changes whenever a number could.
 
-    Responses: count, newest id and newest ``judged_at`` (a re-score updates it);
-    human judgements and LLM verdicts: newest id; questions: newest ``updated_at``;
-    responders: newest id; IRT: newest fit id. One aggregate over the responses
-    (the rest are index look-ups), far cheaper than the dashboard's group-bys.
+    Responses: on PostgreSQL the tallies' change counter (its sum over the project
+    only grows: every inserted, updated or deleted response adds to it, in the same
+    transaction) and their newest row id (a rebuild gives new ids) -- a sum over
+    one row per responder and mode instead of an aggregate over every response.
+    Elsewhere: count, newest id and newest ``judged_at``. Then human judgements and
+    LLM verdicts: newest id; questions: newest ``updated_at`` and count;
+    responders: newest id and count; IRT: newest fit id. All index look-ups or
+    small aggregates.
     """
-    from django.db.models import Max
+    from django.db.models import Max, Sum
 
-    r = Response.objects.filter(project=project).aggregate(n=Count("id"), last=Max("id"), judged=Max("judged_at"))
+    if use_tallies():
+        from .models import ResponderTally
+
+        r = ResponderTally.objects.filter(project_id=project.pk).aggregate(
+            changes=Sum("changes"), n=Sum("n"), last=Max("id"))
+    else:
+        r = Response.objects.filter(project=project).aggregate(n=Count("id"), last=Max("id"), judged=Max("judged_at"))
     q = Question.objects.filter(project=project).aggregate(u=Max("updated_at"), n=Count("id"))
-    people = Responder.objects.filter(project=project).aggregate(last=Max("id"))
+    people = Responder.objects.filter(project=project).aggregate(last=Max("id"), n=Count("id"))
 
     def _others() -> tuple:
         from judging.models import HumanJudgement, VerdictRecord
@@ -296,7 +432,7 @@ def data_version(project: Project) -> str:
         return (HumanJudgement.objects.aggregate(m=Max("id"))["m"], VerdictRecord.objects.aggregate(m=Max("id"))["m"])
 
     fit = latest_fit(project)
-    parts = (r["n"], r["last"], r["judged"], q["u"], q["n"], people["last"], _guarded(_others, ()),
+    parts = (sorted(r.items()), q["u"], q["n"], people["last"], people["n"], _guarded(_others, ()),
              getattr(fit, "pk", None))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
 
@@ -334,18 +470,20 @@ def dashboard_data(project: Project, filters: Filters, *, only: set[str] | None 
 
 
 def _dashboard_compute(project: Project, filters: Filters, *, only: set[str] | None = None) -> DashboardData:
-    """Compute the dashboard tables from the database (no cache)."""
+    """Compute the dashboard tables from the database (no cache): one scan, one narrow query."""
     want = set(TABLES) if only is None else set(only)
     # Decide once per dashboard whether overrides must be looked up (see with_verdict).
     project._earshot_overrides = uses_overrides(project)
-    per_resp = per_responder(project, filters)
+    scan = response_scan(project, filters)
+    info = responder_info(project, scan.per_responder["rid"].unique().tolist())
+    per_resp = per_responder(scan, info)
     counts = project_counts(project, filters, per_resp)
     head = core.headline(per_resp, counts=counts)
     tables: dict[str, pd.DataFrame] = {}
     if "headline" in want:
         tables["headline"] = core.headline_table(head)
     if want & {"category", "source", "qtype", "condition"}:
-        c = cube(project, filters)
+        c = cube(project, scan, info)
         if "category" in want:
             tables["category"] = core.breakdown(c, index="category", label="category_name")
         if "source" in want:
@@ -357,25 +495,25 @@ def _dashboard_compute(project: Project, filters: Filters, *, only: set[str] | N
     if "models" in want:
         tables["models"] = core.model_ranking(per_resp, abilities=fit_abilities(project))
     if "mcq_positions" in want:
-        tables["mcq_positions"] = core.mcq_positions(mcq_position_rows(project, filters))
+        tables["mcq_positions"] = core.mcq_positions(core.mcq_position_rows(scan, info))
     if "mcq_distractors" in want:
-        tables["mcq_distractors"] = core.mcq_distractors(mcq_distractor_rows(project, filters))
+        tables["mcq_distractors"] = core.mcq_distractors(core.mcq_distractor_rows(scan, info))
     if want & {"agreement", "unsolved"}:
-        items = human_items(project, filters)
+        items = core.human_item_rows(scan)
         if "agreement" in want:
-            top = human_items(project, filters, head.topline.responder_ids)
+            top = top_items(project, filters, scan, head.topline.responder_ids)
             tables["agreement"] = core.agreement_table(items, top)
         if "unsolved" in want:
             unsolved_ids = (
                 items.groupby("question_id")[["n", "correct"]].sum().query("n > 0 and correct == 0").index.tolist()
                 if not items.empty else []
             )
-            info = {
+            info_q = {
                 q["id"]: q for q in Question.objects.filter(pk__in=unsolved_ids).values("id", "external_id", "prompt")
             }
             rows = items[items["question_id"].isin(unsolved_ids)].assign(
-                external_id=lambda f: f["question_id"].map(lambda i: info[i]["external_id"]),
-                prompt=lambda f: f["question_id"].map(lambda i: info[i]["prompt"]),
+                external_id=lambda f: f["question_id"].map(lambda i: info_q[i]["external_id"]),
+                prompt=lambda f: f["question_id"].map(lambda i: info_q[i]["prompt"]),
             ) if unsolved_ids else items.iloc[0:0]
             tables["unsolved"] = core.no_human_correct(rows)
     return DashboardData(filters=filters, head=head, tables=tables)
