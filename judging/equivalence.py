@@ -1057,6 +1057,7 @@ def clear_caches() -> None:
     from judging import answerline, normalize
 
     for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
-               normalize.numbers_in, answerline._parse_string, answerline._parse_list,
-               _prepared, _candidate, _question_tokens):
+               normalize.numbers_in, normalize.stem, answerline._parse_string,
+               answerline._parse_list, _prepared, _candidate, _question_tokens):
         fn.cache_clear()
+    normalize.clear_chunk_cache()

@@ -145,8 +145,15 @@ def _roman_value(token: str) -> int | None:
 
 def _convert_numbers(words: list[str], original: list[str]) -> list[str]:
     """Number words, ordinals and Roman numerals in titles -> digit strings."""
-    out: list[str] = []
-    i = 0
+    # Nothing changes before the first number word or numeral (or the digits just
+    # before a scale word: "5 hundred"), so copy that stretch instead of walking it.
+    present = _TRIGGERS.intersection(words)
+    if not present:
+        return list(words)
+    i = min(map(words.index, present))
+    if i > 0 and words[i - 1].isdigit():
+        i -= 1
+    out: list[str] = list(words[:i])
     n = len(words)
     while i < n:
         word = words[i]
@@ -200,7 +207,156 @@ def _convert_numbers(words: list[str], original: list[str]) -> list[str]:
 
 @lru_cache(maxsize=131072)
 def tokens(text: str) -> tuple[str, ...]:
-    """Normalized tokens of ``text`` (see the module docstring for the steps)."""
+    """Normalized tokens of ``text`` (see the module docstring for the steps).
+
+    Fast path: every step but two is local to a whitespace-separated chunk, so each
+    chunk is normalized once and memoized (words such as ``"the"``, ``"1901."`` or
+    ``"awarded"`` recur across thousands of answers) and the tokens are assembled from
+    the chunks with C-level ``map``/``join``/``split``. Number words and Roman numerals
+    look at their neighbours, so texts with one go through :func:`_convert_numbers`
+    over the assembled words. A chunk that could take part in one of the two steps
+    that cross whitespace (an initialism ``J. K.``, a spaced decimal ``13. 5``), or a
+    text with stylized characters or non-ASCII letters left after folding, goes
+    through :func:`_tokens_reference`, the step-by-step pipeline over the whole text;
+    both paths give the same tokens (``tests/judging/test_judge_speed_paths.py``).
+    """
+    raw = text
+    if not text.isascii():
+        text = fold(text)
+        if not text.isascii():
+            return _tokens_reference(raw)
+    if _SLOW_CHARS_RE.search(text):
+        return _tokens_reference(raw)
+    chunks = text.split()
+    low = list(map(_CHUNK_LOW.get, chunks))
+    if None in low:
+        low = [_CHUNK_LOW[ch] if ch in _CHUNK_LOW else _add_chunk(ch) for ch in chunks]
+    if _CHUNK_FLAGGED.isdisjoint(chunks):
+        return tuple(" ".join(low).split())
+    flags = 0
+    for ch in chunks:
+        flags |= _CHUNK_FLAGS.get(ch, 0)
+    if flags & _RISKY:
+        return _tokens_reference(raw)
+    words = " ".join(low).split()
+    if flags & _NEEDS_CONVERT:
+        words = _convert_numbers(words, " ".join(map(_CHUNK_ORIG.get, chunks)).split())
+    if flags & _HAS_UNDERSCORE:
+        return tuple(_decimal(w) if "_" in w else w for w in words)
+    return tuple(words)
+
+
+# Characters whose steps are not chunk-local or are rare enough to leave to the
+# reference pipeline: stylized names ($, !, /) and a literal underscore (the decimal
+# marker).
+_SLOW_CHARS_RE = re.compile(r"[$!/_]")
+_RISKY = 1
+_NEEDS_CONVERT = 2
+_HAS_UNDERSCORE = 4
+_CHUNK_CACHE_MAX = 262144
+# Per-chunk memo, built while judging and emptied by clear_caches(): the chunk's
+# lower-case words and original-case words (each joined by spaces), and its flags
+# (kept only when not 0, with the flagged chunks in a set for a C-level test).
+_CHUNK_LOW: dict[str, str] = {}
+_CHUNK_ORIG: dict[str, str] = {}
+_CHUNK_FLAGS: dict[str, int] = {}
+_CHUNK_FLAGGED: set[str] = set()
+
+
+def _add_chunk(chunk: str) -> str:
+    """Normalize a chunk, memoize it and return its lower-case words."""
+    if len(_CHUNK_LOW) >= _CHUNK_CACHE_MAX:
+        clear_chunk_cache()
+    original, lowered, flags = _chunk(chunk)
+    low = " ".join(lowered)
+    _CHUNK_LOW[chunk] = low
+    _CHUNK_ORIG[chunk] = " ".join(original)
+    if flags:
+        _CHUNK_FLAGS[chunk] = flags
+        _CHUNK_FLAGGED.add(chunk)
+    return low
+
+
+def clear_chunk_cache() -> None:
+    """Empty the per-chunk memo of :func:`tokens`."""
+    _CHUNK_LOW.clear()
+    _CHUNK_ORIG.clear()
+    _CHUNK_FLAGS.clear()
+    _CHUNK_FLAGGED.clear()
+
+
+# Punctuation that only separates words (no step of the pipeline reads it around a
+# plain word or number).
+_PLAIN_PUNCT = ".,;:?()[]{}\"<>*#+=|~^`@"
+_ROMAN_LOWER = frozenset({"ii", "iii", "iv", "vii", "viii", "ix"})
+# A dotted single letter that reaches the end of a chunk may continue an initialism
+# into the next chunk ("J. K. Rowling"); one or two digits and a full stop at the end
+# may start a spaced decimal ("13. 5 million").
+_INITIALISM_END = re.compile(r"\b[A-Za-z]\.(?:[A-Za-z]\b\.?)*\Z")
+_SPACED_DECIMAL_START = re.compile(r"(?<!\w)\d{1,2}\.\Z")
+
+
+def _chunk(chunk: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """Steps 2-5 of the pipeline on one whitespace-free ASCII chunk (number words
+    and Roman numerals are only flagged: they look at neighbouring words)."""
+    core = chunk.strip(_PLAIN_PUNCT) if not chunk.isalnum() else chunk
+    if core.isalpha() and (len(core) > 1 or core == chunk):
+        # A plain word, perhaps with punctuation around it: "awarded", "(Germany),".
+        # Two letters at least when a full stop may follow (a lone "J." may start
+        # an initialism); the punctuation only separates words.
+        low = core.lower()
+        return (core,), (low,), _NEEDS_CONVERT if _may_convert(low, core) else 0
+    if core.isdigit() and (core == chunk or len(core) > 2):
+        # "1901", "1901.", "(1901)": digits alone (three at least before a full stop,
+        # which could otherwise start a spaced decimal "13. 5").
+        return (core,), (core,), 0
+    text = chunk
+    if "." in text:
+        if _INITIALISM_END.search(text):
+            return (), (), _RISKY
+        text = _INITIALISM.sub(lambda m: m.group(0).replace(".", "").replace(" ", ""), text)
+        if _SPACED_DECIMAL_START.search(text):
+            return (), (), _RISKY
+        text = _DECIMAL.sub("_", text)
+    if "," in text:
+        text = _THOUSANDS.sub("", text)
+    if "&" in text:
+        text = text.replace("&", " and ")
+    if "%" in text:
+        text = text.replace("%", " percent ")
+    text = _GLUED_YEAR.sub(" ", text)
+    if "'" in text:
+        text = _APOS_S.sub("", text).replace("'", "")
+    spaced = _NON_WORD_CASED.sub(" ", text)
+    original = spaced.split()
+    lowered = spaced.lower().split()
+    if _HAS_ORDINAL.search(spaced):
+        lowered = [_ORDINAL_SUFFIX.sub(r"\1", w) if w[:1].isdigit() else w for w in lowered]
+    flags = 0
+    if any(map(_may_convert, lowered, original)):
+        flags |= _NEEDS_CONVERT
+    if "_" in spaced:
+        flags |= _HAS_UNDERSCORE
+    return tuple(original), tuple(lowered), flags
+
+
+def _may_convert(word: str, orig: str) -> bool:
+    """Could :func:`_convert_numbers` change ``word`` (lower case; ``orig`` as
+    written)? A number word, or a Roman numeral it would read as one. Texts with no
+    such word skip the conversion, which then would change nothing."""
+    if word in _CONVERTIBLE:
+        return True
+    if not (word.isalpha() and len(word) <= 7 and word[0] in "ivxlc"):
+        return False
+    if len(word) == 1:
+        return word in "vx" and orig.isupper()
+    return word in _ROMAN_LOWER or (orig.isupper() and word not in _ROMAN_STOP
+                                    and _roman_value(word) is not None)
+
+
+def _tokens_reference(text: str) -> tuple[str, ...]:
+    """The step-by-step pipeline over the whole text (the specification of
+    :func:`tokens`, and its path for the rare texts the chunked fast path declines)."""
     text = fold(text)
     if "$" in text:
         text = _STYLIZED_DOLLAR.sub("s", text)
@@ -246,6 +402,12 @@ def _decimal(word: str) -> str:
 
 
 _CONVERTIBLE = frozenset(_NUMBER_WORDS) | frozenset(_ORDINAL_WORDS) | frozenset(_SCALES)
+# Every word _convert_numbers can change: number words and the Roman numerals it reads.
+_TRIGGERS = _CONVERTIBLE | frozenset(
+    w for w in (f"{a}{b}" for a in ("", "l", "lx", "lxx", "lxxx", "x", "xx", "xxx", "xl", "xc")
+                for b in ("", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"))
+    if w and _ROMAN_RE.match(w)
+)
 _ROMAN_HINT = re.compile(r"\b[IVXLC]+\b|\b(?:ii|iii|iv|vii|viii|ix)\b")
 # Letters and digits of any script stay; symbols (°, ©, ™, ...) and punctuation split.
 _NON_WORD_CASED = re.compile(r"[^\w]+")
