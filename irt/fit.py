@@ -8,9 +8,12 @@ One entry point, :func:`fit`, four estimators:
     empirical-Bayes refinement of the prior scales (item ``log a``/``b`` spread and the
     mean/SD of every non-anchor responder group) and a Laplace approximation for the
     uncertainties: a responder's SD is the inverse curvature of the log posterior in
-    its own theta given the items; an item's SDs come from the inverse of its 2x2
-    (log a, b) curvature block.  Fast, scales to millions of responses, and the
-    default for sparse data.
+    its own theta given the items.  Item parameters are then reported as their
+    posterior *means* and SDs given the fitted abilities, integrated by adaptive
+    Gauss-Hermite quadrature around the mode (the Laplace 2x2 (log a, b) block is the
+    proposal): with ~100 answers per item the log-a posterior is skewed and its mean
+    ranks discriminations better than the mode.  Fast, scales to millions of
+    responses, and the default for sparse data.
 ``"mml"``
     Marginal maximum likelihood by Gauss-Hermite quadrature over theta (see
     :mod:`irt.mml`) with EAP abilities and their posterior SD.  The psychometric
@@ -24,8 +27,8 @@ One entry point, :func:`fit`, four estimators:
 ``"nuts"``
     NUTS (HMC) on the full model, group means/SDs latent; for small data only.
 
-``method="auto"`` picks NUTS for tiny data, MML for dense moderate data without
-groups, minibatched VI for huge data, and MAP otherwise (see :func:`choose_method`).
+``method="auto"`` picks MML for dense moderate data without groups, minibatched VI
+for huge data, and MAP otherwise (never NUTS) (see :func:`choose_method`).
 
 Every fit is seeded and clears Pyro's global parameter store.  All tensors are
 created on ``device`` so the same call runs on ``"cuda"``.
@@ -47,7 +50,7 @@ import torch
 from irt.ids import IndexMap
 from irt.mml import fit_mml
 from irt.result import IrtResult
-from irt.two_pl import MODELS, Z95, Priors, irt_model
+from irt.two_pl import MODELS, Z95, Priors, irt_model, response_logits
 
 __all__ = ["IndexMap", "IrtResult", "choose_method", "fit"]
 
@@ -293,6 +296,90 @@ def _laplace_sds(
     )
 
 
+#: Gauss-Hermite nodes per dimension of the item posterior step (9 x 9 = 81 points)
+ITEM_QUAD_NODES = 9
+#: observations per chunk of that step (chunk x nodes doubles held at once)
+ITEM_QUAD_CHUNK = 400_000
+
+
+def _item_posteriors(
+    model_kw: dict[str, Any],
+    theta: torch.Tensor,
+    log_a: torch.Tensor | None,
+    b: torch.Tensor,
+    var_la: np.ndarray,
+    var_b: np.ndarray,
+    cov_ab: np.ndarray,
+    prior: dict[str, float],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Posterior means and SDs of each item's (log a, b) given the fitted abilities.
+
+    Why: the joint MAP gives the *mode* of every item's posterior; with ~100 answers
+    per item that posterior is wide and skewed in log a, and its mean ranks items'
+    discriminations better than its mode (on 1,000 x 5,000 at 10 %: r(log a) 0.716 ->
+    0.725, against 0.729 for the same estimator given the *true* abilities).  Each
+    item's posterior is integrated by adaptive Gauss-Hermite quadrature centred on the
+    MAP with the Laplace covariance as the proposal (``ITEM_QUAD_NODES`` per
+    dimension), abilities held at their estimates; the SDs returned are the posterior
+    SDs, not the Laplace curvature.
+
+    Returns ``mean_log_a, sd_log_a, mean_b, sd_b`` (zeros for log a in the 1PL).
+    """
+    s_idx = model_kw["subject_idx"]
+    i_idx = model_kw["item_idx"]
+    y = model_kw["correct"]
+    c = model_kw.get("c")
+    n_items = b.shape[0]
+    dev = theta.device
+    f64 = torch.float64
+    z, w = np.polynomial.hermite_e.hermegauss(ITEM_QUAD_NODES)
+    if log_a is None:
+        z1, z2 = np.zeros_like(z), z
+        logw = np.log(w)
+        logq = -0.5 * z**2
+    else:
+        z1 = np.repeat(z, z.size)
+        z2 = np.tile(z, z.size)
+        logw = np.log(np.repeat(w, w.size) * np.tile(w, w.size))
+        logq = -0.5 * (z1**2 + z2**2)
+    # Cholesky factor of each item's 2x2 Laplace covariance: la = m + l11 z1,
+    # b = m + l21 z1 + l22 z2
+    l11 = np.sqrt(np.maximum(var_la, 1e-12)) if log_a is not None else np.zeros(n_items)
+    l21 = cov_ab / np.where(l11 > 0, l11, 1.0) if log_a is not None else np.zeros(n_items)
+    l22 = np.sqrt(np.maximum(var_b - l21**2, 1e-12))
+    t = lambda x: torch.as_tensor(np.asarray(x, dtype=float), dtype=f64, device=dev)  # noqa: E731
+    la0 = t(np.zeros(n_items)) if log_a is None else log_a.detach().to(f64)
+    b0 = b.detach().to(f64)
+    Z1, Z2 = t(z1), t(z2)
+    LA = la0[:, None] + t(l11)[:, None] * Z1[None, :]  # (n_items, K)
+    B = b0[:, None] + t(l21)[:, None] * Z1[None, :] + t(l22)[:, None] * Z2[None, :]
+    logp = -0.5 * ((B - prior["b_loc"]) / prior["b_scale"]) ** 2
+    if log_a is not None:
+        logp = logp - 0.5 * ((LA - prior["log_a_loc"]) / prior["log_a_scale"]) ** 2
+    A = torch.exp(LA)
+    th = theta.detach().to(f64)
+    c_t = None if c is None else torch.as_tensor(c, dtype=f64, device=dev)
+    n_obs = s_idx.shape[0]
+    for lo in range(0, n_obs, ITEM_QUAD_CHUNK):
+        sl = slice(lo, min(n_obs, lo + ITEM_QUAD_CHUNK))
+        ii, ss = i_idx[sl], s_idx[sl]
+        c_i = None if c_t is None else (c_t[ii][:, None] if c_t.dim() > 0 else c_t)
+        logits = response_logits(th[ss][:, None], A[ii], B[ii], c_i)
+        yy = y[sl].to(f64)[:, None]
+        ll = yy * logits - torch.nn.functional.softplus(logits)
+        logp.index_add_(0, ii, ll)
+    logr = logp + t(logw)[None, :] - t(logq)[None, :]
+    wts = torch.softmax(logr, dim=1)
+    m_la = (wts * LA).sum(1)
+    m_b = (wts * B).sum(1)
+    sd_la = torch.sqrt(((wts * (LA - m_la[:, None]) ** 2).sum(1)).clamp(min=0))
+    sd_b = torch.sqrt(((wts * (B - m_b[:, None]) ** 2).sum(1)).clamp(min=0))
+    if log_a is None:
+        m_la = torch.zeros_like(m_b)
+        sd_la = torch.zeros_like(m_b)
+    return m_la.cpu().numpy(), sd_la.cpu().numpy(), m_b.cpu().numpy(), sd_b.cpu().numpy()
+
+
 def _fit_map(
     subjects: np.ndarray,
     items: np.ndarray,
@@ -342,6 +429,7 @@ def _fit_map(
     t_opt = 0.0
     t_unc = 0.0
     sds: tuple[np.ndarray, ...] = ()
+    loc, scl = 0.0, 1.0  # the last round's re-anchoring map
 
     for r in range(rounds):
         pri = Priors(
@@ -434,7 +522,23 @@ def _fit_map(
     for g in range(1, n_groups):
         if sig[g] <= 0.05 + 1e-9:
             notes.append(f"group {g}'s ability SD collapsed to the floor 0.05; its members look alike")
-    theta_sd, la_sd, b_sd, _cov = sds
+    theta_sd, la_sd, b_sd, cov_ab = sds
+    # item parameters: posterior means instead of the joint mode (see _item_posteriors),
+    # under the last round's priors carried through its re-anchoring map
+    t1 = time.perf_counter()
+    prior_now = {
+        "b_loc": (hyper["b_loc"] - loc) / scl, "b_scale": hyper["b_scale"] / scl,
+        "log_a_loc": hyper["log_a_loc"] + math.log(scl), "log_a_scale": hyper["log_a_scale"],
+    }
+    m_la, la_sd, m_b, b_sd = _item_posteriors(
+        model_kw, theta, log_a, b, la_sd.astype(float) ** 2, b_sd.astype(float) ** 2,
+        cov_ab.astype(float), prior_now,
+    )
+    with torch.no_grad():
+        b.copy_(torch.as_tensor(m_b, dtype=b.dtype, device=b.device))
+        if log_a is not None:
+            log_a.copy_(torch.as_tensor(m_la, dtype=log_a.dtype, device=log_a.device))
+    t_unc += time.perf_counter() - t1
     th_raw = theta.detach().cpu().numpy().astype(float)
     if empirical_bayes:
         # uncertainty of the anchor itself: the scale is pinned to the sample of n0
