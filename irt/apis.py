@@ -40,6 +40,7 @@ class _ProjectApi(APIView):
     project_level = "research"
 
     def _fit(self, request: Request, fit_id: int) -> Fit:
+        services.irt_fits_reap_stale(request.earshot_project)
         fit = selectors.fit_get(request.earshot_project, fit_id)
         if fit is None:
             raise NotFound("No such fit")
@@ -59,6 +60,7 @@ class FitListCreateApi(_ProjectApi):
 
     @extend_schema(operation_id="irt_fits_list", responses=FitOutputSerializer(many=True), tags=["irt"])
     def get(self, request: Request, slug: str) -> Response:
+        services.irt_fits_reap_stale(request.earshot_project)
         fits = selectors.fit_list(request.earshot_project)[:200]
         return Response(FitOutputSerializer(fits, many=True).data)
 

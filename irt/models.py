@@ -49,6 +49,11 @@ class Fit(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="Last progress write of the worker running the fit; a running fit silent "
+        "for EARSHOT_IRT_STALE_AFTER_S is marked failed (worker lost).",
+    )
     duration_s = models.FloatField(null=True, blank=True)
     error = models.TextField(blank=True)
     warnings = models.JSONField(default=list, blank=True)

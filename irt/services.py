@@ -16,12 +16,14 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
+from datetime import timedelta
 from typing import Any
 
 import numpy as np
 from celery import current_app
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Project
@@ -168,7 +170,9 @@ class _Progress:
             return
         self.last = now
         value = min(1.0, max(0.0, float(value)))
-        Fit.objects.filter(pk=self.fit_id).update(progress=value, progress_message=message[:200])
+        Fit.objects.filter(pk=self.fit_id).update(
+            progress=value, progress_message=message[:200], heartbeat_at=timezone.now()
+        )
         if self.echo is not None:
             self.echo(value, message)
 
@@ -207,6 +211,36 @@ def _n_options(matrix: ResponseMatrix) -> np.ndarray:
     return k
 
 
+def _stale_q() -> Q:
+    """Running fits whose worker has not written progress for the stale limit."""
+    cutoff = timezone.now() - timedelta(seconds=float(getattr(settings, "EARSHOT_IRT_STALE_AFTER_S", 600)))
+    return Q(status=FitStatus.RUNNING) & (
+        Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=cutoff)
+    )
+
+
+def irt_fits_reap_stale(project: Project | None = None) -> int:
+    """Mark running fits whose worker went silent as failed; returns how many.
+
+    Why: a worker killed mid-fit (deploy, OOM, ``kill -9``) never reaches the
+    ``except`` that records failure, so its fit would say "running" forever. Pages and
+    the API call this before listing fits, so researchers see what happened and can
+    start the fit again.
+    """
+    qs = Fit.objects.filter(_stale_q())
+    if project is not None:
+        qs = qs.filter(project=project)
+    limit = float(getattr(settings, "EARSHOT_IRT_STALE_AFTER_S", 600))
+    n = qs.update(
+        status=FitStatus.FAILED, finished_at=timezone.now(), progress_message="failed: worker lost",
+        error=f"worker lost: no progress for more than {limit:.0f} s (the worker was stopped or "
+        "killed mid-fit); start the fit again",
+    )
+    if n:
+        logger.warning("marked %d IRT fit(s) failed: worker lost", n)
+    return n
+
+
 def irt_fit_run(fit_id: int, *, echo: Callable[[float, str], None] | None = None) -> Fit:
     """Run a queued fit to the end and store it; returns the fit as stored.
 
@@ -215,8 +249,10 @@ def irt_fit_run(fit_id: int, *, echo: Callable[[float, str], None] | None = None
     receives every progress update (the command prints them).
     """
     now = timezone.now()
-    claimed = Fit.objects.filter(pk=fit_id, status=FitStatus.QUEUED).update(
-        status=FitStatus.RUNNING, started_at=now, progress=0.0, progress_message="loading responses"
+    # a queued fit, or one whose worker died mid-run (a redelivered task takes it over)
+    claimed = Fit.objects.filter(Q(status=FitStatus.QUEUED) | _stale_q(), pk=fit_id).update(
+        status=FitStatus.RUNNING, started_at=now, heartbeat_at=now, progress=0.0,
+        progress_message="loading responses", error="",
     )
     fit = Fit.objects.select_related("project").get(pk=fit_id)
     if not claimed:

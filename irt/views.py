@@ -142,6 +142,7 @@ def _figure(fit: Fit, tables: dict[str, pd.DataFrame], name: str):
 def fit_list(request: HttpRequest, slug: str) -> HttpResponse:
     """Fits of the project with live status, the start form and Table 2 across modes."""
     project = _project_for_research(request, slug)
+    services.irt_fits_reap_stale(project)
     fits = list(selectors.fit_list(project)[:100])
     sources, categories = selectors.fit_sources_and_categories(project)
     table2 = selectors.humans_vs_models_by_mode(project)
@@ -177,6 +178,7 @@ def fit_start(request: HttpRequest, slug: str) -> HttpResponse:
 def fit_status_json(request: HttpRequest, slug: str) -> JsonResponse:
     """Status of the project's fits (``?ids=1,2`` to restrict), for the page's poll."""
     project = _project_for_research(request, slug)
+    services.irt_fits_reap_stale(project)
     qs = selectors.fit_list(project)
     ids = [int(x) for x in re.findall(r"\d+", request.GET.get("ids", ""))]
     if ids:

@@ -151,6 +151,62 @@ def test_irt_fit_run_is_idempotent(succeeded_fit, monkeypatch):
     assert again.status == "succeeded" and again.finished_at == succeeded_fit.finished_at
 
 
+def test_killed_worker_fit_is_reaped_and_can_be_taken_over(irt_data, fast_fit, settings):
+    """A fit whose worker died mid-run ("running", no progress for the stale limit) is
+    marked failed when fits are listed; a redelivered task takes a stale one over;
+    a live one is left alone."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from irt.models import Fit
+    from irt.services import irt_fit_create, irt_fit_run, irt_fits_reap_stale
+
+    settings.EARSHOT_IRT_STALE_AFTER_S = 600
+    old = timezone.now() - dt.timedelta(seconds=601)
+    fresh = timezone.now() - dt.timedelta(seconds=30)
+    mk = lambda: irt_fit_create(  # noqa: E731
+        project=irt_data.project, options={"mode": "free"}, by=irt_data.researcher, dispatch=False
+    )
+    dead, alive, never_beat = mk(), mk(), mk()
+    Fit.objects.filter(pk=dead.pk).update(status="running", started_at=old, heartbeat_at=old)
+    Fit.objects.filter(pk=alive.pk).update(status="running", started_at=old, heartbeat_at=fresh)
+    Fit.objects.filter(pk=never_beat.pk).update(status="running", started_at=old, heartbeat_at=None)
+
+    assert irt_fits_reap_stale(irt_data.project) == 2
+    dead.refresh_from_db()
+    assert dead.status == "failed" and dead.error.startswith("worker lost")
+    assert Fit.objects.get(pk=alive.pk).status == "running"
+    assert Fit.objects.get(pk=never_beat.pk).status == "failed"
+
+    # a redelivered task (acks_late) re-claims a stale running fit and finishes it
+    Fit.objects.filter(pk=dead.pk).update(status="running", heartbeat_at=old, error="")
+    done = irt_fit_run(dead.pk)
+    assert done.status == "succeeded" and done.heartbeat_at > fresh
+    # ...but never a live one
+    assert irt_fit_run(alive.pk).status == "running"
+
+
+def test_fit_status_api_shows_a_lost_worker(irt_data):
+    import datetime as dt
+
+    from django.utils import timezone
+    from rest_framework.test import APIClient
+
+    from irt.models import Fit
+    from irt.services import irt_fit_create
+
+    old = timezone.now() - dt.timedelta(hours=1)
+    fit = irt_fit_create(
+        project=irt_data.project, options={"mode": "free"}, by=irt_data.researcher, dispatch=False
+    )
+    Fit.objects.filter(pk=fit.pk).update(status="running", started_at=old, heartbeat_at=old)
+    api = APIClient()
+    api.force_authenticate(irt_data.researcher)
+    data = api.get(f"/api/v1/projects/{irt_data.project.slug}/irt/fits/{fit.pk}/").json()
+    assert data["status"] == "failed" and "worker lost" in data["error"]
+
+
 def test_irt_fit_create_dispatches_after_commit(irt_data, fast_fit, settings, django_capture_on_commit_callbacks):
     """Without a broker the task runs eagerly once the transaction commits."""
     from irt.models import Fit
