@@ -24,9 +24,6 @@ from __future__ import annotations
 
 from django.db import models
 
-#: Stored in place of NULL in tally keys (unique constraints treat NULLs as distinct).
-NONE = -1
-
 
 class ResponderTally(models.Model):
     """Responses of one responder in one mode: how many, how many judged correct.
@@ -57,7 +54,8 @@ class ItemTally(models.Model):
 
     Key: ``grp`` (0 for every human, pooled; the responder id for a model),
     question, mode, clue index, chosen screen position, chosen option (``-1`` for
-    none) and the stored verdict. Humans collapse into a few cells per question
+    none, ``frontend.dashboard.NONE``: a unique key treats NULLs as all different)
+    and the stored verdict. Humans collapse into a few cells per question
     however many play; models keep one cell per answer.
     """
 

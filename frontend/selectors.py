@@ -227,22 +227,17 @@ def _tally_rows(project: Project, filters: Filters) -> tuple[list[tuple], list[t
 
     Item cells carry the question, so every filter applies to them. The
     per-responder tally has no question: under a category or source filter those
-    counts group the filtered responses instead (only per responder and mode).
+    counts group the responses to the filtered questions instead (read through
+    the question index: a fraction of the project's responses).
     """
-    from .models import NONE, ItemTally, ResponderTally
+    from .models import ItemTally, ResponderTally
 
     cells = ItemTally.objects.filter(project_id=project.pk, n__gt=0)
     people = ResponderTally.objects.filter(project_id=project.pk, n__gt=0)
     if filters.mode:
         cells = cells.filter(mode=filters.mode)
         people = people.filter(mode=filters.mode)
-    if filters.category or filters.source:
-        questions = Question.objects.filter(project=project)
-        if filters.category:
-            questions = questions.filter(category__slug=filters.category)
-        if filters.source:
-            questions = questions.filter(source=filters.source)
-        cells = cells.filter(question_id__in=questions.values("id"))
+    kept = None
     if filters.condition:
         models = Responder.objects.filter(project=project, kind=core.MODEL, condition=filters.condition)
         cells = cells.filter(Q(grp=0) | Q(grp__in=models.values("id")))
@@ -250,18 +245,30 @@ def _tally_rows(project: Project, filters: Filters) -> tuple[list[tuple], list[t
             Q(kind=core.HUMAN) | Q(condition=filters.condition)).values("id")
         people = people.filter(responder_id__in=kept)
     if filters.category or filters.source:
-        sql, params = _scan_values(responses_scoped(project, filters)).query.sql_with_params()
-        with connection.cursor() as cursor:
-            cursor.execute(_PER_RESPONDER_SQL.format(source=sql), params)
-            per_resp = cursor.fetchall()
+        questions = Question.objects.filter(project=project)
+        if filters.category:
+            questions = questions.filter(category__slug=filters.category)
+        if filters.source:
+            questions = questions.filter(source=filters.source)
+        # A literal id list lets PostgreSQL read just those questions' responses
+        # through the question index rather than scanning every response.
+        qids = list(questions.values_list("id", flat=True))
+        cells = cells.filter(question_id__in=qids)
+        answers = Response.objects.filter(project=project, question_id__in=qids)
+        if filters.mode:
+            answers = answers.filter(mode=filters.mode)
+        if kept is not None:
+            answers = answers.filter(responder_id__in=kept)
+        per_resp = list(
+            answers.values("responder_id", "mode")
+            .annotate(n=Count("id"), c=Count("id", filter=Q(correct=True))).order_by()
+            .values_list("responder_id", "mode", "n", "c")
+        )
     else:
         per_resp = list(people.values_list("responder_id", "mode", "n", "correct"))
-    cell_rows = [
-        (grp, qid, mode, None if clue == NONE else clue, None if pos == NONE else pos, None if ch == NONE else ch, v, n)
-        for grp, qid, mode, clue, pos, ch, v, n in cells.values_list(
-            "grp", "question_id", "mode", "clue_index", "choice_position", "choice", "correct", "n")
-    ]
-    return per_resp, cell_rows
+    # The tallies store -1 for "none", as the scan does (core.NONE).
+    cell_rows = cells.values_list("grp", "question_id", "mode", "clue_index", "choice_position", "choice", "correct", "n")
+    return per_resp, list(cell_rows)
 
 
 def verdict_changes(project: Project, filters: Filters) -> list[tuple]:
@@ -275,10 +282,14 @@ def verdict_changes(project: Project, filters: Filters) -> list[tuple]:
         return []
     from judging.models import HumanJudgement, VerdictRecord
 
-    judged = HumanJudgement.objects.filter(response__project=project).values("response_id")
-    llm = VerdictRecord.objects.filter(response__project=project, judge__startswith="llm:", event="added",
-                                       correct__isnull=False).values("response_id")
-    qs = with_verdict(responses_scoped(project, filters).filter(Q(pk__in=judged) | Q(pk__in=llm)), project)
+    # Ids first, as a literal list: the responses are then fetched by primary key
+    # instead of testing every response of the project against two subqueries.
+    ids = set(HumanJudgement.objects.filter(response__project=project).values_list("response_id", flat=True))
+    ids.update(VerdictRecord.objects.filter(response__project=project, judge__startswith="llm:", event="added",
+                                            correct__isnull=False).values_list("response_id", flat=True))
+    if not ids:
+        return []
+    qs = with_verdict(responses_scoped(project, filters).filter(pk__in=sorted(ids)), project)
     rows = _scan_values(qs.annotate(stored=F("correct")), "verdict", "stored").order_by()
     return [tuple(r[c] for c in (*SCAN_COLUMNS, "stored")) for r in rows if bool(r["v"]) != bool(r["stored"])]
 
@@ -469,12 +480,16 @@ def dashboard_data(project: Project, filters: Filters, *, only: set[str] | None 
     return data
 
 
-def _dashboard_compute(project: Project, filters: Filters, *, only: set[str] | None = None) -> DashboardData:
-    """Compute the dashboard tables from the database (no cache): one scan, one narrow query."""
+def _dashboard_compute(project: Project, filters: Filters, *, only: set[str] | None = None,
+                       method: str | None = None) -> DashboardData:
+    """Compute the dashboard tables from the database (no cache): one scan, one narrow query.
+
+    ``method``: how the responses are counted (see :func:`response_scan`).
+    """
     want = set(TABLES) if only is None else set(only)
     # Decide once per dashboard whether overrides must be looked up (see with_verdict).
     project._earshot_overrides = uses_overrides(project)
-    scan = response_scan(project, filters)
+    scan = response_scan(project, filters, method=method)
     info = responder_info(project, scan.per_responder["rid"].unique().tolist())
     per_resp = per_responder(scan, info)
     counts = project_counts(project, filters, per_resp)
