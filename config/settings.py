@@ -187,6 +187,9 @@ EARSHOT_JUDGE_GREY_ZONE = (
     float(os.environ.get("EARSHOT_JUDGE_GREY_LOW", 0.3)),
     float(os.environ.get("EARSHOT_JUDGE_GREY_HIGH", 0.7)),
 )
+# A running IRT fit whose worker wrote no progress for this long is marked failed
+# ("worker lost") and may be taken over by a redelivered task.
+EARSHOT_IRT_STALE_AFTER_S = float(os.environ.get("EARSHOT_IRT_STALE_AFTER_S", 600))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
