@@ -265,10 +265,19 @@ def _tally_rows(project: Project, filters: Filters) -> tuple[list[tuple], list[t
             .values_list("responder_id", "mode", "n", "c")
         )
     else:
-        per_resp = list(people.values_list("responder_id", "mode", "n", "correct"))
+        per_resp = _fetch(people.values_list("responder_id", "mode", "n", "correct"))
     # The tallies store -1 for "none", as the scan does (core.NONE).
-    cell_rows = cells.values_list("grp", "question_id", "mode", "clue_index", "choice_position", "choice", "correct", "n")
-    return per_resp, list(cell_rows)
+    return per_resp, _fetch(
+        cells.values_list("grp", "question_id", "mode", "clue_index", "choice_position", "choice", "correct", "n"))
+
+
+def _fetch(qs: QuerySet) -> list[tuple]:
+    """All rows of a ``values_list`` query as plain tuples, straight from the cursor
+    (tens of thousands of rows: skips the ORM's per-row conversion)."""
+    sql, params = qs.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def verdict_changes(project: Project, filters: Filters) -> list[tuple]:
