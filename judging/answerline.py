@@ -99,9 +99,12 @@ _OTHER_EQUIV = re.compile(r"\b(?:or\s+)?(?:word\s+forms|equivalents?|synonyms?|e
 
 
 def _clean(text: str) -> str:
-    text = _TAG.sub("", text)
-    text = text.replace("{", "").replace("}", "")
-    text = _WS.sub(" ", text).strip()
+    if "<" in text:
+        text = _TAG.sub("", text)
+    if "{" in text or "}" in text:
+        text = text.replace("{", "").replace("}", "")
+    # same as _WS.sub(" ", text).strip(): str.split() and re's \s agree on whitespace
+    text = " ".join(text.split())
     text = text.strip(" ,;:.")
     if len(text) >= 2 and text[0] in _QUOTES and text[-1] in _QUOTES:
         text = text[1:-1].strip()
@@ -109,6 +112,8 @@ def _clean(text: str) -> str:
 
 
 def _required(text: str) -> tuple[str, ...]:
+    if "<" not in text and "{" not in text:
+        return ()  # no markup, no required part
     for pattern in (_REQ_U, _REQ_BRACE, _REQ_B):
         parts = [_clean(m) for m in pattern.findall(text)]
         parts = [p for p in parts if p]

@@ -26,9 +26,10 @@ from __future__ import annotations
 import json
 import math
 import operator
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -46,6 +47,9 @@ from judging.normalize import (
     strip_articles,
     tokens,
 )
+
+_extract_one = process.extractOne
+_lev_distance = Levenshtein.distance
 
 __all__ = [
     "EQUIVALENCE_VERSION",
@@ -235,9 +239,12 @@ def _approx(ref: frozenset[str], cand: frozenset[str]) -> bool:
 _HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs"})
 
 
-@dataclass(frozen=True)
-class _Alt:
-    """An answerline alternative, normalized once (cached per answerline)."""
+class _Alt(NamedTuple):
+    """An answerline alternative, normalized once (cached per answerline).
+
+    A named tuple: one is built per alternative of every new answerline, and tuples
+    are cheaper to build and read than frozen dataclasses.
+    """
 
     alt: Alternative
     toks: tuple[str, ...]
@@ -260,7 +267,7 @@ class _Alt:
 
     def weights_hit(self, hit: frozenset[str]) -> float:
         """Share of the answer's content letters in the words found."""
-        return sum(len(t) for t in hit) / self.total_len
+        return sum(map(len, hit)) / self.total_len
 
 
 def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
@@ -298,27 +305,30 @@ def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...],
                 continue
             person, surname, given = _person_parts(a, toks)
             months, pairs = _month_days(toks)
-            content = frozenset(t for t in toks if t not in STOPWORDS) or frozenset(toks)
+            all_toks = frozenset(toks)
+            strict = all_toks - STOPWORDS
+            content = strict or all_toks
+            norm = " ".join(toks)
             out.append(
                 _Alt(
-                    alt=a,
-                    toks=toks,
-                    norm=" ".join(toks),
-                    content=frozenset(t for t in toks if t not in STOPWORDS),
-                    nums=numbers_in(toks),
-                    person=person,
-                    surname=surname,
-                    given=given,
-                    required_norms=tuple(n for n in (normalize(r) for r in a.required) if n),
-                    head=strip_articles(tokens(a.text.split(",")[0])) if "," in a.text else (),
-                    content_or_toks=content,
-                    last=toks[-1],
-                    months=months,
-                    pairs=pairs,
-                    longest=max(sorted(content), key=len),
-                    total_len=sum(len(t) for t in content),
-                    stems=frozenset(stem(t) for t in content),
-                    partial_key="\x00" + " ".join(toks),
+                    a,
+                    toks,
+                    norm,
+                    strict,
+                    numbers_in(toks),
+                    person,
+                    surname,
+                    given,
+                    tuple(n for n in map(normalize, a.required) if n) if a.required else (),
+                    strip_articles(tokens(a.text.split(",")[0])) if "," in a.text else (),
+                    content,
+                    toks[-1],
+                    months,
+                    pairs,
+                    max(sorted(content), key=len),
+                    sum(map(len, content)),
+                    frozenset(map(stem, content)),
+                    "\x00" + norm,
                 )
             )
         return tuple(out)
@@ -382,8 +392,7 @@ def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
     return strip_articles(toks)
 
 
-@dataclass(frozen=True)
-class _Cand:
+class _Cand(NamedTuple):
     """A candidate answer, analysed once (cached per candidate string)."""
 
     toks: tuple[str, ...]
@@ -392,20 +401,28 @@ class _Cand:
     core_norm: str
     tok_set: frozenset[str]
     nums: frozenset[str]
-    content: tuple[str, ...]
+    content: frozenset[str]
     content_set: frozenset[str]
     core_content: frozenset[str]
     months: frozenset[str]
     pairs: frozenset[tuple[str, str]]
     refusal: bool
     disclaimer: bool
-    # memo of spelling-variant look-ups and partial similarities for this candidate
-    memo: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
+    # memo of spelling-variant look-ups, partial similarities and the stems of the
+    # content words for this candidate (filled on first use)
+    memo: dict
 
-    @cached_property
+    @property
     def stems(self) -> frozenset[str]:
         """Stems of the content words (computed on first use)."""
-        return frozenset(stem(t) for t in self.content)
+        out = self.memo.get(_STEMS_KEY)
+        if out is None:
+            out = self.memo[_STEMS_KEY] = frozenset(map(stem, self.content))
+        return out
+
+
+_STEMS_KEY = "\x01stems"
+_NUM_START = re.compile(r" (\d[^ ]*)")
 
 
 @lru_cache(maxsize=65536)
@@ -414,26 +431,34 @@ def _candidate(candidate: str) -> _Cand | None:
     toks = tokens(candidate)
     if not toks:
         return None
-    full_norm = " ".join(strip_articles(toks))
+    joined = " ".join(toks)
+    full_norm = joined[len(toks[0]) + 1:] if len(toks) > 1 and toks[0] in ARTICLES else joined
     core = _strip_fillers(toks)
     tok_set = frozenset(toks)
-    months, pairs = _month_days(toks)
+    months, pairs = _month_days(toks) if not _MONTHS.isdisjoint(tok_set) else _NO_MONTHS
     n = len(toks)
+    content_set = tok_set - STOPWORDS
+    # numbers_in() over the digit-led tokens only (the others never count)
+    digit_led = _NUM_START.findall(" " + joined)
     return _Cand(
-        toks=toks,
-        full_norm=full_norm,
-        core=core,
-        core_norm=" ".join(core),
-        tok_set=tok_set,
-        nums=numbers_in(toks),
-        content=tuple(t for t in tok_set if t not in STOPWORDS),
-        content_set=tok_set - STOPWORDS,
-        core_content=frozenset(core) - STOPWORDS,
-        months=months,
-        pairs=pairs,
-        refusal=n <= 40 and any(r in full_norm for r in _REFUSAL),
-        disclaimer=n > 8 and any(r in full_norm for r in _DISCLAIMER),
+        toks,
+        full_norm,
+        core,
+        " ".join(core),
+        tok_set,
+        numbers_in(tuple(digit_led)) if digit_led else _EMPTY,
+        content_set,
+        content_set,
+        frozenset(core) - STOPWORDS,
+        months,
+        pairs,
+        n <= 40 and any(map(full_norm.__contains__, _REFUSAL)),
+        n > 8 and any(map(full_norm.__contains__, _DISCLAIMER)),
+        {},
     )
+
+
+_EMPTY: frozenset[str] = frozenset()
 
 
 def _find(seq: tuple[str, ...], sub: tuple[str, ...]) -> list[int]:
@@ -691,7 +716,12 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
 
 def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
           all_alt_tokens: frozenset[str]) -> Analysis:
-    """Features for the calibrator: each the best over the acceptable answers."""
+    """Features for the calibrator: each the best over the acceptable answers.
+
+    Written for speed (most pairs end here): spelling-variant look-ups only for the
+    answer words the candidate lacks, and only for words of 6+ letters (a shorter
+    word may not differ at all, see :func:`_max_edits`), memoized per candidate.
+    """
     cand = info.toks
     cand_set = info.tok_set
     cand_nums = info.nums
@@ -717,40 +747,49 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     first_pos = 1.0
     n_contained = 0
     memo = info.memo
+    ratio_fn = fuzz.ratio
+    nmax = max(1, n)
 
     def fuzzy_in(t: str) -> bool:
+        # a close spelling of ``t`` among the candidate's content words
         if t in cand_set:
             return True
-        if len(t) < 5 or not cand_content:
+        if len(t) < 6 or not cand_content:
             return False
         hit = memo.get(t)
         if hit is None:
-            hit = process.extractOne(t, cand_content, scorer=Levenshtein.distance,
-                                     score_cutoff=_max_edits(len(t))) is not None
-            memo[t] = hit
-        return bool(hit)
+            hit = memo[t] = _extract_one(t, cand_content, scorer=_lev_distance,
+                                         score_cutoff=_max_edits(len(t))) is not None
+        return hit
 
     alt_months: set[str] = set()
     alt_pairs: set[tuple[str, str]] = set()
     for a in accept:
         content = a.content_or_toks
         hit = content & cand_set
-        recall = len(hit) / len(content)
-        if recall == 1.0:
-            rfuzzy = rweight = 1.0
+        n_content = len(content)
+        if len(hit) == n_content:
+            recall = rfuzzy = rweight = rstem = 1.0
             missing = 0.0
         else:
-            rfuzzy = sum(map(fuzzy_in, content)) / len(content)
-            rweight = a.weights_hit(hit)
-            missing = 0.0 if fuzzy_in(a.longest) or a.longest in qtok else 1.0
+            recall = len(hit) / n_content
+            found = len(hit)
+            for t in content - hit:
+                if len(t) >= 6 and fuzzy_in(t):
+                    found += 1
+            rfuzzy = found / n_content
+            rweight = sum(map(len, hit)) / a.total_len if hit else 0.0
+            longest = a.longest
+            missing = 0.0 if longest in hit or longest in qtok or fuzzy_in(longest) else 1.0
+            a_stems = a.stems
+            rstem = len(a_stems & info.stems) / len(a_stems)
         if rweight > f_rweight:
             f_rweight = rweight
-        rstem = 1.0 if recall == 1.0 else len(a.stems & info.stems) / len(a.stems)
         if rstem > f_rstem:
             f_rstem = rstem
         if short_core and f_family < 1.0:
             fam = sum(1 for t in content if any(_word_family(c, t) for c in core_content))
-            fam /= len(content)
+            fam /= n_content
             if fam > f_family:
                 f_family = fam
         if missing < f_missing:
@@ -762,21 +801,33 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         else:
             rnoq = recall
             inq = 1.0
-        positions = _find(cand, a.toks) if recall == 1.0 else []
-        contains = 1.0 if positions else 0.0
-        if positions:
-            n_contained += 1
-            if all(_negated(cand, p) for p in positions):
-                f_neg = 1.0
-            first_pos = min(first_pos, positions[0] / max(1, n))
-        elif hit:
-            idx = min(cand.index(t) for t in hit)
-            first_pos = min(first_pos, 0.5 + 0.5 * idx / max(1, n))
+        if recall == 1.0:
+            positions = _find(cand, a.toks)
+            if positions:
+                contains = 1.0
+                n_contained += 1
+                if all(_negated(cand, p) for p in positions):
+                    f_neg = 1.0
+                pos = positions[0] / nmax
+                if pos < first_pos:
+                    first_pos = pos
+            else:
+                contains = 0.0
+                pos = 0.5 + 0.5 * min(map(cand.index, hit)) / nmax
+                if pos < first_pos:
+                    first_pos = pos
+        else:
+            contains = 0.0
+            if hit:
+                pos = 0.5 + 0.5 * min(map(cand.index, hit)) / nmax
+                if pos < first_pos:
+                    first_pos = pos
         if a.head and not contains and _find(cand, a.head):
             f_head = 1.0
-        last = a.last
-        if not f_last and last not in STOPWORDS and fuzzy_in(last):
-            f_last = 1.0
+        if not f_last:
+            last = a.last
+            if last not in STOPWORDS and fuzzy_in(last):
+                f_last = 1.0
         if a.person:
             if a.surname in cand_set:
                 f_surname = 1.0
@@ -786,14 +837,13 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
                     f_gconf = 1.0
             elif a.given in cand_set and not fuzzy_in(a.surname or ""):
                 f_given = 1.0
-        ratio = fuzz.ratio(core_norm, a.norm) / 100.0
+        ratio = ratio_fn(core_norm, a.norm) / 100.0
         if contains:
             partial = 1.0
         elif len(a.norm) >= 3:
             partial = memo.get(a.partial_key)
             if partial is None:
-                partial = fuzz.partial_ratio(a.norm, full_norm) / 100.0
-                memo[a.partial_key] = partial
+                partial = memo[a.partial_key] = fuzz.partial_ratio(a.norm, full_norm) / 100.0
         else:
             partial = ratio
         if a.nums:
@@ -1000,18 +1050,38 @@ CALIBRATOR = load_calibrator()
 
 
 
+_object_new = object.__new__
+
+
+def _new_verdict(correct: bool, prompt: bool, score: float, rule: str, matched: str | None,
+                 explanation: str) -> Verdict:
+    """``Verdict(...)`` without the frozen dataclass's per-field ``object.__setattr__``
+    calls (a third of the cost of judging a pair once the rules are fast); the result
+    is an ordinary, equal, still frozen :class:`Verdict`."""
+    v = _object_new(Verdict)
+    d = v.__dict__
+    d["correct"] = correct
+    d["prompt"] = prompt
+    d["score"] = score
+    d["rule"] = rule
+    d["matched"] = matched
+    d["explanation"] = explanation
+    d["version"] = EQUIVALENCE_VERSION
+    return v
+
+
 def _verdict(a: Analysis, calibrator: Calibrator, p: float | None = None) -> Verdict:
     """Turn the rule engine's analysis into a Verdict (calibrated score for grey cases);
     ``p`` is the calibrated probability when the caller computed it in a batch."""
     if a.hard is not None:
         score = calibrator.hard_score(a.rule, a.hard)
         head = "Prompt" if a.prompt else "Correct" if a.hard else "Wrong"
-        return Verdict(a.hard, a.prompt, score, a.rule, a.matched,
-                       f"{head} ({a.rule}): {a.detail}.")
+        return _new_verdict(a.hard, a.prompt, score, a.rule, a.matched,
+                            f"{head} ({a.rule}): {a.detail}.")
     if p is None:
         p = calibrator.probability(a.features)
     correct = p >= calibrator.threshold
-    return Verdict(
+    return _new_verdict(
         correct,
         False,
         round(p, 4),
@@ -1043,7 +1113,7 @@ def judge_many(candidates: Sequence[str], answerlines: Sequence[str | Sequence[s
         raise ValueError("questions must have the same length as candidates")
     cal = calibrator or CALIBRATOR
     qs = questions if questions is not None else [""] * len(candidates)
-    analyses = [analyze(c, a, q) for c, a, q in zip(candidates, answerlines, qs, strict=True)]
+    analyses = list(map(analyze, candidates, answerlines, qs))
     grey = [a.features for a in analyses if a.hard is None]
     if len(grey) < 64:
         return [_verdict(a, cal) for a in analyses]

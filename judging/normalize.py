@@ -154,8 +154,10 @@ def _convert_numbers(words: list[str], original: list[str]) -> list[str]:
     if i > 0 and words[i - 1].isdigit():
         i -= 1
     out: list[str] = list(words[:i])
+    # ... nor after the last one (a number word only takes the words after it).
+    stop = len(words) - min(map(words[::-1].index, present))
     n = len(words)
-    while i < n:
+    while i < stop:
         word = words[i]
         if word in _ORDINAL_WORDS:
             out.append(str(_ORDINAL_WORDS[word]))
@@ -202,6 +204,7 @@ def _convert_numbers(words: list[str], original: list[str]) -> list[str]:
                 continue
         out.append(word)
         i += 1
+    out += words[i:]
     return out
 
 
@@ -230,29 +233,60 @@ def tokens(text: str) -> tuple[str, ...]:
     chunks = text.split()
     low = list(map(_CHUNK_LOW.get, chunks))
     if None in low:
-        low = [_CHUNK_LOW[ch] if ch in _CHUNK_LOW else _add_chunk(ch) for ch in chunks]
+        for ch in set(chunks).difference(_CHUNK_LOW):
+            _add_chunk(ch)
+        low = list(map(_CHUNK_LOW.__getitem__, chunks))
     if _CHUNK_FLAGGED.isdisjoint(chunks):
-        return tuple(" ".join(low).split())
+        return tuple(low)  # one word per chunk, nothing else to do
     flags = 0
-    for ch in chunks:
-        flags |= _CHUNK_FLAGS.get(ch, 0)
-    if flags & _RISKY:
+    for ch in _CHUNK_FLAGGED.intersection(chunks):
+        flags |= _CHUNK_FLAGS[ch]
+    if flags & _ENDS_OPEN and _crosses(chunks):
         return _tokens_reference(raw)
     words = " ".join(low).split()
-    if flags & _NEEDS_CONVERT:
-        words = _convert_numbers(words, " ".join(map(_CHUNK_ORIG.get, chunks)).split())
+    if flags & _NEEDS_CONVERT == _NEEDS_CONVERT:
+        words = _convert_numbers(words, " ".join(map(_CHUNK_ORIG.__getitem__, chunks)).split())
     if flags & _HAS_UNDERSCORE:
         return tuple(_decimal(w) if "_" in w else w for w in words)
     return tuple(words)
+
+
+def _crosses(chunks: list[str]) -> bool:
+    """Could a step that spans whitespace apply: a chunk ending in a dotted single
+    letter followed by a one-letter word (``J. K.``, ``U.S. A``), or ending in one or
+    two digits and a full stop followed by one or two digits (``13. 5``)?"""
+    last = len(chunks) - 1
+    for i, ch in enumerate(chunks):
+        if i == last:
+            return False
+        f = _CHUNK_FLAGS.get(ch, 0)
+        if not f & _ENDS_OPEN:
+            continue
+        nxt = chunks[i + 1]
+        if f & _INIT_END and _ONE_LETTER_START.match(nxt):
+            return True
+        if f & _DEC_END and _TWO_DIGIT_START.match(nxt):
+            return True
+    return False
 
 
 # Characters whose steps are not chunk-local or are rare enough to leave to the
 # reference pipeline: stylized names ($, !, /) and a literal underscore (the decimal
 # marker).
 _SLOW_CHARS_RE = re.compile(r"[$!/_]")
-_RISKY = 1
-_NEEDS_CONVERT = 2
+# The reference pipeline converts numbers when a number word or something that looks
+# like a Roman numeral is present (the gate: "I" opens it); the conversion changes
+# something only if a word it can convert is present too ("Iv" is one, once open).
+_NUMBER_GATE = 2
+_MAY_CONVERT = 32
+_NEEDS_CONVERT = _NUMBER_GATE | _MAY_CONVERT
 _HAS_UNDERSCORE = 4
+_INIT_END = 8
+_DEC_END = 16
+_ENDS_OPEN = _INIT_END | _DEC_END
+_NOT_ONE_WORD = 64  # "X-rays", "(1901)-" or "-": the chunk is not exactly one word
+_ONE_LETTER_START = re.compile(r"[A-Za-z]\b")
+_TWO_DIGIT_START = re.compile(r"\d{1,2}\b")
 _CHUNK_CACHE_MAX = 262144
 # Per-chunk memo, built while judging and emptied by clear_caches(): the chunk's
 # lower-case words and original-case words (each joined by spaces), and its flags
@@ -267,7 +301,23 @@ def _add_chunk(chunk: str) -> str:
     """Normalize a chunk, memoize it and return its lower-case words."""
     if len(_CHUNK_LOW) >= _CHUNK_CACHE_MAX:
         clear_chunk_cache()
+    core = chunk.strip(_PLAIN_PUNCT) if not chunk.isalnum() else chunk
+    if core.isalpha() and (len(core) > 1 or core == chunk):
+        # A plain word, perhaps with punctuation around it: "awarded", "(Germany),".
+        # Two letters at least when a full stop may follow (a lone "J." may start
+        # an initialism); the punctuation only separates words.
+        low = core.lower()
+        _CHUNK_LOW[chunk] = low
+        _CHUNK_ORIG[chunk] = core
+        # neither a number word nor a Roman numeral of any case: no flags
+        flags = _alpha_number_flags(low, core) if low in _CONVERTIBLE or low[0] in "ivxlc" else 0
+        if flags:
+            _CHUNK_FLAGS[chunk] = flags
+            _CHUNK_FLAGGED.add(chunk)
+        return low
     original, lowered, flags = _chunk(chunk)
+    if len(lowered) != 1:
+        flags |= _NOT_ONE_WORD
     low = " ".join(lowered)
     _CHUNK_LOW[chunk] = low
     _CHUNK_ORIG[chunk] = " ".join(original)
@@ -301,22 +351,20 @@ def _chunk(chunk: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
     and Roman numerals are only flagged: they look at neighbouring words)."""
     core = chunk.strip(_PLAIN_PUNCT) if not chunk.isalnum() else chunk
     if core.isalpha() and (len(core) > 1 or core == chunk):
-        # A plain word, perhaps with punctuation around it: "awarded", "(Germany),".
-        # Two letters at least when a full stop may follow (a lone "J." may start
-        # an initialism); the punctuation only separates words.
         low = core.lower()
-        return (core,), (low,), _NEEDS_CONVERT if _may_convert(low, core) else 0
+        return (core,), (low,), _alpha_number_flags(low, core)
     if core.isdigit() and (core == chunk or len(core) > 2):
         # "1901", "1901.", "(1901)": digits alone (three at least before a full stop,
         # which could otherwise start a spaced decimal "13. 5").
         return (core,), (core,), 0
     text = chunk
+    flags = 0
     if "." in text:
         if _INITIALISM_END.search(text):
-            return (), (), _RISKY
+            flags |= _INIT_END
         text = _INITIALISM.sub(lambda m: m.group(0).replace(".", "").replace(" ", ""), text)
         if _SPACED_DECIMAL_START.search(text):
-            return (), (), _RISKY
+            flags |= _DEC_END
         text = _DECIMAL.sub("_", text)
     if "," in text:
         text = _THOUSANDS.sub("", text)
@@ -332,12 +380,19 @@ def _chunk(chunk: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
     lowered = spaced.lower().split()
     if _HAS_ORDINAL.search(spaced):
         lowered = [_ORDINAL_SUFFIX.sub(r"\1", w) if w[:1].isdigit() else w for w in lowered]
-    flags = 0
+    if not _CONVERTIBLE.isdisjoint(lowered) or _ROMAN_HINT.search(text):
+        flags |= _NUMBER_GATE
     if any(map(_may_convert, lowered, original)):
-        flags |= _NEEDS_CONVERT
+        flags |= _MAY_CONVERT
     if "_" in spaced:
         flags |= _HAS_UNDERSCORE
     return tuple(original), tuple(lowered), flags
+
+
+def _alpha_number_flags(low: str, core: str) -> int:
+    """Number flags of a one-word chunk (``core`` as written, ``low`` lower case)."""
+    gate = low in _CONVERTIBLE or core in _ROMAN_LOWER or not core.strip("IVXLC")
+    return (_NUMBER_GATE if gate else 0) | (_MAY_CONVERT if _may_convert(low, core) else 0)
 
 
 def _may_convert(word: str, orig: str) -> bool:
@@ -406,7 +461,7 @@ _CONVERTIBLE = frozenset(_NUMBER_WORDS) | frozenset(_ORDINAL_WORDS) | frozenset(
 _TRIGGERS = _CONVERTIBLE | frozenset(
     w for w in (f"{a}{b}" for a in ("", "l", "lx", "lxx", "lxxx", "x", "xx", "xxx", "xl", "xc")
                 for b in ("", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"))
-    if w and _ROMAN_RE.match(w)
+    if w and w not in ("i", "l") and _ROMAN_RE.match(w)
 )
 _ROMAN_HINT = re.compile(r"\b[IVXLC]+\b|\b(?:ii|iii|iv|vii|viii|ix)\b")
 # Letters and digits of any script stay; symbols (°, ©, ™, ...) and punctuation split.
