@@ -256,10 +256,12 @@ def _columns(rows: Iterable[Sequence], types: dict[str, str]) -> pd.DataFrame:
     data = {}
     for name, values in zip(names, columns, strict=True):
         kind = types[name]
-        if kind == "int":
-            data[name] = np.array([0 if v is None else v for v in values], dtype=np.int64)
-        elif kind == "key":
-            data[name] = np.array([NONE if v is None else v for v in values], dtype=np.int64)
+        if kind in ("int", "key"):
+            try:  # no NULL in the column (always so for the tallies): one C loop
+                data[name] = np.fromiter(values, dtype=np.int64, count=len(values))
+            except TypeError:
+                missing = 0 if kind == "int" else NONE
+                data[name] = np.array([missing if v is None else v for v in values], dtype=np.int64)
         elif kind == "bool":
             data[name] = np.array([bool(v) for v in values], dtype=bool)
         else:
@@ -298,32 +300,60 @@ def scan_from_rows(per_responder: Iterable[Sequence], cells: Iterable[Sequence],
     return Scan(resp, cell, change)
 
 
-def _with_groups(cells: pd.DataFrame, models: Mapping[int, tuple]) -> pd.DataFrame:
-    """Cells with ``kind``, ``group`` (``humans`` or the model's label) and ``condition``."""
-    grps = cells["grp"]
-    unique = grps.unique().tolist()
+def _labelled(frame: pd.DataFrame, models: Mapping[int, tuple]) -> pd.DataFrame:
+    """Rows keyed by ``grp`` with ``kind``, ``group`` (``humans`` or the model's label)
+    and ``condition`` added. Call it on aggregated rows: the mapping is per distinct
+    ``grp``, the grouping before it on integers."""
+    grps = frame["grp"]
     info = {g: (HUMAN, "humans", "") if g == 0 else tuple(str(x) for x in models.get(g, (MODEL, "", ""))[:3])
-            for g in unique}
-    return cells.assign(
-        kind=grps.map({g: i[0] for g, i in info.items()}),
-        group=grps.map({g: i[1] for g, i in info.items()}),
-        condition=grps.map({g: i[2] for g, i in info.items()}),
-        correct=cells["n"].where(cells["v"].astype(bool), 0),
+            for g in grps.unique().tolist()}
+    return frame.assign(
+        kind=grps.map({g: i[0] for g, i in info.items()}).astype(object),
+        group=grps.map({g: i[1] for g, i in info.items()}).astype(object),
+        condition=grps.map({g: i[2] for g, i in info.items()}).astype(object),
     )
+
+
+def _by_label(frame: pd.DataFrame, keys: list[str], values: list[str]) -> pd.DataFrame:
+    """Rows summed per ``keys`` (which name groups by label); a no-op unless two
+    model responders share a label."""
+    if frame.empty or not frame.duplicated(keys).any():
+        return frame[[*keys, *values]].reset_index(drop=True)
+    return _sum_by(frame, keys, values)
+
+
+def _correct_counts(cells: pd.DataFrame) -> pd.DataFrame:
+    return cells.assign(correct=cells["n"].where(cells["v"].astype(bool), 0))
 
 
 def cube_rows(scan: Scan, *, models: Mapping[int, tuple], questions: Mapping[int, tuple]) -> pd.DataFrame:
     """Counts by kind, condition, category, source, mode, pyramidal and clue index.
 
     ``models``: responder id → (kind, label, condition); ``questions``: question id →
-    (category id, source, pyramidal). Humans have no condition (``""``).
+    (category id, source, pyramidal). Humans have no condition (``""``). Grouped on
+    integers first (per kind/condition and question), then labelled.
     """
-    frame = _with_groups(scan.cells, models)
+    cells = _correct_counts(scan.cells)
+    grps = cells["grp"].unique().tolist()
+    # Responders of the same kind and condition count together: one integer per pair.
+    pairs: dict[tuple, int] = {}
+    code = {}
+    for g in grps:
+        pair = (HUMAN, "") if g == 0 else (str(models.get(g, (MODEL,))[0]), str(models.get(g, ("", "", ""))[2]))
+        code[g] = pairs.setdefault(pair, len(pairs))
+    frame = cells.assign(pair=cells["grp"].map(code))
+    frame = _sum_by(frame, ["pair", "qid", "mode", "clue"], ["n", "correct"])
+    names = {c: pair for pair, c in pairs.items()}
     qids = frame["qid"]
     info = {q: questions.get(q, (None, "", False)) for q in qids.unique().tolist()}
-    frame = frame.assign(category_id=qids.map({q: i[0] for q, i in info.items()}),
-                         source=qids.map({q: i[1] for q, i in info.items()}),
-                         pyramidal=qids.map({q: bool(i[2]) for q, i in info.items()}), clue_index=frame["clue"])
+    frame = frame.assign(
+        kind=frame["pair"].map({c: p[0] for c, p in names.items()}).astype(object),
+        condition=frame["pair"].map({c: p[1] for c, p in names.items()}).astype(object),
+        category_id=qids.map({q: i[0] for q, i in info.items()}).astype(object),
+        source=qids.map({q: i[1] for q, i in info.items()}).astype(object),
+        pyramidal=qids.map({q: bool(i[2]) for q, i in info.items()}).astype(bool),
+        clue_index=frame["clue"],
+    )
     keys = ["kind", "condition", "category_id", "source", "mode", "pyramidal", "clue_index"]
     out = _sum_by(frame, keys, ["n", "correct"])
     out["clue_index"] = _none_for_missing(out["clue_index"])
@@ -332,9 +362,10 @@ def cube_rows(scan: Scan, *, models: Mapping[int, tuple], questions: Mapping[int
 
 def mcq_position_rows(scan: Scan, models: Mapping[int, tuple]) -> pd.DataFrame:
     """MCQ answers counted by group (humans / model label), chosen position and verdict."""
-    frame = _with_groups(scan.cells[scan.cells["mode"] == "mcq"], models)
+    cells = scan.cells[scan.cells["mode"] == "mcq"]
+    frame = _labelled(_sum_by(cells, ["grp", "pos", "v"], ["n"]), models)
     frame = frame.assign(choice_position=frame["pos"], correct=frame["v"].astype(bool))
-    out = _sum_by(frame, ["group", "kind", "choice_position", "correct"], ["n"])
+    out = _by_label(frame, ["group", "kind", "choice_position", "correct"], ["n"])
     out["choice_position"] = _none_for_missing(out["choice_position"])
     return out
 
@@ -342,18 +373,18 @@ def mcq_position_rows(scan: Scan, models: Mapping[int, tuple]) -> pd.DataFrame:
 def mcq_distractor_rows(scan: Scan, models: Mapping[int, tuple]) -> pd.DataFrame:
     """Wrong MCQ answers counted by group, question and chosen option."""
     cells = scan.cells
-    frame = _with_groups(cells[(cells["mode"] == "mcq") & ~cells["v"].astype(bool)], models)
+    wrong = cells[(cells["mode"] == "mcq") & ~cells["v"].astype(bool)]
+    frame = _labelled(_sum_by(wrong, ["grp", "qid", "ch"], ["n"]), models)
     frame = frame.assign(question_id=frame["qid"], choice=frame["ch"])
-    out = _sum_by(frame, ["group", "kind", "question_id", "choice"], ["n"])
+    out = _by_label(frame, ["group", "kind", "question_id", "choice"], ["n"])
     out["choice"] = _none_for_missing(out["choice"])
     return out
 
 
 def human_item_rows(scan: Scan) -> pd.DataFrame:
     """Human answers per item (question × mode): ``n`` and ``correct``."""
-    cells = scan.cells[scan.cells["grp"] == 0]
-    frame = cells.assign(question_id=cells["qid"], correct=cells["n"].where(cells["v"].astype(bool), 0))
-    return _sum_by(frame, ["question_id", "mode"], ["n", "correct"])
+    cells = _correct_counts(scan.cells[scan.cells["grp"] == 0])
+    return _sum_by(cells.assign(question_id=cells["qid"]), ["question_id", "mode"], ["n", "correct"])
 
 
 def items_with_changes(items: pd.DataFrame, changes: pd.DataFrame, responder_ids: set[int]) -> pd.DataFrame:
