@@ -12,6 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F
 
 from accounts.models import Project
 from quiz.models import Clip
@@ -136,7 +137,16 @@ class Item(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "external_id"], name="uniq_item_ext_id"),
         ]
-        indexes = [models.Index(fields=["campaign", "kind", "condition"], name="item_campaign_kind")]
+        indexes = [
+            models.Index(fields=["campaign", "kind", "condition"], name="item_campaign_kind"),
+            # the assignment windows (annotation.services): fullest-first for overlap and
+            # partition, least-rated-first per condition for the listener sample; an
+            # index scan that stops after a few dozen rows instead of sorting every item
+            models.Index(F("campaign"), F("kind"), (F("n_active") + F("n_done")).desc(), F("id"),
+                         name="item_window_fill"),
+            models.Index(F("campaign"), F("kind"), F("condition"), F("n_active") + F("n_done"), F("id"),
+                         name="item_window_condition"),
+        ]
 
     def __str__(self) -> str:
         return self.external_id

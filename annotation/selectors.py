@@ -8,6 +8,7 @@ ids in pandas as categoricals, so a million ratings load in a couple of seconds.
 
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass
 from typing import Any
@@ -16,10 +17,11 @@ import numpy as np
 import pandas as pd
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 
 from accounts.models import Project
 
+from . import prepared
 from .models import (
     CONTROL_KINDS,
     Annotator,
@@ -162,7 +164,7 @@ def annotator_context(token: str, project_slug: str, campaign_slug: str) -> Anno
     401). Play access is :func:`accounts.permissions.can_play`: a public project, any
     membership, or staff; a test compares both.
     """
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(_CONTEXT_SQL, [project_slug, campaign_slug, token])
         row = cursor.fetchone()
     if row is None or not row[1]:
@@ -181,6 +183,24 @@ def annotator_context(token: str, project_slug: str, campaign_slug: str) -> Anno
     return AnnotatorContext(user_id, campaign, annotator)
 
 
+_SLOT = "assignment-slot"
+
+
+def _audio_url(slug: str, cslug: str) -> str:
+    """The clip URL of a campaign with a placeholder for the assignment's public id.
+
+    Resolving the URL pattern is a noticeable share of a ``next`` call; the result only
+    depends on the slugs, the URLconf and the script prefix, so it is kept per process.
+    Public ids are URL-safe (``secrets.token_urlsafe``) and need no quoting.
+    """
+    return _audio_url_cached(get_urlconf(), get_script_prefix(), slug, cslug)
+
+
+@functools.lru_cache(maxsize=1024)
+def _audio_url_cached(urlconf: str | None, prefix: str, slug: str, cslug: str) -> str:
+    return reverse("annotation:audio", args=[slug, cslug, _SLOT], urlconf=urlconf)
+
+
 def item_payload(assignment: Assignment) -> dict[str, Any]:
     """What an annotator may see of an assigned item: texts, an audio URL, the scales.
 
@@ -194,7 +214,7 @@ def item_payload(assignment: Assignment) -> dict[str, Any]:
         "assignment": assignment.public_id,
         "served_at": assignment.served_at.isoformat(),
         "expires_at": assignment.expires_at.isoformat(),
-        "audio_url": (reverse("annotation:audio", args=[slug, cslug, assignment.public_id])
+        "audio_url": (_audio_url(slug, cslug).replace(_SLOT, assignment.public_id)
                       if item.clip_id else None),
         "duration_s": item.clip.duration_s if item.clip_id else None,
         "context": item.context,

@@ -41,6 +41,7 @@ from quiz.models import Clip
 from quiz.services import clip_store
 
 from . import assignment as policy_core
+from . import prepared
 from .importing import parse_items
 from .models import (
     CONTROL_KINDS,
@@ -389,7 +390,7 @@ def _create(annotator: Annotator, item_id: int, now: datetime, repeat: int = 0,
     expires = now + timedelta(minutes=campaign.expiry_minutes)
     if _pg():
         public_id = _public_id()
-        with connection.cursor() as cursor:
+        with prepared.cursor() as cursor:
             cursor.execute(_CREATE_SQL, [item_id, campaign.pk, item_id, annotator.pk, public_id,
                                          repeat, now, expires])
             row = cursor.fetchone()
@@ -440,7 +441,7 @@ def _window_sql(campaign: Campaign, policy: policy_core.Policy, seen: frozenset[
         where.append("(n_active + n_done) < %s")
         params.append(policy.capacity)
     if not policy.allow_repeat and seen:
-        where.append("id <> ALL(%s)")
+        where.append("id <> ALL(%s::bigint[])")
         params.append(sorted(seen))
     lock = "FOR UPDATE SKIP LOCKED" if skip else "FOR UPDATE"
     if listener:
@@ -457,7 +458,7 @@ def _window_sql(campaign: Campaign, policy: policy_core.Policy, seen: frozenset[
         params.append(WINDOW)
         sql = (f"SELECT id, condition, batch, n_active, n_done FROM annotation_item "
                f"WHERE {' AND '.join(where)} ORDER BY {order} LIMIT %s {lock}")
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(sql, params)
         return [_Row(*r) for r in cursor.fetchall()]
 
@@ -575,7 +576,7 @@ def _lock_annotator(annotator: Annotator, campaign: Campaign) -> tuple[Annotator
     refreshed from the locked row). Elsewhere: the ORM reference path.
     """
     if _pg():
-        with connection.cursor() as cursor:
+        with prepared.cursor() as cursor:
             cursor.execute(_LIVE_SQL, [annotator.pk])
             rows = cursor.fetchall()
         if not rows:
@@ -696,7 +697,7 @@ def _submit_pg(annotator: Annotator, assignment_id: str, values: dict[str, Any],
     }
     try:
         # a savepoint only inside an outer transaction; alone, one statement is atomic
-        with transaction.atomic() if connection.in_atomic_block else _nothing(), connection.cursor() as cursor:
+        with transaction.atomic() if connection.in_atomic_block else _nothing(), prepared.cursor() as cursor:
             cursor.execute(_SUBMIT_SQL, params)
             rows = cursor.fetchall()
     except IntegrityError:  # the same token raced in on another assignment

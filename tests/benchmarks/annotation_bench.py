@@ -25,6 +25,7 @@ whole URLconf in the master before forking, so no worker pays for it on a reques
 from __future__ import annotations
 
 import argparse
+import asyncio
 import http.client
 import io
 import json
@@ -33,7 +34,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -79,6 +79,29 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by these processes (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _server_pids(proc: subprocess.Popen, db: str) -> tuple[list[int], list[int]]:
+    """gunicorn's master and workers, and the PostgreSQL backends serving ``db``."""
+    from django.db import connection
+
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [db])
+        backends = [r[0] for r in cursor.fetchall()]
+    return [proc.pid, *map(int, children)], backends
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
@@ -87,8 +110,16 @@ def _pct(values: list[float], q: float) -> float:
 # ------------------------------------------------------------------------- part 1
 
 
+CLIP_S = 0.5  # every item's clip lasts this long; the shortest think time is as long
+
+
 def seed_service(n_items: int, n_annotators: int) -> tuple[str, list[str]]:
-    """An open overlap-3 MOS campaign of text items; annotators with tokens and consent."""
+    """An open overlap-3 MOS campaign; annotators with tokens and consent.
+
+    Every item has a text and one of eight 0.5 s clips, and the campaign requires full
+    listening, so each submission passes the too-soon check against the clip's
+    duration. The clips are rows only: the load never fetches audio.
+    """
     from django.utils import timezone
     from rest_framework.authtoken.models import Token
 
@@ -96,13 +127,18 @@ def seed_service(n_items: int, n_annotators: int) -> tuple[str, list[str]]:
     from accounts.services import project_create
     from annotation import services
     from annotation.models import Annotator, Item
+    from quiz.models import Clip
 
     project = project_create(slug="bench", name="Bench", is_public=False)
     campaign = services.campaign_create(project=project, name="Bench MOS", slug="mos", template="mos",
                                         policy="overlap", policy_k=3, policy_n=None,
-                                        require_full_listen=False, control_every=0)
+                                        require_full_listen=True, control_every=0)
+    clips = Clip.objects.bulk_create([
+        Clip(project=project, file=f"bench/{k}.wav", sha256=f"{k:064x}", content_type="audio/wav",
+             format="WAV", subtype="PCM_16", duration_s=CLIP_S, sample_rate=16000, channels=1,
+             frames=int(16000 * CLIP_S), size_bytes=int(32000 * CLIP_S) + 44) for k in range(8)])
     Item.objects.bulk_create([
-        Item(campaign=campaign, external_id=f"u{i:05d}", response=f"synthetic response {i}",
+        Item(campaign=campaign, external_id=f"u{i:05d}", response=f"synthetic response {i}", clip=clips[i % 8],
              system=f"sys{i % 8}", condition=("clean", "noisy", "reverb", "codec")[i % 4],
              task=f"task{i % 5}", position=i) for i in range(n_items)])
     services.campaign_set_status(campaign=campaign, status="open")
@@ -117,6 +153,13 @@ def seed_service(n_items: int, n_annotators: int) -> tuple[str, list[str]]:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")  # fresh planner statistics, as autovacuum keeps them live
     return "/api/v1/projects/bench/campaigns/mos/", tokens
+
+
+def _gunicorn_settings() -> str:
+    """The worker model deploy/gunicorn.conf.py gives on this host (for the printout)."""
+    conf: dict = {}
+    exec((ROOT / "deploy" / "gunicorn.conf.py").read_text(), conf)
+    return f"{conf.get('worker_class', 'sync')} {conf['workers']} workers x {conf.get('threads', 1)} threads"
 
 
 def start_gunicorn(db_url: str, port: int, log: Path) -> subprocess.Popen:
@@ -143,78 +186,101 @@ def start_gunicorn(db_url: str, port: int, log: Path) -> subprocess.Popen:
 
 
 def run_load(port: int, base: str, tokens: list[str], per_annotator: int, think_ms: float = 0.0) -> dict:
-    """One thread per annotator: next item, think (listen), submit.
+    """One asyncio task per annotator, each with its own keep-alive connection: next
+    item, think (listen), submit.
 
     ``think_ms``: mean pause between receiving an item and submitting it (uniform on
-    0.5x..1.5x, seeded per annotator), standing in for listening and deciding; 0 makes a
-    closed loop where every annotator fires its next request the moment it can.
-    Returns latencies, errors and the accepted client tokens.
+    0.5x..1.5x, seeded per annotator, and never shorter than the clip: the server
+    rejects ratings sent sooner than the clip's duration after serving), standing in for
+    listening and deciding; 0 makes a closed loop where every annotator submits once the
+    clip has played and asks for its next item at once. The client is one process speaking HTTP/1.1 on raw
+    sockets: it shares the CPUs with the server, so it should cost as little as possible
+    (50 http.client threads cost several times more per call). Returns latencies,
+    errors and the accepted client tokens.
     """
+    return asyncio.run(_load(port, base, tokens, per_annotator, think_ms))
+
+
+async def _load(port: int, base: str, tokens: list[str], per_annotator: int, think_ms: float) -> dict:
     import random
 
     lat: dict[str, list[float]] = {"next": [], "submit": []}
     errors: list[str] = []
     accepted: list[str] = []
-    lock = threading.Lock()
-    barrier = threading.Barrier(len(tokens))
+    start = asyncio.Event()
 
-    def call(conn, path: str, payload: dict, token: str) -> tuple[int, bytes, float]:
-        body = json.dumps(payload)
-        t0 = time.perf_counter()
-        conn.request("POST", path, body=body, headers={
-            "Authorization": f"Token {token}", "Content-Type": "application/json"})
-        resp = conn.getresponse()
-        data = resp.read()
-        return resp.status, data, (time.perf_counter() - t0) * 1000
-
-    def annotator(i: int) -> None:
+    async def annotator(i: int) -> None:
         token = tokens[i]
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        mine_next, mine_submit, mine_ok, mine_err = [], [], [], []
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        head = (f"Host: 127.0.0.1:{port}\r\nAuthorization: Token {token}\r\n"
+                "Content-Type: application/json\r\nContent-Length: ").encode()
+
+        async def call(path: str, payload: dict) -> tuple[int, bytes, float]:
+            body = json.dumps(payload).encode()
+            t0 = time.perf_counter()
+            writer.write(b"POST " + path.encode() + b" HTTP/1.1\r\n" + head + str(len(body)).encode()
+                         + b"\r\n\r\n" + body)
+            status, data = await _read_response(reader)
+            return status, data, (time.perf_counter() - t0) * 1000
+
         pause = random.Random(i)
-        barrier.wait()
+        await start.wait()
         try:
             for n in range(per_annotator):
-                status, data, ms = call(conn, base + "next/", {}, token)
-                mine_next.append(ms)
+                status, data, ms = await call(base + "next/", {})
+                lat["next"].append(ms)
                 if status == 204:
                     break
                 if status != 200:
-                    mine_err.append(f"next {status} {data[:200]!r}")
+                    errors.append(f"next {status} {data[:200]!r}")
                     break
                 item = json.loads(data)
-                if think_ms:
-                    time.sleep(think_ms * pause.uniform(0.5, 1.5) / 1000)
+                wait_s = think_ms * pause.uniform(0.5, 1.5) / 1000
+                await asyncio.sleep(max(wait_s, item["duration_s"] or 0.0))
                 client_token = f"bench-{i}-{n}"
                 payload = {"assignment": item["assignment"], "values": {"mos": 1 + (i + n) % 5},
                            "client_token": client_token}
-                status, data, ms = call(conn, base + "ratings/submit/", payload, token)
-                mine_submit.append(ms)
+                status, data, ms = await call(base + "ratings/submit/", payload)
+                lat["submit"].append(ms)
                 if status != 201:
-                    mine_err.append(f"submit {status} {data[:200]!r}")
+                    errors.append(f"submit {status} {data[:200]!r}")
                     continue
-                mine_ok.append(client_token)
+                accepted.append(client_token)
                 if n == 0:  # a double click: same token again must store nothing new
-                    status, data, ms = call(conn, base + "ratings/submit/", payload, token)
+                    status, data, ms = await call(base + "ratings/submit/", payload)
                     if status != 200 or json.loads(data)["created"]:
-                        mine_err.append(f"duplicate submit answered {status}")
+                        errors.append(f"duplicate submit answered {status}")
         except Exception as exc:  # counted as an error, never raised
-            mine_err.append(repr(exc))
+            errors.append(repr(exc))
         finally:
-            conn.close()
-        with lock:
-            lat["next"] += mine_next
-            lat["submit"] += mine_submit
-            accepted.extend(mine_ok)
-            errors.extend(mine_err)
+            writer.close()
 
-    threads = [threading.Thread(target=annotator, args=(i,)) for i in range(len(tokens))]
+    tasks = [asyncio.create_task(annotator(i)) for i in range(len(tokens))]
+    await asyncio.sleep(0.2)  # every connection open before the first call
     t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return {"lat": lat, "errors": errors, "accepted": accepted, "wall_s": time.perf_counter() - t0}
+    cpu0 = time.process_time()
+    start.set()
+    await asyncio.gather(*tasks)
+    return {"lat": lat, "errors": errors, "accepted": accepted, "wall_s": time.perf_counter() - t0,
+            "client_cpu_s": time.process_time() - cpu0}
+
+
+async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    """Status and body of one HTTP/1.1 response (Content-Length or chunked)."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    status = int(lines[0].split(b" ", 2)[1])
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(b":") for line in lines[1:] if line)}
+    if b"content-length" in headers:
+        return status, await reader.readexactly(int(headers[b"content-length"]))
+    if headers.get(b"transfer-encoding", b"").lower() == b"chunked":
+        chunks = []
+        while size := int((await reader.readuntil(b"\r\n")).strip().split(b";")[0], 16):
+            chunks.append(await reader.readexactly(size))
+            await reader.readexactly(2)
+        await reader.readuntil(b"\r\n")
+        return status, b"".join(chunks)
+    return status, b""
 
 
 def verify(accepted: list[str]) -> dict:
@@ -347,7 +413,8 @@ def main() -> None:
         return
     db_url = _recreate_db(args.db)
     _setup_django(db_url)
-    print(f"database {args.db}; {os.cpu_count()} CPUs")
+    print(f"database {args.db}; {os.cpu_count()} CPUs; load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; gunicorn {_gunicorn_settings()}")
     if not args.skip_service:
         base, tokens = seed_service(args.items, args.annotators)
         port = _free_port()
@@ -363,7 +430,11 @@ def main() -> None:
                 Rating.objects.filter(campaign__slug="mos").delete()
                 Assignment.objects.filter(campaign__slug="mos").delete()
                 Item.objects.filter(campaign__slug="mos").update(n_active=0, n_done=0)
+                web, db = _server_pids(proc, args.db)
+                web_cpu, db_cpu = _cpu_s(web), _cpu_s(db)
                 result = run_load(port, base, tokens, args.per_annotator, think)
+                result["web_cpu_s"], result["db_cpu_s"] = _cpu_s(web) - web_cpu, _cpu_s(db) - db_cpu
+                result["load"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
                 results.append((think, result, verify(result["accepted"])))
         finally:
             proc.terminate()
@@ -372,8 +443,13 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 proc.kill()
         for think, result, check in results:
+            n_calls = sum(len(v) for v in result["lat"].values()) + args.annotators  # + the repeats
             print(f"--- {args.annotators} concurrent annotators x {args.per_annotator} items, "
-                  f"think time {think:.0f} ms (wall {result['wall_s']:.1f} s)")
+                  f"think time {think:.0f} ms: {n_calls} calls in {result['wall_s']:.1f} s "
+                  f"({n_calls / result['wall_s']:.0f} calls/s); load average at the end {result['load']}")
+            print("CPU per call: " + ", ".join(
+                f"{name} {1000 * result[key] / n_calls:.2f} ms" for name, key in
+                (("gunicorn", "web_cpu_s"), ("PostgreSQL", "db_cpu_s"), ("client", "client_cpu_s"))))
             for name in ("next", "submit"):
                 values = result["lat"][name]
                 print(f"{name:>6}: n={len(values)} p50={_pct(values, 50):.1f} ms p95={_pct(values, 95):.1f} ms "
