@@ -1,16 +1,29 @@
-"""gunicorn settings for Earshot: `gunicorn -c deploy/gunicorn.conf.py config.wsgi`."""
+"""gunicorn settings for Earshot: `gunicorn -c deploy/gunicorn.conf.py config.wsgi`.
+
+Worker model: gthread, ``CPUs + 1`` processes x 4 threads by default (3 x 4 on a
+2-core host). Earshot's requests are short and CPU-bound on the Python side with brief
+waits on PostgreSQL (row locks, commits); threads cover those waits, and a few
+processes use every core without the extra database connections, memory and context
+switches of the old ``2 x CPUs + 1`` x 2 (measured in docs/benchmarks.md, "Annotation
+campaign service"). Keep-alive connections (annotators' browsers and API clients)
+wait in each worker's poller, not in a thread. ``GUNICORN_WORKERS`` /
+``GUNICORN_THREADS`` override both.
+"""
 
 import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
-threads = int(os.environ.get("GUNICORN_THREADS", 2))
+workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() + 1))
+threads = int(os.environ.get("GUNICORN_THREADS", 4))
 worker_class = "gthread"
 timeout = 60
 graceful_timeout = 30
 keepalive = 5
-max_requests = 2000
-max_requests_jitter = 200
+# recycle workers now and then (a guard against slow leaks), not every minute: at ~100
+# requests/s a restart drops the worker's keep-alive connections and its database
+# connections with their prepared statements
+max_requests = 20000
+max_requests_jitter = 2000
 accesslog = "-"
 errorlog = "-"
