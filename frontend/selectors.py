@@ -13,6 +13,8 @@ dashboard works on the quiz alone and fills in as judging, IRT and annotation la
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import logging
 from dataclasses import dataclass
@@ -204,6 +206,28 @@ def response_scan(project: Project, filters: Filters, *, method: str | None = No
     check that they do.
     """
     method = method or ("tallies" if use_tallies() else "statements")
+    with _no_gc():
+        return _response_scan(project, filters, method)
+
+
+@contextlib.contextmanager
+def _no_gc():
+    """Pause the cyclic garbage collector while tens of thousands of row tuples are made.
+
+    They hold no reference cycles, yet their allocation triggers repeated
+    collections that cost ~0.1 s per dashboard; reference counting still frees
+    everything, and the collector resumes (if it was on) when the block ends.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _response_scan(project: Project, filters: Filters, method: str) -> core.Scan:
     if method == "tallies":
         per_resp, cells = _tally_rows(project, filters)
     else:
@@ -308,7 +332,7 @@ def responder_info(project: Project, ids: list[int]) -> dict[int, tuple[str, str
     people = Responder.objects.filter(project=project)
     if len(ids) <= 500:  # a long IN list costs more than reading the project's responders
         people = people.filter(pk__in=ids)
-    return {r[0]: (r[1], r[2], r[3]) for r in people.values_list("id", "kind", "label", "condition")}
+    return {r[0]: (r[1], r[2], r[3]) for r in _fetch(people.values_list("id", "kind", "label", "condition"))}
 
 
 def per_responder(scan: core.Scan, info: dict[int, tuple[str, str, str]]) -> pd.DataFrame:
