@@ -549,12 +549,20 @@ def _fit_map(
     if empirical_bayes:
         # uncertainty of the anchor itself: the scale is pinned to the sample of n0
         # anchor-group responders, whose mean/SD estimate the population's with
-        # variance 1/n0 and 1/(2 n0); theta = (raw - m) / s carries both
-        n0 = max(1, int((g_np == 0).sum()))
-        theta_sd = np.sqrt(theta_sd.astype(float) ** 2 + 1.0 / n0 + th_raw**2 / (2 * n0))
+        # variance 1/n0 and 1/(2 n0) -- and their abilities are themselves estimated
+        # (posterior SD sd_i), which adds mean(sd^2)/n0 to the mean and
+        # mean(theta^2 sd^2 + sd^4 / 2)/n0 to the SD (delta method on the second
+        # moment); theta = (raw - m) / s carries both
+        m0 = g_np == 0
+        n0 = max(1, int(m0.sum()))
+        sd0 = theta_sd.astype(float)[m0]
+        th0 = th_raw[m0]
+        var_loc = (1.0 + float(np.mean(sd0**2))) / n0
+        var_scale = (0.5 + float(np.mean(th0**2 * sd0**2 + sd0**4 / 2))) / n0
+        theta_sd = np.sqrt(theta_sd.astype(float) ** 2 + var_loc + th_raw**2 * var_scale)
         b_raw = b.detach().cpu().numpy().astype(float)
-        b_sd = np.sqrt(b_sd.astype(float) ** 2 + 1.0 / n0 + b_raw**2 / (2 * n0))
-        la_sd = np.sqrt(la_sd.astype(float) ** 2 + 1.0 / (2 * n0))
+        b_sd = np.sqrt(b_sd.astype(float) ** 2 + var_loc + b_raw**2 * var_scale)
+        la_sd = np.sqrt(la_sd.astype(float) ** 2 + var_scale)
     th_np = theta.detach().cpu().numpy().astype(float)
     b_np = b.detach().cpu().numpy().astype(float)
     if log_a is None:
