@@ -55,7 +55,7 @@ class Filters:
 
     def as_query(self) -> dict[str, str]:
         """The non-empty filters, for building links."""
-        return {key: value for key, value in asdict(self).items() if value}
+        return {key: getattr(self, key) for key in self.KEYS if getattr(self, key)}
 
 
 def accuracy(correct: float, n: float) -> float | None:

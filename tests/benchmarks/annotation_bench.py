@@ -4,15 +4,20 @@ Run on demand (not collected by pytest; needs a local PostgreSQL)::
 
     .venv/bin/python tests/benchmarks/annotation_bench.py \
         [--db h_annot_bench] [--annotators 50] [--per-annotator 20] [--ratings 1000000]
+    .venv/bin/python tests/benchmarks/annotation_bench.py --skip-report --think-ms 1000   # service only
 
-Part 1 creates a fresh database, migrates it, seeds an overlap-3 campaign of text items
-and 50 annotators with API tokens, starts gunicorn (``deploy/gunicorn.conf.py``) on a
-free loopback port, and runs 50 concurrent simulated annotators (threads, one keep-alive
-HTTP connection each, 127.0.0.1 only, a bounded number of items each): ``POST .../next/``
-then ``POST .../ratings/submit/``. It prints p50/p95/p99 latency of both calls, the error
-count, and then checks the database: every accepted submission stored exactly once,
-no item over its overlap, item counters equal to a recount. One submission per
-annotator is sent twice with the same client token to exercise idempotency.
+Part 1 creates a fresh database, migrates it, seeds an overlap-3 MOS campaign of 2,000
+items (text plus a 0.5 s clip each, full listening required) and 50 annotators with API
+tokens, starts gunicorn (``deploy/gunicorn.conf.py``, ``--preload``) on a free loopback
+port, and runs 50 concurrent simulated annotators: one asyncio process, one keep-alive
+HTTP/1.1 connection per annotator, a bounded number of items each: ``POST .../next/``,
+think (``--think-ms`` mean, uniform ±50 %, never shorter than the clip), then
+``POST .../ratings/submit/``. It prints p50/p95/p99 latency of both calls, calls/s, the
+error count, CPU per call of gunicorn, PostgreSQL (the backends serving the database)
+and the client, and the load average; then it checks the database: every accepted
+submission stored exactly once, no item over its overlap, item counters equal to a
+recount. One submission per annotator is sent twice with the same client token to
+exercise idempotency (the repeat must store nothing).
 
 Part 2 writes 1,000,000 ratings (50,000 items x 20 raters, COPY) into another campaign
 and times :func:`annotation.selectors.report_for` (load through ``ratings_frame`` +
@@ -79,16 +84,22 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _cpu_s(pids: list[int]) -> float:
-    """User + system CPU seconds used so far by these processes (Linux /proc)."""
-    total = 0
+def _cpu_s(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds used so far by each of these processes (Linux /proc)."""
+    out = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # gone
             continue
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+        out[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def _cpu_delta(before: dict[int, float], pids: list[int]) -> float:
+    """CPU seconds the processes alive both times used in between."""
+    after = _cpu_s(pids)
+    return sum(after[p] - before[p] for p in after if p in before)
 
 
 def _server_pids(proc: subprocess.Popen, db: str) -> tuple[list[int], list[int]]:
@@ -433,7 +444,9 @@ def main() -> None:
                 web, db = _server_pids(proc, args.db)
                 web_cpu, db_cpu = _cpu_s(web), _cpu_s(db)
                 result = run_load(port, base, tokens, args.per_annotator, think)
-                result["web_cpu_s"], result["db_cpu_s"] = _cpu_s(web) - web_cpu, _cpu_s(db) - db_cpu
+                result["web_cpu_s"], result["db_cpu_s"] = _cpu_delta(web_cpu, web), _cpu_delta(db_cpu, db)
+                # persistent connections: the same backends before and after the run
+                result["backends"] = (len(db), len(set(db) & set(_server_pids(proc, args.db)[1])))
                 result["load"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
                 results.append((think, result, verify(result["accepted"])))
         finally:
@@ -449,7 +462,8 @@ def main() -> None:
                   f"({n_calls / result['wall_s']:.0f} calls/s); load average at the end {result['load']}")
             print("CPU per call: " + ", ".join(
                 f"{name} {1000 * result[key] / n_calls:.2f} ms" for name, key in
-                (("gunicorn", "web_cpu_s"), ("PostgreSQL", "db_cpu_s"), ("client", "client_cpu_s"))))
+                (("gunicorn", "web_cpu_s"), ("PostgreSQL", "db_cpu_s"), ("client", "client_cpu_s")))
+                + "; database connections: {} before, {} of them still open after".format(*result["backends"]))
             for name in ("next", "submit"):
                 values = result["lat"][name]
                 print(f"{name:>6}: n={len(values)} p50={_pct(values, 50):.1f} ms p95={_pct(values, 95):.1f} ms "
