@@ -239,9 +239,10 @@ def tokens(text: str) -> tuple[str, ...]:
     if _CHUNK_FLAGGED.isdisjoint(chunks):
         return tuple(low)  # one word per chunk, nothing else to do
     flags = 0
-    for ch in _CHUNK_FLAGGED.intersection(chunks):
+    flagged = _CHUNK_FLAGGED.intersection(chunks)
+    for ch in flagged:
         flags |= _CHUNK_FLAGS[ch]
-    if flags & _ENDS_OPEN and _crosses(chunks):
+    if flags & _ENDS_OPEN and _crosses(chunks, flagged):
         return _tokens_reference(raw)
     words = " ".join(low).split()
     if flags & _NEEDS_CONVERT == _NEEDS_CONVERT:
@@ -251,22 +252,28 @@ def tokens(text: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-def _crosses(chunks: list[str]) -> bool:
+def _crosses(chunks: list[str], flagged: set[str]) -> bool:
     """Could a step that spans whitespace apply: a chunk ending in a dotted single
     letter followed by a one-letter word (``J. K.``, ``U.S. A``), or ending in one or
     two digits and a full stop followed by one or two digits (``13. 5``)?"""
     last = len(chunks) - 1
-    for i, ch in enumerate(chunks):
-        if i == last:
-            return False
-        f = _CHUNK_FLAGS.get(ch, 0)
+    for ch in flagged:
+        f = _CHUNK_FLAGS[ch]
         if not f & _ENDS_OPEN:
             continue
-        nxt = chunks[i + 1]
-        if f & _INIT_END and _ONE_LETTER_START.match(nxt):
-            return True
-        if f & _DEC_END and _TWO_DIGIT_START.match(nxt):
-            return True
+        i = -1
+        while True:
+            try:
+                i = chunks.index(ch, i + 1)
+            except ValueError:
+                break
+            if i == last:
+                break
+            nxt = chunks[i + 1]
+            if f & _INIT_END and _ONE_LETTER_START.match(nxt):
+                return True
+            if f & _DEC_END and _TWO_DIGIT_START.match(nxt):
+                return True
     return False
 
 

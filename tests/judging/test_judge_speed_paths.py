@@ -159,3 +159,27 @@ def test_analysis_does_not_depend_on_cache_state() -> None:
     warm = [analyze(r["candidate"], r["references"], r["question"]) for r in shuffled]
     assert cold == list(reversed(warm))
     assert CALIBRATOR is not None
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_judge_many_restores_the_garbage_collector(enabled: bool) -> None:
+    import gc
+
+    from judging.equivalence import GC_PAUSE_MIN_BATCH
+
+    n = GC_PAUSE_MIN_BATCH
+    was = gc.isenabled()
+    try:
+        if not enabled:
+            gc.disable()
+        verdicts = judge_many(["Canberra"] * n, [["Canberra"]] * n)
+        assert gc.isenabled() is enabled
+        assert all(v.correct for v in verdicts)
+        with pytest.raises(AttributeError):
+            judge_many([5] * n, [["Canberra"]] * n)  # type: ignore[list-item]
+        assert gc.isenabled() is enabled
+    finally:
+        if was:
+            gc.enable()
+        else:
+            gc.disable()
