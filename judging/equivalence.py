@@ -1177,13 +1177,23 @@ def judge_many(candidates: Sequence[str], answerlines: Sequence[str | Sequence[s
     cal = calibrator or CALIBRATOR
     qs = questions if questions is not None else [""] * len(candidates)
     pause = len(candidates) >= GC_PAUSE_MIN_BATCH and gc.isenabled()
-    if pause:
-        gc.disable()
+    if not pause:
+        return _judge_batch(candidates, answerlines, qs, cal)
+    gc.disable()
     try:
-        analyses = list(map(analyze, candidates, answerlines, qs))
+        return _judge_batch(candidates, answerlines, qs, cal)
     finally:
-        if pause:
-            gc.enable()
+        gc.enable()
+        # One pass over what this batch allocated, inside the call (not left to the
+        # caller's next allocation): the work the paused collector would have done
+        # on the young objects, done once.
+        gc.collect(0)
+
+
+def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence[str]],
+                 qs: Sequence[str], cal: Calibrator) -> list[Verdict]:
+    """The body of :func:`judge_many` (arguments checked)."""
+    analyses = list(map(analyze, candidates, answerlines, qs))
     grey = [a.features for a in analyses if a.hard is None]
     if len(grey) < 64:
         return [_verdict(a, cal) for a in analyses]
