@@ -557,22 +557,43 @@ def mcq_distractors(rows: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
     columns = ["group", "errors", "questions", "top_share", "second_share", "third_share"]
     if frame.empty:
         return pd.DataFrame(columns=columns)
-    frame = frame[["group", "kind", "question_id", "choice", "n"]].astype({"n": "int64"})
-    pooled = pd.concat([
-        frame,
-        frame[frame["kind"] == MODEL].assign(group="all models"),
-        frame.assign(group="overall"),
-    ], ignore_index=True)
-    counts = pooled.groupby(["group", "question_id", "choice"], dropna=False, sort=False)["n"].sum().reset_index()
-    counts = counts.sort_values(["group", "question_id", "n"], ascending=[True, True, False], kind="stable")
-    counts["rank"] = counts.groupby(["group", "question_id"], sort=False).cumcount()
-    errors = counts.groupby("group")["n"].sum()
-    questions = counts.groupby("group")["question_id"].nunique()
-    ranked = counts[counts["rank"] < 3].groupby(["group", "rank"])["n"].sum()
+    # Everything on integer codes (tens of thousands of rows for a million responses):
+    # each row counts for its own group, for "all models" (models) and for "overall".
+    group_codes, names = pd.factorize(frame["group"].astype(object), use_na_sentinel=False)
+    names = [str(n) for n in names]
+    code_of = {name: i for i, name in enumerate(names)}
+    for pooled in ("all models", "overall"):
+        code_of.setdefault(pooled, len(names))
+        if len(names) < len(code_of):
+            names.append(pooled)
+    q_codes, _ = pd.factorize(frame["question_id"].astype(object), use_na_sentinel=False)
+    c_codes, _ = pd.factorize(frame["choice"].astype(object), use_na_sentinel=False)
+    n = frame["n"].to_numpy(dtype=np.int64)
+    is_model = (frame["kind"] == MODEL).to_numpy(dtype=bool)
+    groups = np.concatenate([group_codes, np.full(int(is_model.sum()), code_of["all models"]),
+                             np.full(len(frame), code_of["overall"])])
+    questions = np.concatenate([q_codes, q_codes[is_model], q_codes])
+    choices = np.concatenate([c_codes, c_codes[is_model], c_codes])
+    counts = np.concatenate([n, n[is_model], n])
+    # Sum per (group, question, choice), then rank choices within (group, question).
+    n_q, n_c = int(questions.max()) + 1, int(choices.max()) + 1
+    cell, inverse = np.unique((groups * n_q + questions) * n_c + choices, return_inverse=True)
+    sums = np.bincount(inverse, weights=counts).astype(np.int64)
+    group_question = cell // n_c
+    order = np.lexsort((-sums, group_question))
+    gq_sorted, sums_sorted = group_question[order], sums[order]
+    starts = np.flatnonzero(np.r_[True, gq_sorted[1:] != gq_sorted[:-1]])
+    rank = np.arange(len(gq_sorted)) - np.repeat(starts, np.diff(np.r_[starts, len(gq_sorted)]))
+    group_of = gq_sorted // n_q
+    stats = {}
+    for code in np.unique(group_of).tolist():
+        mine = group_of == code
+        total = int(sums_sorted[mine].sum())
+        ranks = [int(sums_sorted[mine & (rank == r)].sum()) for r in range(3)]
+        stats[names[code]] = (total, int(np.unique(gq_sorted[mine]).size), ranks)
     out = []
-    for group, total in _ordered(errors.to_dict()):
-        ranks = [int(ranked.get((group, r), 0)) for r in range(3)]
-        out.append({"group": group, "errors": int(total), "questions": int(questions[group]),
+    for group, (total, n_questions, ranks) in _ordered(stats):
+        out.append({"group": group, "errors": total, "questions": n_questions,
                     "top_share": accuracy(ranks[0], total), "second_share": accuracy(ranks[1], total),
                     "third_share": accuracy(ranks[2], total)})
     return pd.DataFrame(out, columns=columns)
