@@ -316,8 +316,12 @@ def _add_chunk(chunk: str) -> str:
         low = core.lower()
         _CHUNK_LOW[chunk] = low
         _CHUNK_ORIG[chunk] = core
-        # neither a number word nor a Roman numeral of any case: no flags
-        flags = _alpha_number_flags(low, core) if low in _CONVERTIBLE or low[0] in "ivxlc" else 0
+        # Only number words, capitalised words that start like a Roman numeral and
+        # lower-case "ii"/"iv"/... can open the number gate or be converted.
+        if low in _CONVERTIBLE or core[0] in "IVXLC" or low in _ROMAN_LOWER:
+            flags = _alpha_number_flags(low, core)
+        else:
+            flags = 0
         if flags:
             _CHUNK_FLAGS[chunk] = flags
             _CHUNK_FLAGGED.add(chunk)
