@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
+from django.core.exceptions import EmptyResultSet
 from django.db import DatabaseError, connection, transaction
 from django.db.models import BigIntegerField, Case, Count, F, Q, QuerySet, Value, When
 
@@ -298,7 +299,10 @@ def _tally_rows(project: Project, filters: Filters) -> tuple[list[tuple], list[t
 def _fetch(qs: QuerySet) -> list[tuple]:
     """All rows of a ``values_list`` query as plain tuples, straight from the cursor
     (tens of thousands of rows: skips the ORM's per-row conversion)."""
-    sql, params = qs.query.sql_with_params()
+    try:
+        sql, params = qs.query.sql_with_params()
+    except EmptyResultSet:  # e.g. ``pk__in=[]``: the ORM knows there is nothing to read
+        return []
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

@@ -129,6 +129,20 @@ def test_fast_dashboard_equals_reference_on_the_fixture(dash):
             _assert_same(selectors._dashboard_compute(dash.project, filters, method=method), ref)
 
 
+def test_empty_project_and_filters_that_match_nothing(dash):
+    """No responses, or a filter no question matches: zero counts, not an error."""
+    from accounts.services import project_create
+
+    empty = project_create(slug="empty", name="Nothing answered yet")
+    for target, filters in ((empty, Filters()), (dash.project, Filters(category="no-such-category")),
+                            (dash.project, Filters(source="no-such-source", condition="no-such-condition"))):
+        ref = reference.dashboard_compute(target, filters)
+        for method in _methods():
+            data = selectors._dashboard_compute(target, filters, method=method)
+            _assert_same(data, ref)
+            assert data.head.counts["responses"] == 0
+
+
 def test_human_judgement_wins_over_stored_verdict_in_every_method(dash):
     """A judgement that flips a stored verdict moves the response in every count."""
     from judging.services import override_set
