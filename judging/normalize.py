@@ -233,9 +233,14 @@ def tokens(text: str) -> tuple[str, ...]:
     chunks = text.split()
     low = list(map(_CHUNK_LOW.get, chunks))
     if None in low:
-        for ch in set(chunks).difference(_CHUNK_LOW):
+        missing = set(chunks).difference(_CHUNK_LOW)
+        if len(_CHUNK_LOW) + len(missing) > _CHUNK_CACHE_MAX:
+            return _tokens_reference(raw)  # memo full: it is never emptied mid-run
+        for ch in missing:
             _add_chunk(ch)
-        low = list(map(_CHUNK_LOW.__getitem__, chunks))
+        low = list(map(_CHUNK_LOW.get, chunks))
+        if None in low:  # emptied by clear_caches() in another thread meanwhile
+            return _tokens_reference(raw)
     if _CHUNK_FLAGGED.isdisjoint(chunks):
         return tuple(low)  # one word per chunk, nothing else to do
     flags = 0
@@ -305,41 +310,42 @@ _CHUNK_FLAGGED: set[str] = set()
 
 
 def _add_chunk(chunk: str) -> str:
-    """Normalize a chunk, memoize it and return its lower-case words."""
-    if len(_CHUNK_LOW) >= _CHUNK_CACHE_MAX:
-        clear_chunk_cache()
+    """Normalize a chunk, memoize it and return its lower-case words.
+
+    The lower-case words are stored last: a chunk present in ``_CHUNK_LOW`` has its
+    flags in place, so another thread never reads a half-memoized chunk.
+    """
     core = chunk.strip(_PLAIN_PUNCT) if not chunk.isalnum() else chunk
     if core.isalpha() and (len(core) > 1 or core == chunk):
         # A plain word, perhaps with punctuation around it: "awarded", "(Germany),".
         # Two letters at least when a full stop may follow (a lone "J." may start
         # an initialism); the punctuation only separates words.
         low = core.lower()
-        _CHUNK_LOW[chunk] = low
         _CHUNK_ORIG[chunk] = core
         # Only number words, capitalised words that start like a Roman numeral and
         # lower-case "ii"/"iv"/... can open the number gate or be converted.
         if low in _CONVERTIBLE or core[0] in "IVXLC" or low in _ROMAN_LOWER:
             flags = _alpha_number_flags(low, core)
-        else:
-            flags = 0
-        if flags:
-            _CHUNK_FLAGS[chunk] = flags
-            _CHUNK_FLAGGED.add(chunk)
+            if flags:
+                _CHUNK_FLAGS[chunk] = flags
+                _CHUNK_FLAGGED.add(chunk)
+        _CHUNK_LOW[chunk] = low
         return low
     original, lowered, flags = _chunk(chunk)
     if len(lowered) != 1:
         flags |= _NOT_ONE_WORD
     low = " ".join(lowered)
-    _CHUNK_LOW[chunk] = low
     _CHUNK_ORIG[chunk] = " ".join(original)
     if flags:
         _CHUNK_FLAGS[chunk] = flags
         _CHUNK_FLAGGED.add(chunk)
+    _CHUNK_LOW[chunk] = low
     return low
 
 
 def clear_chunk_cache() -> None:
-    """Empty the per-chunk memo of :func:`tokens`."""
+    """Empty the per-chunk memo of :func:`tokens` (``_CHUNK_LOW`` first, see
+    :func:`_add_chunk`). Not meant to run while another thread is judging."""
     _CHUNK_LOW.clear()
     _CHUNK_ORIG.clear()
     _CHUNK_FLAGS.clear()

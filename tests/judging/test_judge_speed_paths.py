@@ -185,3 +185,13 @@ def test_judge_many_restores_the_garbage_collector(enabled: bool) -> None:
             gc.enable()
         else:
             gc.disable()
+
+
+def test_full_chunk_memo_falls_back_to_the_reference_pipeline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_caches()
+    monkeypatch.setattr(norm, "_CHUNK_CACHE_MAX", 3)
+    text = "Wilhelm Conrad Röntgen won the first Nobel Prize in 1901"
+    assert tokens(text) == _tokens_reference(text)
+    assert len(norm._CHUNK_LOW) <= 3
+    clear_caches()
