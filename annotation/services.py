@@ -560,24 +560,36 @@ def _pick_kind(annotator: Annotator, campaign: Campaign, kinds: tuple[str, ...],
 
 
 _LIVE_SQL = """
-SELECT me.qualification, s.id, s.status, s.expires_at, s.item_id, item.kind, item.condition
+SELECT me.qualification, s.id, s.status, s.expires_at, s.item_id, item.kind, item.condition{extra}
 FROM annotation_annotator me
 LEFT JOIN annotation_assignment s ON s.annotator_id = me.id AND s.status IN ('active', 'submitted')
 LEFT JOIN annotation_item item ON item.id = s.item_id
 WHERE me.id = %s ORDER BY s.id FOR NO KEY UPDATE OF me
 """
+# Handing out an item does not wait for its WAL to reach the disk (``synchronous_commit``
+# off for that transaction only, set in the same statement: no extra round trip). Safe
+# because nothing acknowledged can be lost: a crash may forget the last fraction of a
+# second of *assignments*, which is what expiry does anyway (the annotator asks again
+# and gets an item), while every rating is still committed synchronously — and that
+# flush covers all earlier WAL, so an assignment someone has rated is always durable.
+# Half the calls no longer wait for an fsync, and they hold their row locks shorter.
+_LIVE_SQL_ASYNC_COMMIT = _LIVE_SQL.format(extra=", set_config('synchronous_commit', 'off', true)")
+_LIVE_SQL = _LIVE_SQL.format(extra="")
 
 
-def _lock_annotator(annotator: Annotator, campaign: Campaign) -> tuple[Annotator, list[tuple]]:
+def _lock_annotator(annotator: Annotator, campaign: Campaign, *,
+                    async_commit: bool = False) -> tuple[Annotator, list[tuple]]:
     """Lock the annotator's row (one request per annotator at a time) and read their live
     assignments once: (pk, status, expires_at, item_id, item kind, item condition).
 
     PostgreSQL: one statement, and the caller's instance is reused (its qualification
-    refreshed from the locked row). Elsewhere: the ORM reference path.
+    refreshed from the locked row), and ``async_commit`` turns off waiting for the WAL
+    flush at this transaction's commit (see ``_LIVE_SQL_ASYNC_COMMIT``). Elsewhere: the
+    ORM reference path.
     """
     if _pg():
         with prepared.cursor() as cursor:
-            cursor.execute(_LIVE_SQL, [annotator.pk])
+            cursor.execute(_LIVE_SQL_ASYNC_COMMIT if async_commit else _LIVE_SQL, [annotator.pk])
             rows = cursor.fetchall()
         if not rows:
             raise Annotator.DoesNotExist(f"annotator {annotator.pk} is gone")
@@ -607,8 +619,11 @@ def assignment_next_for_annotator(annotator: Annotator, campaign: Campaign | Non
     if campaign.status != CampaignStatus.OPEN:
         return None
     _expire_throttled(campaign, now)
+    # only a transaction of our own may skip the WAL flush: inside a caller's
+    # transaction it would cover the caller's writes too
+    own_transaction = not connection.in_atomic_block
     with transaction.atomic():
-        locked, live = _lock_annotator(annotator, campaign)
+        locked, live = _lock_annotator(annotator, campaign, async_commit=own_transaction)
         current = next((row[0] for row in live
                         if row[1] == AssignmentStatus.ACTIVE and row[2] > now), None)
         if current is not None:

@@ -194,3 +194,26 @@ def test_sql_assignment_matches_the_orm_reference(make_campaign, make_annotator,
     reference = play(campaign, annotators, 5)
     assert fast == reference
     assert sum(1 for _, item in fast if item) >= 9
+
+
+@pytest.mark.django_db(transaction=True)
+def test_only_handing_out_an_item_skips_the_wal_flush(make_campaign, make_annotator):
+    campaign = make_campaign(n=3, template="quality_0_5", audio=False)
+    first, second = make_annotator(campaign), make_annotator(campaign)
+
+    def async_commit(captured) -> bool:
+        return any("synchronous_commit" in (q["sql"] or "") for q in captured.captured_queries)
+
+    with CaptureQueriesContext(connection) as own:
+        got = services.assignment_next_for_annotator(first, campaign)
+    with CaptureQueriesContext(connection) as rate:
+        services.rating_submit(annotator=first, assignment_id=got.public_id, values={"quality": "3"},
+                               client_token="x", now=got.served_at + timedelta(seconds=5))
+    with transaction.atomic(), CaptureQueriesContext(connection) as nested:
+        services.assignment_next_for_annotator(second, campaign)
+    assert async_commit(own)  # its own transaction: the assignment need not wait for fsync
+    assert not async_commit(rate)  # ratings always wait for the flush
+    assert not async_commit(nested)  # never for a caller's transaction
+    with connection.cursor() as cursor:  # transaction-local: the session keeps the default
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"
