@@ -24,6 +24,8 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
@@ -172,7 +174,21 @@ def _table_view(name: str, rows: list[dict], columns: list[str], slug: str, filt
             cells.append({"text": _format_cell(key, row.get(key)), "href": href,
                           "num": isinstance(row.get(key), int | float) and not isinstance(row.get(key), bool)})
         body.append(cells)
-    return {"header": [c.replace("_", " ") for c in shown], "body": body}
+    return {"header": [c.replace("_", " ") for c in shown], "body": body, "body_html": _rows_html(body)}
+
+
+def _rows_html(body: list[list[dict]]) -> str:
+    """The table rows as HTML, escaped as the template would: ~1,400 cells through
+    the template engine cost ~0.1 s per dashboard page, this a few milliseconds."""
+    rows = []
+    for cells in body:
+        tds = format_html_join("", "<td{}>{}</td>", (
+            (mark_safe(' class="num"') if c["num"] else "",
+             format_html('<a href="{}">{}</a>', c["href"], c["text"]) if c["href"] else c["text"])
+            for c in cells
+        ))
+        rows.append(format_html("<tr>{}</tr>\n    ", tds))
+    return mark_safe("".join(rows))  # every piece above went through format_html
 
 
 @login_required
