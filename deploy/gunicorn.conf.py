@@ -1,11 +1,13 @@
 """gunicorn settings for Earshot: `gunicorn -c deploy/gunicorn.conf.py config.wsgi`.
 
-Worker model: gthread, ``CPUs + 1`` processes x 4 threads by default (3 x 4 on a
+Worker model: gthread, ``CPUs + 1`` processes x 2 threads by default (3 x 2 on a
 2-core host). Earshot's requests are short and CPU-bound on the Python side with brief
 waits on PostgreSQL (row locks, commits); threads cover those waits, and a few
 processes use every core without the extra database connections, memory and context
-switches of the old ``2 x CPUs + 1`` x 2 (measured in docs/benchmarks.md, "Annotation
-campaign service"). Keep-alive connections (annotators' browsers and API clients)
+switches of the old ``2 x CPUs + 1`` x 2; more threads per process only queue on
+the GIL (next-item p95 on a quiet 2-core host: 3 x 4 108-140 ms, 3 x 2 66 ms, 4 x 2
+55-77 ms, 2 x 4 75 ms; docs/benchmarks.md, "Annotation campaign service").
+Keep-alive connections (annotators' browsers and API clients)
 wait in each worker's poller, not in a thread. ``GUNICORN_WORKERS`` /
 ``GUNICORN_THREADS`` override both.
 """
@@ -15,7 +17,7 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() + 1))
-threads = int(os.environ.get("GUNICORN_THREADS", 4))
+threads = int(os.environ.get("GUNICORN_THREADS", 2))
 worker_class = "gthread"
 timeout = 60
 graceful_timeout = 30
