@@ -303,13 +303,22 @@ class LlmRunReport:
 
 
 def _llm_candidates(*, project: Project | None, purpose: str, low: float, high: float) -> Iterable[Response]:
+    """Responses to send, those without a human ruling first.
+
+    Answers a human already ruled on are still sent (their LLM verdicts are what the
+    judge-human agreement report compares), but after every unruled one: a run cut
+    short by its budget spends it where the LLM verdict can change results.
+    """
     if purpose == "verdict":
         qs = selectors.grey_zone_responses(project=project, low=low, high=high, include_overridden=True)
     else:
         qs = Response.objects.filter(mode=Mode.FREE).exclude(answer_text="")
         if project is not None:
             qs = qs.filter(project=project)
-    return qs.select_related("question").order_by("id").iterator(chunk_size=500)
+    ruled = Exists(HumanJudgement.objects.filter(response=OuterRef("pk")))
+    return (
+        qs.select_related("question").alias(ruled=ruled).order_by("ruled", "id").iterator(chunk_size=500)
+    )
 
 
 def llm_judge_run(

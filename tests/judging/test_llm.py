@@ -118,6 +118,21 @@ def test_budget_is_respected(judged, fake_llm, imported, budget, first, second):
     assert (fake_llm.calls - calls, report.cached) == second
 
 
+def test_budget_goes_to_answers_without_a_human_ruling_first(judged, fake_llm, imported, people):
+    """A ruled answer (older id) is asked about only after the unruled ones."""
+    from judging.services import override_set
+
+    first = answer(imported, "model-0", "q2", "maybe the bat person number 0")
+    later = answer(imported, "model-1", "q2", "maybe the bat person number 1")
+    Response.objects.filter(pk__in=[first.pk, later.pk]).update(score=0.4)
+    override_set(response=first, correct=False, by=people.researcher, note="ruled")
+    report = _run(project=imported, budget=2)
+    asked = {c.request["messages"][1]["content"] for c in LlmCall.objects.all()}
+    assert report.called == 2 and report.skipped_budget == 1
+    assert not any("number 0" in m for m in asked)  # the ruled one waited
+    assert any("number 1" in m for m in asked)
+
+
 def test_quality_scores(judged, fake_llm, imported):
     fake_llm.reply = lambda body: json.dumps({"quality": 3 if "Robin" in body["messages"][1]["content"] else 5,
                                                "reason": "graded"})
