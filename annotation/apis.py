@@ -288,10 +288,10 @@ class _TokenFastPath:
             return None
         return (auth[1], body) if isinstance(body, dict) else None
 
-    @classmethod
-    def fast(cls, annotator: Annotator, body: dict[str, Any]) -> HttpResponse | None:
-        """The response for a plain call, or ``None`` to let the DRF view answer."""
-        raise NotImplementedError
+    # Each view using this mixin defines ``fast(cls, annotator, body) -> HttpResponse |
+    # None`` (a classmethod): the response for a plain call, or ``None`` to let the DRF
+    # view answer.
+    fast: Callable[[Annotator, dict[str, Any]], HttpResponse | None]
 
 
 class AssignmentNextApi(_TokenFastPath, _AnnotatorBase):

@@ -20,12 +20,7 @@ from judging.train_calibrator import (
     main,
     metrics,
 )
-
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "answer_equivalence"
-needs_data = pytest.mark.skipif(
-    not (DATA / "evouna_nq.jsonl").exists(),
-    reason=f"reference data not found in {DATA} (see ../shared/data/README)",
-)
+from tests.judging.reference_data import DATA, needs_data
 
 
 def test_committed_weights_load() -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -27,12 +26,7 @@ from judging.equivalence import (
     judge_many,
 )
 from judging.normalize import _tokens_reference, tokens
-
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "answer_equivalence"
-needs_data = pytest.mark.skipif(
-    not (DATA / "evouna_nq.jsonl").exists(),
-    reason=f"reference data not found in {DATA} (see ../shared/data/README)",
-)
+from tests.judging.reference_data import DATA, needs_data
 
 
 def _rows(name: str) -> list[dict]:
