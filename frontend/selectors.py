@@ -319,14 +319,14 @@ def verdict_changes(project: Project, filters: Filters) -> list[tuple]:
         return []
     from judging.models import HumanJudgement, VerdictRecord
 
-    # Ids first, as a literal list: the responses are then fetched by primary key
-    # instead of testing every response of the project against two subqueries.
-    ids = set(HumanJudgement.objects.filter(response__project=project).values_list("response_id", flat=True))
-    ids.update(VerdictRecord.objects.filter(response__project=project, judge__startswith="llm:", event="added",
-                                            correct__isnull=False).values_list("response_id", flat=True))
-    if not ids:
-        return []
-    qs = with_verdict(responses_scoped(project, filters).filter(pk__in=sorted(ids)), project)
+    # The overridden responses as two id subqueries (a literal id list would need one
+    # bind parameter per id: PostgreSQL takes at most 65,535, SQLite 32,766, and an
+    # LLM pass over a large project's grey zone can exceed that).
+    ruled = HumanJudgement.objects.filter(response__project=project).values("response_id")
+    llm = VerdictRecord.objects.filter(response__project=project, judge__startswith="llm:", event="added",
+                                       correct__isnull=False).values("response_id")
+    scoped = responses_scoped(project, filters).filter(Q(pk__in=ruled) | Q(pk__in=llm))
+    qs = with_verdict(scoped, project)
     rows = _scan_values(qs.annotate(stored=F("correct")), "verdict", "stored").order_by()
     return [tuple(r[c] for c in (*SCAN_COLUMNS, "stored")) for r in rows if bool(r["v"]) != bool(r["stored"])]
 

@@ -257,6 +257,28 @@ def test_tallies_rebuild_command_repairs_them(dash):
         call_command("frontend_tallies_rebuild", "no-such-project")
 
 
+def test_installed_trigger_function_is_the_one_in_tallies():
+    """The migration's frozen trigger SQL equals :func:`frontend.tallies.trigger_function`."""
+    import importlib
+
+    latest = importlib.import_module("frontend.migrations.0002_tally_one_lock_order")
+    assert latest.FUNCTION.strip() == tallies.trigger_function().strip()
+
+
+def test_one_statement_moving_answers_both_ways_keeps_tallies(dash):
+    """An UPDATE whose old and new rows hit the same cells nets out per cell."""
+    from quiz.models import Response
+
+    _needs_postgres()
+    project = dash.project
+    free = Response.objects.filter(project=project, mode="free")
+    assert free.filter(correct=True).exists() and free.filter(correct=False).exists()
+    free.update(correct=~F("correct"))  # every cell pair swaps in one statement
+    assert _tallied(project) == _recount(project)
+    free.update(answer_text=F("answer_text"))  # a change that moves nothing
+    assert _tallied(project) == _recount(project)
+
+
 def test_tallies_rebuild_command_refuses_without_postgres(dash):
     if connection.vendor == "postgresql":
         pytest.skip("PostgreSQL keeps tallies")
