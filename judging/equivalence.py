@@ -298,10 +298,6 @@ class _Alt:
         self.stems = stems
         self.partial_key = partial_key
 
-    def weights_hit(self, hit: frozenset[str]) -> float:
-        """Share of the answer's content letters in the words found."""
-        return sum(map(len, hit)) / self.total_len
-
 
 def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
     """Is ``alt`` a person's name? If so, also its surname and given name (normalized)."""
@@ -1050,10 +1046,6 @@ class Calibrator:
         object.__setattr__(self, "_w", w)
         object.__setattr__(self, "_b", b)
         object.__setattr__(self, "_rates", dict(self.rule_rates))
-
-    def logit(self, feats: Sequence[float]) -> float:
-        """The log-odds of "correct" for one feature vector."""
-        return self._b + sum(map(operator.mul, feats, self._w))
 
     def probability(self, feats: Sequence[float]) -> float:
         """P(correct) for one feature vector."""

@@ -231,39 +231,40 @@ def tokens(text: str) -> tuple[str, ...]:
     if _SLOW_CHARS_RE.search(text):
         return _tokens_reference(raw)
     chunks = text.split()
-    low = list(map(_CHUNK_LOW.get, chunks))
+    # one consistent memo for the whole call: clear_chunk_cache() swaps in a new one
+    memo = _MEMO
+    low_of, orig_of, flags_of, flagged_set = memo
+    low = list(map(low_of.get, chunks))
     if None in low:
-        missing = set(chunks).difference(_CHUNK_LOW)
-        if len(_CHUNK_LOW) + len(missing) > _CHUNK_CACHE_MAX:
+        missing = set(chunks).difference(low_of)
+        if len(low_of) + len(missing) > _CHUNK_CACHE_MAX:
             return _tokens_reference(raw)  # memo full: it is never emptied mid-run
         for ch in missing:
-            _add_chunk(ch)
-        low = list(map(_CHUNK_LOW.get, chunks))
-        if None in low:  # emptied by clear_caches() in another thread meanwhile
-            return _tokens_reference(raw)
-    if _CHUNK_FLAGGED.isdisjoint(chunks):
+            _add_chunk(ch, memo)
+        low = list(map(low_of.get, chunks))
+    if flagged_set.isdisjoint(chunks):
         return tuple(low)  # one word per chunk, nothing else to do
     flags = 0
-    flagged = _CHUNK_FLAGGED.intersection(chunks)
+    flagged = flagged_set.intersection(chunks)
     for ch in flagged:
-        flags |= _CHUNK_FLAGS[ch]
-    if flags & _ENDS_OPEN and _crosses(chunks, flagged):
+        flags |= flags_of[ch]
+    if flags & _ENDS_OPEN and _crosses(chunks, flagged, flags_of):
         return _tokens_reference(raw)
     words = " ".join(low).split()
     if flags & _NEEDS_CONVERT == _NEEDS_CONVERT:
-        words = _convert_numbers(words, " ".join(map(_CHUNK_ORIG.__getitem__, chunks)).split())
+        words = _convert_numbers(words, " ".join(map(orig_of.__getitem__, chunks)).split())
     if flags & _HAS_UNDERSCORE:
         return tuple(_decimal(w) if "_" in w else w for w in words)
     return tuple(words)
 
 
-def _crosses(chunks: list[str], flagged: set[str]) -> bool:
+def _crosses(chunks: list[str], flagged: set[str], flags_of: dict[str, int]) -> bool:
     """Could a step that spans whitespace apply: a chunk ending in a dotted single
     letter followed by a one-letter word (``J. K.``, ``U.S. A``), or ending in one or
     two digits and a full stop followed by one or two digits (``13. 5``)?"""
     last = len(chunks) - 1
     for ch in flagged:
-        f = _CHUNK_FLAGS[ch]
+        f = flags_of[ch]
         if not f & _ENDS_OPEN:
             continue
         i = -1
@@ -300,56 +301,54 @@ _NOT_ONE_WORD = 64  # "X-rays", "(1901)-" or "-": the chunk is not exactly one w
 _ONE_LETTER_START = re.compile(r"[A-Za-z]\b")
 _TWO_DIGIT_START = re.compile(r"\d{1,2}\b")
 _CHUNK_CACHE_MAX = 262144
-# Per-chunk memo, built while judging and emptied by clear_caches(): the chunk's
-# lower-case words and original-case words (each joined by spaces), and its flags
-# (kept only when not 0, with the flagged chunks in a set for a C-level test).
-_CHUNK_LOW: dict[str, str] = {}
-_CHUNK_ORIG: dict[str, str] = {}
-_CHUNK_FLAGS: dict[str, int] = {}
-_CHUNK_FLAGGED: set[str] = set()
+# Per-chunk memo, built while judging: the chunk's lower-case words and original-case
+# words (each joined by spaces), its flags (kept only when not 0), and the flagged
+# chunks as a set for a C-level test. One tuple, replaced whole by clear_chunk_cache(),
+# so a call of tokens() that started before a clear keeps one consistent memo.
+_Memo = tuple[dict[str, str], dict[str, str], dict[str, int], set[str]]
+_MEMO: _Memo = ({}, {}, {}, set())
 
 
-def _add_chunk(chunk: str) -> str:
-    """Normalize a chunk, memoize it and return its lower-case words.
+def _add_chunk(chunk: str, memo: _Memo) -> str:
+    """Normalize a chunk, memoize it in ``memo`` and return its lower-case words.
 
-    The lower-case words are stored last: a chunk present in ``_CHUNK_LOW`` has its
+    The lower-case words are stored last: a chunk present in the first dict has its
     flags in place, so another thread never reads a half-memoized chunk.
     """
+    low_of, orig_of, flags_of, flagged_set = memo
     core = chunk.strip(_PLAIN_PUNCT) if not chunk.isalnum() else chunk
     if core.isalpha() and (len(core) > 1 or core == chunk):
         # A plain word, perhaps with punctuation around it: "awarded", "(Germany),".
         # Two letters at least when a full stop may follow (a lone "J." may start
         # an initialism); the punctuation only separates words.
         low = core.lower()
-        _CHUNK_ORIG[chunk] = core
+        orig_of[chunk] = core
         # Only number words, capitalised words that start like a Roman numeral and
         # lower-case "ii"/"iv"/... can open the number gate or be converted.
         if low in _CONVERTIBLE or core[0] in "IVXLC" or low in _ROMAN_LOWER:
             flags = _alpha_number_flags(low, core)
             if flags:
-                _CHUNK_FLAGS[chunk] = flags
-                _CHUNK_FLAGGED.add(chunk)
-        _CHUNK_LOW[chunk] = low
+                flags_of[chunk] = flags
+                flagged_set.add(chunk)
+        low_of[chunk] = low
         return low
     original, lowered, flags = _chunk(chunk)
     if len(lowered) != 1:
         flags |= _NOT_ONE_WORD
     low = " ".join(lowered)
-    _CHUNK_ORIG[chunk] = " ".join(original)
+    orig_of[chunk] = " ".join(original)
     if flags:
-        _CHUNK_FLAGS[chunk] = flags
-        _CHUNK_FLAGGED.add(chunk)
-    _CHUNK_LOW[chunk] = low
+        flags_of[chunk] = flags
+        flagged_set.add(chunk)
+    low_of[chunk] = low
     return low
 
 
 def clear_chunk_cache() -> None:
-    """Empty the per-chunk memo of :func:`tokens` (``_CHUNK_LOW`` first, see
-    :func:`_add_chunk`). Not meant to run while another thread is judging."""
-    _CHUNK_LOW.clear()
-    _CHUNK_ORIG.clear()
-    _CHUNK_FLAGS.clear()
-    _CHUNK_FLAGGED.clear()
+    """Start an empty per-chunk memo for :func:`tokens` (calls already running keep
+    the one they started with)."""
+    global _MEMO
+    _MEMO = ({}, {}, {}, set())
 
 
 # Punctuation that only separates words (no step of the pipeline reads it around a
