@@ -122,6 +122,17 @@ def test_fast_dashboard_equals_reference_under_every_filter(dash, seed):
             _assert_same(selectors._dashboard_compute(dash.project, filters, method=method), ref)
 
 
+def test_overrides_read_in_batches_equal_reference(dash, monkeypatch):
+    """Overridden responses are fetched a batch of ids at a time (bind-parameter limits)."""
+    _add_random_responses(dash, 3)
+    _add_overrides(dash, 3)
+    monkeypatch.setattr(selectors, "ID_BATCH", 2)
+    ref = reference.dashboard_compute(dash.project, Filters())
+    for method in _methods():
+        dash.project._earshot_overrides = None
+        _assert_same(selectors._dashboard_compute(dash.project, Filters(), method=method), ref)
+
+
 def test_fast_dashboard_equals_reference_on_the_fixture(dash):
     for filters in FILTERS:
         ref = reference.dashboard_compute(dash.project, filters)
