@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "stem",
     "strip_articles",
     "tokens",
+    "tokens_many",
 ]
 
 # Letters that NFKD does not decompose into ASCII + combining marks.
@@ -215,84 +217,306 @@ def tokens(text: str) -> tuple[str, ...]:
     Fast path: every step but two is local to a whitespace-separated chunk, so each
     chunk is normalized once and memoized (words such as ``"the"``, ``"1901."`` or
     ``"awarded"`` recur across thousands of answers) and the tokens are assembled from
-    the chunks with C-level ``map``/``join``/``split``. Number words and Roman numerals
-    look at their neighbours, so texts with one go through :func:`_convert_numbers`
-    over the assembled words. A chunk that could take part in one of the two steps
-    that cross whitespace (an initialism ``J. K.``, a spaced decimal ``13. 5``), or a
-    text with stylized characters or non-ASCII letters left after folding, goes
-    through :func:`_tokens_reference`, the step-by-step pipeline over the whole text;
-    both paths give the same tokens (``tests/judging/test_judge_speed_paths.py``).
+    the chunks with C-level ``map``. Chunks that need more than their memoized tokens
+    are flagged: number words and Roman numerals that look at their neighbours (the
+    walk of :func:`_convert_at` then visits only the words that could change), chunks
+    of 0 or 2+ words, and chunks that could take part in one of the two steps that
+    cross whitespace (an initialism ``J. K.``, a spaced decimal ``13. 5``: those run
+    over the whole text, :func:`_tokens_closed`). A text with non-ASCII letters left
+    after folding goes through :func:`_tokens_reference`, the step-by-step pipeline
+    over the whole text; all paths give the same tokens
+    (``tests/judging/test_judge_speed_paths.py``). :func:`tokens_many` does the same
+    for a batch without filling this function's cache.
     """
-    raw = text
-    if not text.isascii():
-        text = fold(text)
-        if not text.isascii():
-            return _tokens_reference(raw)
-    if _SLOW_CHARS_RE.search(text):
-        return _tokens_reference(raw)
-    chunks = text.split()
+    if text.isascii():
+        chunks = text.split()
+    else:
+        chunks = _folded_chunks(text)
+        if chunks is None:
+            return _tokens_reference(text)
     # one consistent memo for the whole call: clear_chunk_cache() swaps in a new one
     memo = _MEMO
-    low_of, orig_of, flags_of, flagged_set = memo
-    low = list(map(low_of.get, chunks))
-    if None in low:
-        missing = set(chunks).difference(low_of)
-        if len(low_of) + len(missing) > _CHUNK_CACHE_MAX:
-            return _tokens_reference(raw)  # memo full: it is never emptied mid-run
-        for ch in missing:
-            _add_chunk(ch, memo)
-        low = list(map(low_of.get, chunks))
-    if flagged_set.isdisjoint(chunks):
-        return tuple(low)  # one word per chunk, nothing else to do
+    low = list(map(memo[0].get, chunks))
+    if None not in low:
+        return tuple(low)  # every chunk plain and memoized: one word each, nothing to do
+    return _tokens_flagged(text, chunks, low, memo)
+
+
+_tokens_uncached = tokens.__wrapped__
+
+
+def tokens_many(texts: Sequence[str]) -> list[tuple[str, ...]]:
+    """``[tokens(t) for t in texts]``, for a batch of texts that are mostly new.
+
+    The judge tokenizes each batch's candidate answers with it: they are almost all
+    unique, so caching them in :func:`tokens`'s per-text cache would only evict the
+    answerlines and questions that do repeat. Nothing goes into that cache (the
+    per-chunk memo does fill), and the per-call overhead (the cache, the call) is
+    paid once for the batch. The texts are still taken one at a time: a text's
+    chunks are looked up while they are in the CPU cache, which splitting the whole
+    batch first would lose.
+    """
+    memo = _MEMO  # one memo for the whole batch (see tokens())
+    get = memo[0].get
+    out = []
+    append = out.append
+    for text in texts:
+        if text.isascii():
+            chunks = text.split()
+        else:
+            chunks = _folded_chunks(text)
+            if chunks is None:
+                append(_tokens_reference(text))
+                continue
+        low = list(map(get, chunks))
+        if None not in low:
+            append(tuple(low))
+        else:
+            append(_tokens_flagged(text, chunks, low, memo))
+    return out
+
+
+def _tokens_flagged(text: str, chunks: list[str], low: list[str | None], memo: _Memo,
+                    closed: bool = False) -> tuple[str, ...]:
+    """Tokens of a text with a chunk that is flagged or not memoized yet.
+
+    ``low`` holds the plain chunks' memoized tokens and ``None`` for the others; this
+    fills them in (memoizing the new chunks) and assembles the tokens. ``closed``: the
+    steps that cross whitespace have been applied to the text the chunks come from.
+    """
+    low_of, orig_of, flags_of, flagged_of, quiet_of = memo
     flags = 0
-    flagged = flagged_set.intersection(chunks)
-    for ch in flagged:
-        flags |= flags_of[ch]
-    if flags & _ENDS_OPEN and _crosses(chunks, flagged, flags_of):
-        return _tokens_reference(raw)
-    words = " ".join(low).split()
-    if flags & _NEEDS_CONVERT == _NEEDS_CONVERT:
-        words = _convert_numbers(words, " ".join(map(orig_of.__getitem__, chunks)).split())
+    at: list[int] = []  # the flagged chunks' places
+    i = -1
+    for _ in range(low.count(None)):
+        i = low.index(None, i + 1)
+        chunk = chunks[i]
+        word = low_of.get(chunk)  # a repeated new chunk: memoized at its first place
+        if word is None:
+            word = flagged_of.get(chunk)
+            if word is None:
+                if len(low_of) + len(flagged_of) >= _CHUNK_CACHE_MAX:
+                    return _tokens_reference(text)  # memo full: never emptied mid-run
+                core = chunk if chunk.isalpha() else chunk.strip(_PLAIN_PUNCT)
+                if core.isalpha() and (len(core) > 1 or core == chunk):
+                    # a plain word, as in _add_chunk
+                    word = core.lower()
+                    if word in _NUMBER_CANDIDATES or core[0] in "IVXLC":
+                        word = _flag_word(chunk, word, core, memo)
+                        if chunk in flags_of:
+                            flags |= flags_of[chunk]
+                            at.append(i)
+                    else:
+                        low_of[chunk] = word
+                else:
+                    word = _add_chunk(chunk, memo)
+                    if chunk in flags_of:
+                        flags |= flags_of[chunk]
+                        at.append(i)
+            else:
+                flags |= flags_of[chunk]
+                at.append(i)
+        low[i] = word
+    words: list[str] = low  # type: ignore[assignment]  # every None filled in
+    if not flags:
+        return tuple(words)
+    if flags & _ENDS_OPEN and not closed and _crosses(chunks, at, flags_of):
+        return _tokens_closed(text, memo, flags)
+    present: set[str] = set()
+    if flags & _MAY_CONVERT:
+        # A quiet chunk opens the number gate too; the conversion reads its words as
+        # written ("twenty first" -> 21), not as memoized ("1").
+        quiet = quiet_of.keys() & chunks
+        if quiet or flags & _NUMBER_GATE:
+            for ch in quiet:
+                raw = quiet_of[ch]
+                present.update(raw.split())
+                i = -1
+                for _ in range(chunks.count(ch)):
+                    i = chunks.index(ch, i + 1)
+                    words[i] = raw
+            # The words _convert_numbers could change are in these chunks and in the
+            # chunks flagged _MAY_CONVERT (see _may_convert).
+            for i in at:
+                if flags_of[chunks[i]] & _MAY_CONVERT:
+                    present.update(words[i].split())
+            present.intersection_update(_TRIGGERS)
+    if flags & _NOT_ONE_WORD:
+        # chunks of 0 or 2+ words ("-", "real-time"): put their words in their place
+        for i in reversed(at):
+            if flags_of[chunks[i]] & _NOT_ONE_WORD:
+                words[i:i + 1] = words[i].split()
+    if present:
+        original: list[str] = []
+        if not present.issubset(_CONVERTIBLE):  # a Roman numeral reads the case
+            get = orig_of.get
+            original = [w if (w := get(ch)) is not None else ch.strip(_PLAIN_PUNCT)
+                        for ch in chunks]
+            if flags & _NOT_ONE_WORD:
+                original = " ".join(original).split()
+        words = _convert_at(words, original, present)
     if flags & _HAS_UNDERSCORE:
         return tuple(_decimal(w) if "_" in w else w for w in words)
     return tuple(words)
 
 
-def _crosses(chunks: list[str], flagged: set[str], flags_of: dict[str, int]) -> bool:
-    """Could a step that spans whitespace apply: a chunk ending in a dotted single
-    letter followed by a one-letter word (``J. K.``, ``U.S. A``), or ending in one or
-    two digits and a full stop followed by one or two digits (``13. 5``)?"""
+def _tokens_closed(text: str, memo: _Memo, flags: int) -> tuple[str, ...]:
+    """Tokens of a text where an initialism or a spaced decimal may cross whitespace
+    ("J. K. Rowling", "13. 5 million"; ``flags``: its chunks' flags).
+
+    Those two steps run over the whole text, as in :func:`_tokens_reference` (they
+    come first there but for the stylized names, whose texts go to the reference
+    pipeline), and the chunk path does the rest: its ``_chunk`` finds no initialism
+    left to close. A spaced decimal can only be where a chunk is flagged ``_DEC_END``
+    (closing an initialism before it only takes such places away).
+    """
+    folded = text if text.isascii() else fold(text)  # ASCII: tokens() checked
+    if "$" in folded or "!" in folded or "/" in folded:
+        return _tokens_reference(text)
+    # Closing an initialism can also close off a spaced decimal ("e.g.7. 25" ->
+    # "eg7. 25"), so it runs whenever one of the two may cross.
+    folded = _INITIALISM.sub(_close_initialism, folded)
+    if flags & _DEC_END:
+        folded = _SPACED_DECIMAL_FAST.sub(r"\1_", folded)
+    chunks = folded.split()
+    low = list(map(memo[0].get, chunks))
+    if None not in low:
+        return tuple(low)
+    return _tokens_flagged(text, chunks, low, memo, closed=True)
+
+
+def _close_initialism(m: re.Match[str]) -> str:
+    """``"J. K."`` -> ``"JK"`` (as the reference pipeline's replacement)."""
+    return m.group(0).replace(".", "").replace(" ", "")
+
+
+def _convert_at(words: list[str], original: list[str], present: set[str]) -> list[str]:
+    """:func:`_convert_numbers` visiting only the words that could change.
+
+    ``present`` holds the words of ``words`` in ``_TRIGGERS`` that could change (others
+    may be there too); ``original`` (the words as written) may be empty when all of
+    them are number words. Every
+    other word maps to itself in ``_convert_numbers``'s walk and consumes only
+    itself, except a digit string before a scale word ("5 hundred"), which the scale
+    word's visit handles, so the walk can jump from one trigger to the next.
+    """
+    positions = []
+    for w in present:
+        i = words.index(w)
+        positions.append(i)
+        for _ in range(words.count(w) - 1):
+            i = words.index(w, i + 1)
+            positions.append(i)
+    positions.sort()
+    n = len(words)
+    out: list[str] = []
+    done = 0  # words[:done] are settled (copied to out or converted)
+    for i in positions:
+        if i < done:
+            continue  # consumed by the number word before it
+        word = words[i]
+        start = i
+        if word in _ORDINAL_WORDS:
+            rep = str(_ORDINAL_WORDS[word])
+            j = i + 1
+        elif word in _NUMBER_WORDS:
+            value = _NUMBER_WORDS[word]
+            j = i + 1
+            # twenty one / twenty-one (the hyphen became a space) -> 21
+            if value in _TENS and j < n:
+                nxt = words[j]
+                if nxt in _NUMBER_WORDS and _NUMBER_WORDS[nxt] < 10 and _NUMBER_WORDS[nxt] > 0:
+                    value += _NUMBER_WORDS[nxt]
+                    j += 1
+                elif nxt in _ORDINAL_WORDS and _ORDINAL_WORDS[nxt] < 10:
+                    value += _ORDINAL_WORDS[nxt]
+                    j += 1
+            # three hundred / two thousand
+            while j < n and words[j] in _SCALES:
+                value *= _SCALES[words[j]]
+                j += 1
+            rep = str(value)
+        elif word in _SCALES:
+            # "5 hundred": the walk reads it at the digits (not yet settled)
+            if i <= done or not words[i - 1].isdigit():
+                continue
+            start = i - 1
+            rep = str(int(words[start]) * _SCALES[word])
+            j = i + 1
+        else:
+            # a Roman numeral (the rules of _convert_numbers)
+            if not (word.isalpha() and len(word) <= 7 and word[0] in "ivxlc"):
+                continue
+            orig = original[i]
+            roman = None
+            if len(word) >= 2 and word not in _ROMAN_STOP and orig.isupper():
+                roman = _roman_value(word)
+            elif len(word) == 1 and word in "vx" and orig.isupper() and i > 0:
+                if original[i - 1][:1].isupper():
+                    roman = _roman_value(word)
+            elif len(word) >= 2 and i > 0 and word in ("ii", "iii", "iv", "vii", "viii", "ix"):
+                roman = _roman_value(word)
+            if roman is None:
+                continue
+            rep = str(roman)
+            j = i + 1
+        out += words[done:start]
+        out.append(rep)
+        done = j
+    if not done:
+        return words
+    out += words[done:]
+    return out
+
+
+def _folded_chunks(text: str) -> list[str] | None:
+    """The chunks of a non-ASCII ``text`` after :func:`fold`, or ``None`` when the
+    folded text is not ASCII (the reference pipeline reads it).
+
+    Folding is per character, so after the common quotes and dashes are mapped the
+    chunks still holding non-ASCII characters are folded one by one (each cached by
+    :func:`fold`), unless the text needs the whole-text mojibake repair or holds a
+    space that does not fold to an ASCII space. ``fold`` maps a backtick to an
+    apostrophe too, but only in a text that it folds: so here in every chunk.
+    """
+    if ("Ã" in text or "â€" in text or "Â" in text or "\x85" in text or "\u1680" in text
+            or "\u2028" in text or "\u2029" in text):
+        text = fold(text)
+        return text.split() if text.isascii() else None
+    text = (text.replace("`", "'").replace("\u2019", "'").replace("\u201c", '"')
+            .replace("\u201d", '"').replace("\u2013", "-"))
+    if not text.isascii():
+        text = " ".join([ch if ch.isascii() else fold(ch) for ch in text.split()])
+        if not text.isascii():
+            return None
+    return text.split()
+
+
+def _crosses(chunks: list[str], at: list[int], flags_of: dict[str, int]) -> bool:
+    """Could a step that spans whitespace apply after a flagged chunk (``at``: their
+    places): one ending in a dotted single letter followed by a one-letter word
+    (``J. K.``, ``U.S. A``), or one ending in one or two digits and a full stop
+    followed by one or two digits (``13. 5``)?"""
     last = len(chunks) - 1
-    for ch in flagged:
-        f = flags_of[ch]
-        if not f & _ENDS_OPEN:
-            continue
-        i = -1
-        while True:
-            try:
-                i = chunks.index(ch, i + 1)
-            except ValueError:
-                break
-            if i == last:
-                break
-            nxt = chunks[i + 1]
-            if f & _INIT_END and _ONE_LETTER_START.match(nxt):
-                return True
-            if f & _DEC_END and _TWO_DIGIT_START.match(nxt):
-                return True
+    for i in at:
+        if i == last:
+            break
+        f = flags_of[chunks[i]]
+        if f & _INIT_END and _ONE_LETTER_START.match(chunks[i + 1]):
+            return True
+        if f & _DEC_END and _TWO_DIGIT_START.match(chunks[i + 1]):
+            return True
     return False
 
 
-# Characters whose steps are not chunk-local or are rare enough to leave to the
-# reference pipeline: stylized names ($, !, /) and a literal underscore (the decimal
-# marker).
-_SLOW_CHARS_RE = re.compile(r"[$!/_]")
+# Unicode spaces that str.split() splits on but fold() does not turn into an ASCII
+# space (checked over every code point by the tests).
+_ODD_SPACES = "\x85\u1680\u2028\u2029"
 # The reference pipeline converts numbers when a number word or something that looks
 # like a Roman numeral is present (the gate: "I" opens it); the conversion changes
 # something only if a word it can convert is present too ("Iv" is one, once open).
 _NUMBER_GATE = 2
 _MAY_CONVERT = 32
-_NEEDS_CONVERT = _NUMBER_GATE | _MAY_CONVERT
 _HAS_UNDERSCORE = 4
 _INIT_END = 8
 _DEC_END = 16
@@ -300,55 +524,120 @@ _ENDS_OPEN = _INIT_END | _DEC_END
 _NOT_ONE_WORD = 64  # "X-rays", "(1901)-" or "-": the chunk is not exactly one word
 _ONE_LETTER_START = re.compile(r"[A-Za-z]\b")
 _TWO_DIGIT_START = re.compile(r"\d{1,2}\b")
+# _SPACED_DECIMAL.sub("_", text) == _SPACED_DECIMAL_FAST.sub(r"\1_", text), twice as
+# fast: no lookbehind to try at every character (tested on random texts).
+_SPACED_DECIMAL_FAST = re.compile(r"\b(\d{1,2})\. (?=\d{1,2}\b)")
 _CHUNK_CACHE_MAX = 262144
-# Per-chunk memo, built while judging: the chunk's lower-case words and original-case
-# words (each joined by spaces), its flags (kept only when not 0), and the flagged
-# chunks as a set for a C-level test. One tuple, replaced whole by clear_chunk_cache(),
-# so a call of tokens() that started before a clear keeps one consistent memo.
-_Memo = tuple[dict[str, str], dict[str, str], dict[str, int], set[str]]
-_MEMO: _Memo = ({}, {}, {}, set())
+# Per-chunk memo, built while judging: the plain chunks' tokens, the original-case
+# words of the chunks whose words are not just the chunk less the plain punctuation
+# around it ("X-rays." -> "X rays", but not "(Germany),"), the flags of the
+# flagged chunks (those that need more than their tokens: see tokens()) and their
+# tokens, and the quiet chunks' lower-case words (all joined by spaces). A quiet
+# chunk opens the number gate, and the walk of _convert_numbers changes its words the
+# same way wherever it stands ("I", "first", "Two", "II", "one-man"): its tokens are
+# memoized converted ("1", "2", ...) and it is flagged only for what else it needs (a
+# hyphen), so that texts with no other number take the fast path. One tuple, replaced
+# whole by clear_chunk_cache(), so a call of tokens() that started before a clear
+# keeps one consistent memo.
+_Memo = tuple[dict[str, str], dict[str, str], dict[str, int], dict[str, str], dict[str, str]]
+_MEMO: _Memo = ({}, {}, {}, {}, {})
 
 
 def _add_chunk(chunk: str, memo: _Memo) -> str:
-    """Normalize a chunk, memoize it in ``memo`` and return its lower-case words.
+    """Normalize a chunk, memoize it in ``memo`` and return its tokens (joined by
+    spaces).
 
-    The lower-case words are stored last: a chunk present in the first dict has its
-    flags in place, so another thread never reads a half-memoized chunk.
+    The tokens are stored last: a chunk found in the first or the fourth dict has its
+    flags and words in place, so another thread never reads a half-memoized chunk.
     """
-    low_of, orig_of, flags_of, flagged_set = memo
+    low_of, orig_of, flags_of, flagged_of, quiet_of = memo
     core = chunk.strip(_PLAIN_PUNCT) if not chunk.isalnum() else chunk
     if core.isalpha() and (len(core) > 1 or core == chunk):
         # A plain word, perhaps with punctuation around it: "awarded", "(Germany),".
         # Two letters at least when a full stop may follow (a lone "J." may start
         # an initialism); the punctuation only separates words.
         low = core.lower()
-        orig_of[chunk] = core
         # Only number words, capitalised words that start like a Roman numeral and
         # lower-case "ii"/"iv"/... can open the number gate or be converted.
-        if low in _CONVERTIBLE or core[0] in "IVXLC" or low in _ROMAN_LOWER:
-            flags = _alpha_number_flags(low, core)
-            if flags:
-                flags_of[chunk] = flags
-                flagged_set.add(chunk)
+        if low in _NUMBER_CANDIDATES or core[0] in "IVXLC":
+            return _flag_word(chunk, low, core, memo)
         low_of[chunk] = low
         return low
-    original, lowered, flags = _chunk(chunk)
+    if core.isdigit():
+        # "1901", "(1901),", "13.": one or two digits and a full stop ending the chunk
+        # may start a spaced decimal ("13. 5 million")
+        if len(core) <= 2 and core != chunk and chunk.endswith(core + "."):
+            flags_of[chunk] = _DEC_END
+            flagged_of[chunk] = core
+        else:
+            low_of[chunk] = core
+        return core
+    parts = _simple_chunk(chunk, core)
+    original, lowered, flags = parts if parts is not None else _chunk(chunk)
     if len(lowered) != 1:
         flags |= _NOT_ONE_WORD
     low = " ".join(lowered)
-    orig_of[chunk] = " ".join(original)
+    orig = " ".join(original)
+    if orig != chunk.strip(_PLAIN_PUNCT):
+        orig_of[chunk] = orig
+    if flags & _NUMBER_GATE and not flags & (_ENDS_OPEN | _HAS_UNDERSCORE):
+        alone = list(map(_standalone, lowered, original)) if flags & _MAY_CONVERT else lowered
+        if None not in alone:  # quiet (see _MEMO)
+            quiet_of[chunk] = low
+            low = " ".join(alone)  # type: ignore[arg-type]  # None not in it
+            flags &= ~(_NUMBER_GATE | _MAY_CONVERT)
     if flags:
         flags_of[chunk] = flags
-        flagged_set.add(chunk)
-    low_of[chunk] = low
+        flagged_of[chunk] = low
+    else:
+        low_of[chunk] = low
     return low
+
+
+def _flag_word(chunk: str, low: str, core: str, memo: _Memo) -> str:
+    """Memoize a one-word chunk that may have number flags (``core``: its word as
+    written, ``low``: lower case) and return its tokens."""
+    flags = _alpha_number_flags(low, core)
+    if flags == _NUMBER_GATE:
+        memo[4][chunk] = low  # quiet: "I", "CC"
+    elif flags == _NUMBER_GATE | _MAY_CONVERT:
+        alone = _standalone(low, core)
+        if alone is not None:
+            memo[4][chunk] = low  # quiet: "first", "Two", "II"
+            low = alone
+            flags = 0
+    if flags & ~_NUMBER_GATE:
+        memo[2][chunk] = flags
+        memo[3][chunk] = low
+    else:
+        memo[0][chunk] = low
+    return low
+
+
+def _standalone(word: str, orig: str) -> str | None:
+    """What the walk of :func:`_convert_numbers` (number gate open) makes of ``word``
+    (lower case; ``orig`` as written) wherever it stands, or ``None`` if that depends
+    on the words around it (tens and scales join them, a lone ``V``/``X`` or a
+    lower-case ``ii`` read their position)."""
+    if word in _JOINING_WORDS:
+        return None
+    value = _WORD_VALUE.get(word)
+    if value is not None:
+        return value  # a tens word before it is a joining word, flagged
+    if not _may_convert(word, orig):
+        return word
+    if len(word) >= 2 and orig.isupper() and word not in _ROMAN_STOP:
+        roman = _roman_value(word)
+        if roman is not None:
+            return str(roman)
+    return None
 
 
 def clear_chunk_cache() -> None:
     """Start an empty per-chunk memo for :func:`tokens` (calls already running keep
     the one they started with)."""
     global _MEMO
-    _MEMO = ({}, {}, {}, set())
+    _MEMO = ({}, {}, {}, {}, {})
 
 
 # Punctuation that only separates words (no step of the pipeline reads it around a
@@ -362,9 +651,59 @@ _INITIALISM_END = re.compile(r"\b[A-Za-z]\.(?:[A-Za-z]\b\.?)*\Z")
 _SPACED_DECIMAL_START = re.compile(r"(?<!\w)\d{1,2}\.\Z")
 
 
+def _simple_chunk(chunk: str, core: str) -> tuple[list[str], list[str], int] | None:
+    """:func:`_chunk` for a chunk whose ``core`` (the chunk less ``_PLAIN_PUNCT``
+    around it) holds only letters, digits, hyphens and apostrophes -- "X-rays.",
+    "O'Neill's", "Church1.", "(1991-1994),", "21st" -- with no regex on the common
+    ones; ``None`` for the rest and for the few such chunks where a full stop after
+    the core or a glued-on year makes the full pipeline necessary.
+
+    Around such a core the plain punctuation only separates words: an initialism
+    needs a dotted single letter, a decimal or thousands separator needs digits on
+    both sides, and the punctuation has neither. The one exception is a full stop
+    right after the core: after a single letter ("don't.") it may start an
+    initialism, after one or two digits ("48-21.") a spaced decimal.
+    """
+    bare = core.replace("-", "").replace("'", "") if "-" in core or "'" in core else core
+    if not bare:
+        return [], [], 0  # punctuation only: no words
+    if not bare.isalnum():
+        return None
+    flags = 0
+    if core != chunk and core + "." in chunk:
+        last = core[-1]
+        if last.isalpha():
+            if len(core) == 1 or not core[-2].isalnum():
+                return None
+        elif last.isdigit() and _SPACED_DECIMAL_START.search(chunk):
+            flags = _DEC_END
+    if not bare.isalpha() and len(bare) >= 6 and _GLUED_YEAR.search(core):
+        return None  # "in2013after": a year glued to letters
+    text = core
+    if "'" in text:
+        if "'s" in text:
+            text = _APOS_S.sub("", text)
+        text = text.replace("'", "")
+    if "-" in text:
+        original = text.replace("-", " ").split()
+        lowered = text.lower().replace("-", " ").split()
+    else:
+        original = [text] if text else []
+        lowered = [text.lower()] if text else []
+    if not bare.isalpha() and _HAS_ORDINAL.search(text):
+        lowered = [_ORDINAL_SUFFIX.sub(r"\1", w) if w[:1].isdigit() else w for w in lowered]
+    for low, orig in zip(lowered, original, strict=True):
+        if low in _NUMBER_CANDIDATES or orig[0] in "IVXLC":
+            flags |= _alpha_number_flags(low, orig)
+    return original, lowered, flags
+
+
 def _chunk(chunk: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
     """Steps 2-5 of the pipeline on one whitespace-free ASCII chunk (number words
     and Roman numerals are only flagged: they look at neighbouring words)."""
+    if "$" in chunk or "!" in chunk or "/" in chunk:
+        # stylized names: chunk-local, and before every other step
+        chunk = _stylized(chunk)
     core = chunk.strip(_PLAIN_PUNCT) if not chunk.isalnum() else chunk
     if core.isalpha() and (len(core) > 1 or core == chunk):
         low = core.lower()
@@ -403,6 +742,18 @@ def _chunk(chunk: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
     if "_" in spaced:
         flags |= _HAS_UNDERSCORE
     return tuple(original), tuple(lowered), flags
+
+
+def _stylized(text: str) -> str:
+    """Step 2's stylized names (``A$AP``, ``P!nk``, ``AC/DC``), as in
+    :func:`_tokens_reference`."""
+    if "$" in text:
+        text = _STYLIZED_DOLLAR.sub("s", text)
+    if "!" in text:
+        text = _STYLIZED_BANG.sub("i", text)
+    if "/" in text:
+        text = _SHORT_SLASH.sub(r"\1\2", text)
+    return text
 
 
 def _alpha_number_flags(low: str, core: str) -> int:
@@ -479,6 +830,13 @@ _TRIGGERS = _CONVERTIBLE | frozenset(
                 for b in ("", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"))
     if w and w not in ("i", "l") and _ROMAN_RE.match(w)
 )
+# A one-word chunk can be flagged only if its word is one of these or starts with a
+# capital Roman digit (see _alpha_number_flags).
+_NUMBER_CANDIDATES = _CONVERTIBLE | _ROMAN_LOWER
+# Number words whose conversion reads the next word: tens ("twenty one") and scales
+# ("three hundred", "5 hundred"); every other one converts alone.
+_JOINING_WORDS = frozenset(w for w, v in _NUMBER_WORDS.items() if v in _TENS) | frozenset(_SCALES)
+_WORD_VALUE = {w: str(v) for words in (_NUMBER_WORDS, _ORDINAL_WORDS) for w, v in words.items()}
 _ROMAN_HINT = re.compile(r"\b[IVXLC]+\b|\b(?:ii|iii|iv|vii|viii|ix)\b")
 # Letters and digits of any script stay; symbols (°, ©, ™, ...) and punctuation split.
 _NON_WORD_CASED = re.compile(r"[^\w]+")

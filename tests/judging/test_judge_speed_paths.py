@@ -2,7 +2,7 @@
 
 ``tokens()`` normalizes whitespace chunks once and assembles them; it must agree with
 ``_tokens_reference()`` (the step-by-step pipeline over the whole text) on every
-string. ``judge_many()`` builds verdicts without the frozen dataclass's ``__init__``
+string, and so must ``tokens_many()``, cold or warm. ``judge_many()`` builds verdicts without the frozen dataclass's ``__init__``
 and memoizes per candidate; its verdicts must equal ``judge()``'s, cold or warm.
 """
 
@@ -25,7 +25,7 @@ from judging.equivalence import (
     judge,
     judge_many,
 )
-from judging.normalize import _tokens_reference, tokens
+from judging.normalize import _tokens_reference, fold, tokens, tokens_many
 from tests.judging.reference_data import DATA, needs_data
 
 
@@ -60,9 +60,28 @@ CHUNK_CASES = [
     pytest.param("I saw iV", id="gate-opened-converts-iV"),
     pytest.param("in it is located", id="lower-case-words-like-numerals"),
     pytest.param("CCCCCCCCC", id="long-numeral-like-word"),
-    pytest.param("A$AP Rocky and P!nk and AC/DC", id="stylized-reference-path"),
-    pytest.param("snake_case", id="underscore-reference-path"),
+    pytest.param("A$AP Rocky and P!nk and AC/DC", id="stylized-chunks"),
+    pytest.param("snake_case and 3_5", id="underscore-chunks"),
+    pytest.param("U.S. A$AP", id="stylized-crossing-reference-path"),
     pytest.param("Москва 1901", id="non-ascii-reference-path"),
+    pytest.param("Pathétique in Straße", id="non-ascii-chunks-folded"),
+    pytest.param("`rock`n roll é", id="backtick-folded-in-non-ascii-text"),
+    pytest.param("Brown’s “x” – y", id="typographic-quotes-and-dash"),
+    pytest.param("Ã© in a\u2028b and c\x85d é", id="mojibake-and-odd-spaces"),
+    pytest.param("U. S. A and J. K. Rowling", id="initialisms-closed-over-the-text"),
+    pytest.param("e.g.7. 25 or 3. 5", id="initialism-closes-off-a-spaced-decimal"),
+    pytest.param("12. e.g. 1. 5", id="spaced-decimal-after-an-initialism"),
+    pytest.param("don't. A and Brown's. B", id="apostrophe-then-initialism"),
+    pytest.param("48-21. 5 and (1975)1. 2", id="hyphen-and-bracket-then-spaced-decimal"),
+    pytest.param("Canada6. 1st 21st-century in2013after", id="letters-and-digits"),
+    pytest.param("twenty first and first", id="quiet-ordinal-after-tens-word"),
+    pytest.param("one hundred and one", id="quiet-number-before-scale"),
+    pytest.param("I saw Iv and one", id="quiet-word-opens-gate-for-Iv"),
+    pytest.param("Rocky II and Rocky iii", id="quiet-upper-roman-and-lower-roman"),
+    pytest.param("iii Rocky II", id="lower-roman-first-word"),
+    pytest.param("one-man two-act X-rays", id="quiet-hyphenated-number-words"),
+    pytest.param("the first-ever twenty-one", id="hyphenated-tens-word"),
+    pytest.param("5 one hundred", id="digit-then-quiet-number-then-scale"),
     pytest.param("Rock & Roll 20%", id="ampersand-percent"),
     pytest.param("  \n\t ", id="whitespace-only"),
     pytest.param("- — …", id="punctuation-only"),
@@ -78,20 +97,122 @@ def test_tokens_fast_path_matches_reference(text: str) -> None:
     assert tokens(text) == cold
 
 
+RANDOM_PIECES = [
+    "J.", "K.", "U.S.", "U.", "a", "A", "I", "V", "X", "II", "iv", "Iv", "iV", "vI", "XIV", "LI",
+    "13.", "5", "50", "500", "1,000", "3.5", "3. 5", "twenty", "one", "first", "hundred",
+    "5th", "it's", "X-rays", "(1901).", "1901.", "in2013after", "&", "20%", "D.C.",
+    "e.g.", "B.", "Henry", "the", "VII", ",", ".", "-", "é", "xi", "Mix", "ninety-nine",
+    "2.5.", "7. 25", "z.", "b.c.d", "A$AP", "P!nk", "AC/DC", "snake_case", "3_5", "_", "$", "/",
+    "don't.", "Brown's.", "s.", "'s", "O'Neill", "twenty-one", "one-two", "two-act", "Two",
+    "thousand", "THREE", "Ii", "ii", "LV", "CC", "C-3PO", "48-21.", "21st", "1st.", "fifth",
+    "18th-century", "’", "“x”", "–", "`", "Ã©", "\u00a0", "\u2028", "Straße", "½", "¨",
+    "(IV)", "IV.", "I.", "a.m.", "12.", "123.", "eleven", "Canada6.", "the1890s1.", "9:30am",
+    "1-2%", "R&B", "Ph.D.", "-Tara", "'42.", "can't.", "X.", "Al-Jabr's", "rock'sroll", "x-",
+    "'-'", "(.", ".5", "5..", ",5", "5,",
+]
+RANDOM_SEPARATORS = [" ", " ", "  ", "", "\n", "\t"]
+
+
+def _random_texts(seed: int, n: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(RANDOM_PIECES) + rng.choice(RANDOM_SEPARATORS)
+                    for _ in range(rng.randint(1, 10))) for _ in range(n)]
+
+
 def test_tokens_fast_path_matches_reference_on_random_texts() -> None:
-    pieces = [
-        "J.", "K.", "U.S.", "U.", "a", "A", "I", "V", "X", "II", "iv", "Iv", "iV", "vI", "XIV", "LI",
-        "13.", "5", "50", "500", "1,000", "3.5", "3. 5", "twenty", "one", "first", "hundred",
-        "5th", "it's", "X-rays", "(1901).", "1901.", "in2013after", "&", "20%", "D.C.",
-        "e.g.", "B.", "Henry", "the", "VII", ",", ".", "-", "é", "xi", "Mix", "ninety-nine",
-        "2.5.", "7. 25", "z.", "b.c.d",
-    ]
-    rng = random.Random(20261129)
     clear_caches()
-    for _ in range(5000):
-        text = "".join(rng.choice(pieces) + rng.choice([" ", " ", "  ", "", "\n"])
-                       for _ in range(rng.randint(1, 8)))
+    for text in _random_texts(20261129, 8000):
         assert tokens(text) == _tokens_reference(text), text
+
+
+def test_tokens_many_matches_tokens_cold_and_warm_on_random_texts() -> None:
+    texts = _random_texts(20261130, 4000)
+    clear_caches()
+    cold = tokens_many(texts)
+    assert tokens.cache_info().currsize == 0  # the chunk memo fills, not tokens()'s cache
+    assert norm._MEMO[0]
+    warm = tokens_many(texts)
+    assert cold == warm == [_tokens_reference(t) for t in texts]
+    assert tokens.cache_info().currsize == 0
+    assert [tokens(t) for t in texts] == cold
+
+
+@needs_data
+def test_tokens_many_matches_tokens_on_dataset() -> None:
+    texts = [row["candidate"] for name in ("evouna_nq.jsonl", "openqa_eval_nq301.jsonl")
+             for row in _rows(name)]
+    clear_caches()
+    cold = tokens_many(texts)
+    assert tokens.cache_info().currsize == 0
+    warm = tokens_many(texts)
+    assert tokens.cache_info().currsize == 0
+    assert cold == warm
+    clear_caches()
+    assert [tokens(t) for t in texts] == cold
+    before = tokens.cache_info().currsize
+    assert tokens_many(texts) == cold
+    assert tokens.cache_info().currsize == before
+
+
+def test_tokens_many_of_nothing() -> None:
+    assert tokens_many([]) == []
+    assert tokens_many(["", "  "]) == [(), ()]
+
+
+def test_odd_spaces_are_every_space_that_does_not_fold_to_an_ascii_space() -> None:
+    # _folded_chunks folds chunk by chunk, dropping the spaces between them: only
+    # right where every space str.split() splits on folds to an ASCII space
+    odd = {c for c in map(chr, range(0x110000)) if c.isspace() and not c.isascii()
+           and not ((f := fold.__wrapped__(c)) and f.isascii() and f.isspace())}
+    assert odd == set(norm._ODD_SPACES)
+    for c in odd:
+        text = f"I saw é{c}1. A"
+        assert tokens(text) == _tokens_reference(text)
+
+
+def test_fast_spaced_decimal_matches_the_reference_regex() -> None:
+    rng = random.Random(7)
+    for _ in range(20000):
+        text = "".join(rng.choice("1234 .a_-(") for _ in range(rng.randint(1, 14)))
+        assert (norm._SPACED_DECIMAL_FAST.sub(r"\1_", text)
+                == norm._SPACED_DECIMAL.sub("_", text)), text
+
+
+def _chunks_of(texts: list[str]) -> set[str]:
+    out: set[str] = set()
+    for text in texts:
+        folded = fold(text)
+        if folded.isascii():
+            out.update(folded.split())
+    return out
+
+
+def _assert_simple_chunk_matches_chunk(chunks: set[str]) -> int:
+    simple = 0
+    for chunk in chunks:
+        core = chunk.strip(norm._PLAIN_PUNCT) if not chunk.isalnum() else chunk
+        parts = norm._simple_chunk(chunk, core)
+        if parts is not None:
+            simple += 1
+            original, lowered, flags = norm._chunk(chunk)
+            assert (list(original), list(lowered), flags) == parts, chunk
+    return simple
+
+
+def test_simple_chunk_matches_chunk_on_random_chunks() -> None:
+    rng = random.Random(11)
+    alphabet = "aAbIiVvXxLC1237-'.,()\"s"
+    chunks = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9)))
+              for _ in range(30000)}
+    chunks |= _chunks_of(_random_texts(3, 3000))
+    assert _assert_simple_chunk_matches_chunk(chunks) > 1000
+
+
+@needs_data
+def test_simple_chunk_matches_chunk_on_dataset() -> None:
+    texts = [t for name in ("evouna_nq.jsonl", "openqa_eval_nq301.jsonl")
+             for row in _rows(name) for t in (row["candidate"], row["question"], *row["references"])]
+    assert _assert_simple_chunk_matches_chunk(_chunks_of(texts)) > 1000
 
 
 @needs_data

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from judging.normalize import fold, normalize, numbers_in, stem, strip_articles, tokens
+from judging.normalize import (
+    fold,
+    normalize,
+    numbers_in,
+    stem,
+    strip_articles,
+    tokens,
+    tokens_many,
+)
 
 
 @pytest.mark.parametrize(
@@ -116,3 +124,11 @@ def test_symbols_split_tokens_and_decimals_are_canonical() -> None:
 def test_spaced_decimal_from_chat_engines_is_rejoined() -> None:
     assert tokens("sold 13. 5 million") == ("sold", "13.5", "million")
     assert tokens("1. Silk 2. Wool") == ("1", "silk", "2", "wool")
+
+
+def test_tokens_many_is_tokens_of_each_text_without_caching_them() -> None:
+    texts = ["Rocky II", "the first Nobel Prize, 1901.", "J. K. Rowling", "Pathétique", ""]
+    tokens.cache_clear()
+    assert tokens_many(texts) == [tokens.__wrapped__(t) for t in texts]
+    assert tokens.cache_info().currsize == 0
+    assert tokens_many(texts) == [tokens(t) for t in texts]
