@@ -41,6 +41,7 @@ from rapidfuzz.distance import Levenshtein
 
 from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.normalize import (
+    _DEMONYMS,
     ARTICLES,
     STOPWORDS,
     normalize,
@@ -48,6 +49,7 @@ from judging.normalize import (
     stem,
     strip_articles,
     tokens,
+    tokens_many,
 )
 
 _extract_one = process.extractOne
@@ -69,6 +71,8 @@ CALIBRATOR_PATH = Path(__file__).with_name("calibrator.json")
 
 # judge_many pauses the cyclic garbage collector for batches at least this large.
 GC_PAUSE_MIN_BATCH = 256
+# judge_many works through a batch in blocks of this many pairs (see _judge_batch).
+JUDGE_BLOCK = 512
 
 
 @dataclass(frozen=True)
@@ -320,51 +324,52 @@ def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | 
     return True, surname, given
 
 
+def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
+    """Normalize answerline alternatives once (the judge reads them for every pair)."""
+    out = []
+    for a in alts:
+        toks = strip_articles(tokens(a.text))
+        if not toks:
+            continue
+        person, surname, given = _person_parts(a, toks)
+        months, pairs = _month_days(toks)
+        all_toks = frozenset(toks)
+        strict = all_toks - STOPWORDS
+        content = strict or all_toks
+        norm = " ".join(toks)
+        out.append(
+            _Alt(
+                a,
+                toks,
+                norm,
+                strict,
+                numbers_in(toks),
+                person,
+                surname,
+                given,
+                tuple(n for n in map(normalize, a.required) if n) if a.required else (),
+                strip_articles(tokens(a.text.split(",")[0])) if "," in a.text else (),
+                content,
+                toks[-1],
+                months,
+                pairs,
+                max(sorted(content), key=len),
+                sum(map(len, content)),
+                frozenset(map(stem, content)),
+                "\x00" + norm,
+            )
+        )
+    return tuple(out)
+
+
 @lru_cache(maxsize=16384)
 def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...], tuple[_Alt, ...],
                                                     tuple[_Alt, ...], frozenset[str]]:
     """Parse and normalize an answerline once; the judge calls this for every pair."""
     line = parse_answerline(key)
-
-    def prep(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
-        out = []
-        for a in alts:
-            toks = strip_articles(tokens(a.text))
-            if not toks:
-                continue
-            person, surname, given = _person_parts(a, toks)
-            months, pairs = _month_days(toks)
-            all_toks = frozenset(toks)
-            strict = all_toks - STOPWORDS
-            content = strict or all_toks
-            norm = " ".join(toks)
-            out.append(
-                _Alt(
-                    a,
-                    toks,
-                    norm,
-                    strict,
-                    numbers_in(toks),
-                    person,
-                    surname,
-                    given,
-                    tuple(n for n in map(normalize, a.required) if n) if a.required else (),
-                    strip_articles(tokens(a.text.split(",")[0])) if "," in a.text else (),
-                    content,
-                    toks[-1],
-                    months,
-                    pairs,
-                    max(sorted(content), key=len),
-                    sum(map(len, content)),
-                    frozenset(map(stem, content)),
-                    "\x00" + norm,
-                )
-            )
-        return tuple(out)
-
-    accept = prep(line.acceptable)
+    accept = _prep_alts(line.acceptable)
     alt_tokens = frozenset().union(*(a.content for a in accept)) if accept else frozenset()
-    return line, accept, prep(line.prompts), prep(line.rejects), alt_tokens
+    return line, accept, _prep_alts(line.prompts), _prep_alts(line.rejects), alt_tokens
 
 
 @lru_cache(maxsize=16384)
@@ -476,37 +481,65 @@ _NUM_START = re.compile(r" (\d[^ ]*)")
 @lru_cache(maxsize=65536)
 def _candidate(candidate: str) -> _Cand | None:
     """Normalize and describe a candidate once; ``None`` if it has no words."""
-    toks = tokens(candidate)
+    return _describe(tokens(candidate))
+
+
+def _describe(toks: tuple[str, ...]) -> _Cand | None:
+    """Describe a candidate from its tokens; ``None`` if it has no words."""
     if not toks:
         return None
     joined = " ".join(toks)
-    full_norm = joined[len(toks[0]) + 1:] if len(toks) > 1 and toks[0] in ARTICLES else joined
-    core = _strip_fillers(toks)
-    tok_set = frozenset(toks)
-    months, pairs = _month_days(toks) if not _MONTHS.isdisjoint(tok_set) else _NO_MONTHS
     n = len(toks)
+    full_norm = joined[len(toks[0]) + 1:] if n > 1 and toks[0] in ARTICLES else joined
+    if toks[0] in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
+        core = _strip_fillers(toks)
+    else:
+        core = strip_articles(toks)
+    tok_set = frozenset(toks)
     content_set = tok_set - STOPWORDS
+    # the core is the whole answer, or the answer less a leading article (a stopword)
+    if core is toks:
+        core_norm = joined
+        core_content = content_set
+    elif len(core) == n - 1 and core[0] is toks[1] and toks[0] in ARTICLES:
+        core_norm = full_norm
+        core_content = content_set
+    else:
+        core_norm = " ".join(core)
+        core_content = frozenset(core) - STOPWORDS
+    months, pairs = _NO_MONTHS if _MONTHS.isdisjoint(tok_set) else _month_days(toks)
     # numbers_in() over the digit-led tokens only (the others never count)
     digit_led = _NUM_START.findall(" " + joined)
     return _Cand(
         toks,
         full_norm,
         core,
-        " ".join(core),
+        core_norm,
         tok_set,
-        numbers_in(tuple(digit_led)) if digit_led else _EMPTY,
+        _numbers_in(tuple(digit_led)) if digit_led else _EMPTY,
         content_set,
         content_set,
-        frozenset(core) - STOPWORDS,
+        core_content,
         months,
         pairs,
-        n <= 40 and any(map(full_norm.__contains__, _REFUSAL)),
+        n <= 40 and _refusal(full_norm),
         n > 8 and any(map(full_norm.__contains__, _DISCLAIMER)),
         {},
     )
 
 
 _EMPTY: frozenset[str] = frozenset()
+_DEMONYM_WORDS = frozenset(_DEMONYMS)
+# numbers_in() without its cache, for candidates (nearly all distinct)
+_numbers_in = numbers_in.__wrapped__
+
+
+def _refusal(text: str) -> bool:
+    """Does ``text`` contain a refusal phrase? Every phrase contains "no", "sorry" or
+    "unable" ("know", "cannot"), so most texts are settled by three substring tests."""
+    if "no" in text or "sorry" in text or "unable" in text:
+        return any(map(text.__contains__, _REFUSAL))
+    return False
 
 
 def _find(seq: tuple[str, ...], sub: tuple[str, ...]) -> list[int]:
@@ -527,6 +560,73 @@ def _find(seq: tuple[str, ...], sub: tuple[str, ...]) -> list[int]:
         if seq[i : i + m] == sub:
             out.append(i)
         start = i + 1
+
+
+def _found_fuzzy(content: frozenset[str], n_hit: int, cand_set: frozenset[str],
+                 cand_content: frozenset[str], memo: dict) -> int:
+    """How many of an answer's words the candidate gives (``n_hit`` of them exactly),
+    counting a missing word of 6+ letters found as a close spelling (memoized)."""
+    found = n_hit
+    if cand_content:
+        for t in content:
+            if len(t) >= 6 and t not in cand_set:
+                close = memo.get(t)
+                if close is None:
+                    close = memo[t] = _extract_one(
+                        t, cand_content, scorer=_lev_distance,
+                        score_cutoff=_max_edits(len(t))) is not None
+                if close:
+                    found += 1
+    return found
+
+
+def _find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
+    """Start of the first contiguous run of ``sub`` in ``seq``, or -1 (see :func:`_find`)."""
+    m = len(sub)
+    if m == 1:
+        try:
+            return seq.index(sub[0])
+        except ValueError:
+            return -1
+    n = len(seq)
+    if m == 0 or m > n:
+        return -1
+    first = sub[0]
+    start = 0
+    while True:
+        try:
+            i = seq.index(first, start)
+        except ValueError:
+            return -1
+        if i + m > n:
+            return -1
+        if seq[i : i + m] == sub:
+            return i
+        start = i + 1
+
+
+_NEG_NEAR = _NEGATORS | _NEG_SKIP  # what may stand just before a negated mention
+
+
+def _stems(words: frozenset[str]) -> frozenset[str]:
+    """``frozenset(map(stem, words))``, through a memo of the words seen so far that
+    holds only the stems that differ (most words are their own stem), so that known
+    words cost one C-level look-up each."""
+    changed, seen = _STEM_MEMO
+    new = words - seen
+    if new:
+        for w in new:
+            st = stem(w)
+            if st != w:
+                changed[w] = st
+        seen |= new  # after ``changed``: a word in ``seen`` has its stem in place
+    if changed.keys().isdisjoint(words):
+        return words
+    return frozenset(map(changed.get, words, words))
+
+
+# (words whose stem differs -> stem, every word seen); replaced whole by clear_caches()
+_STEM_MEMO: tuple[dict[str, str], set[str]] = ({}, set())
 
 
 def _negated(seq: tuple[str, ...], pos: int) -> bool:
@@ -650,15 +750,23 @@ def _result(rule: str, hard: bool | None, matched: str | None, detail: str,
 _ZERO = tuple(0.0 for _ in FEATURE_NAMES)
 
 
+_EMPTY_ANSWER = Analysis("empty", False, False, None, "the answer is empty", _ZERO)
+_NO_WORDS = Analysis("empty", False, False, None, "the answer has no words", _ZERO)
+
+
 def analyze(candidate: str, answerline: str | Sequence[str], question: str = "") -> Analysis:
     """Run the rule engine; return a hard decision or the calibrator's features."""
-    key = answerline if isinstance(answerline, str) else tuple(answerline)
     if not candidate or candidate.isspace():
-        return _result("empty", False, None, "the answer is empty", _ZERO)
-    _line, accept, prompts, rejects, alt_tokens = _prepared(key)
-    info = _candidate(candidate)
+        return _EMPTY_ANSWER
+    return _analyze(_candidate(candidate), answerline, question)
+
+
+def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str) -> Analysis:
+    """:func:`analyze` for a candidate already described (``None``: no words)."""
     if info is None:
-        return _result("empty", False, None, "the answer has no words", _ZERO)
+        return _NO_WORDS
+    key = answerline if isinstance(answerline, str) else tuple(answerline)
+    _line, accept, prompts, rejects, alt_tokens = _prepared(key)
     cand = info.toks
     full_norm = info.full_norm
     core = info.core
@@ -779,7 +887,7 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     n = len(cand)
     short = 1.0 if len(core) <= 4 else 0.0
     cand_content = info.content
-    best_key = (-1.0, -1.0)
+    best_key = best_ratio = -1.0
     best: _Alt | None = None
     f_contains = f_recall = f_rfuzzy = f_rnoq = f_inq = f_surname = 0.0
     f_ratio = f_partial = f_prec = 0.0
@@ -810,70 +918,87 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
                                          score_cutoff=_max_edits(len(t))) is not None
         return hit
 
+    family_starts: set[str] | None = None
     alt_months: set[str] = set()
     alt_pairs: set[tuple[str, str]] = set()
     for a in accept:
         content = a.content_or_toks
-        hit = content & cand_set
+        hit = _EMPTY if content.isdisjoint(cand_set) else content & cand_set
         n_content = len(content)
-        if len(hit) == n_content:
-            recall = rfuzzy = rweight = rstem = 1.0
-            missing = 0.0
-        else:
-            recall = len(hit) / n_content
-            found = len(hit)
-            for t in content - hit:
-                if len(t) >= 6 and fuzzy_in(t):
-                    found += 1
-            rfuzzy = found / n_content
-            rweight = sum(map(len, hit)) / a.total_len if hit else 0.0
-            longest = a.longest
-            missing = 0.0 if longest in hit or longest in qtok or fuzzy_in(longest) else 1.0
-            a_stems = a.stems
-            c_stems = info.stems
-            if c_stems is None:
-                c_stems = info.stems = frozenset(map(stem, cand_content))
-            rstem = len(a_stems & c_stems) / len(a_stems)
-        if rweight > f_rweight:
-            f_rweight = rweight
-        if rstem > f_rstem:
-            f_rstem = rstem
-        if short_core and f_family < 1.0:
-            fam = sum(1 for t in content if any(_word_family(c, t) for c in core_content))
-            fam /= n_content
-            if fam > f_family:
-                f_family = fam
-        if missing < f_missing:
-            f_missing = missing
-        new_content = content - qtok
-        if new_content:
-            rnoq = len(new_content & cand_set) / len(new_content)
+        n_hit = len(hit)
+        recall = n_hit / n_content
+        if content.isdisjoint(qtok):  # (most answers: then the recall is the same)
+            rnoq = recall
             inq = 0.0
         else:
-            rnoq = recall
-            inq = 1.0
-        if recall == 1.0:
-            positions = _find(cand, a.toks)
-            if positions:
+            new_content = content - qtok
+            if new_content:
+                rnoq = len(new_content & cand_set) / len(new_content)
+                inq = 0.0
+            else:
+                rnoq = recall
+                inq = 1.0
+        if n_hit == n_content:
+            rfuzzy = rweight = rstem = 1.0
+            missing = 0.0
+            a_toks = a.toks
+            # (a one-word answer is in the candidate: it is its whole content)
+            p0 = cand.index(a_toks[0]) if len(a_toks) == 1 else _find_first(cand, a_toks)
+            if p0 >= 0:
                 contains = 1.0
                 n_contained += 1
-                if all(_negated(cand, p) for p in positions):
+                # negated only if every mention is
+                if (p0 and cand[p0 - 1] in _NEG_NEAR and _negated(cand, p0)
+                        and all(_negated(cand, p) for p in _find(cand, a_toks))):
                     f_neg = 1.0
-                pos = positions[0] / nmax
-                if pos < first_pos:
-                    first_pos = pos
+                pos = p0 / nmax
             else:
                 contains = 0.0
                 pos = 0.5 + 0.5 * min(map(cand.index, hit)) / nmax
-                if pos < first_pos:
-                    first_pos = pos
+            if pos < first_pos:
+                first_pos = pos
         else:
             contains = 0.0
             if hit:
                 pos = 0.5 + 0.5 * min(map(cand.index, hit)) / nmax
                 if pos < first_pos:
                     first_pos = pos
-        if a.head and not contains and _find(cand, a.head):
+            if f_recall == 1.0:
+                # An earlier answer is wholly in the candidate, so the best of these
+                # four is reached already; a close spelling matters only if this answer
+                # could still become the best-matching one.
+                rweight = rstem = 0.0
+                missing = 1.0
+                if rnoq + 0.5 < best_key:
+                    rfuzzy = 0.0
+                else:
+                    rfuzzy = _found_fuzzy(content, n_hit, cand_set, cand_content, memo) / n_content
+            else:
+                rfuzzy = _found_fuzzy(content, n_hit, cand_set, cand_content, memo) / n_content
+                rweight = sum(map(len, hit)) / a.total_len if hit else 0.0
+                longest = a.longest
+                missing = 0.0 if longest in hit or longest in qtok or fuzzy_in(longest) else 1.0
+                a_stems = a.stems
+                c_stems = info.stems
+                if c_stems is None:
+                    c_stems = info.stems = _stems(cand_content)
+                rstem = len(a_stems & c_stems) / len(a_stems)
+        if rweight > f_rweight:
+            f_rweight = rweight
+        if rstem > f_rstem:
+            f_rstem = rstem
+        if short_core and f_family < 1.0:
+            if family_starts is None:
+                family_starts = {c[:5] for c in core_content if len(c) >= 5}
+            # a word family shares its first five letters (see _word_family)
+            fam = sum(1 for t in content if t[:5] in family_starts
+                      and any(_word_family(c, t) for c in core_content))
+            fam /= n_content
+            if fam > f_family:
+                f_family = fam
+        if missing < f_missing:
+            f_missing = missing
+        if a.head and not contains and _find_first(cand, a.head) >= 0:
             f_head = 1.0
         if not f_last:
             last = a.last
@@ -891,6 +1016,8 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         ratio = ratio_fn(core_norm, a.norm) / 100.0
         if contains:
             partial = 1.0
+        elif f_partial == 1.0:
+            partial = 0.0  # an earlier answer is contained: the best is reached
         elif len(a.norm) >= 3:
             partial = memo.get(a.partial_key)
             if partial is None:
@@ -910,9 +1037,11 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
             alt_pairs |= a.pairs
         else:
             f_nmiss = 0.0
-        key = (contains + rnoq + rfuzzy * 0.5, ratio)
-        if key > best_key:
+        # the best-matching answer: by (containment + recall, similarity)
+        key = contains + rnoq + rfuzzy * 0.5
+        if key > best_key or (key == best_key and ratio > best_ratio):
             best_key = key
+            best_ratio = ratio
             best = a
         if contains > f_contains:
             f_contains = contains
@@ -938,12 +1067,16 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         elif (alt_pairs and c_pairs and not (c_pairs & alt_pairs)
               and {m for m, _ in c_pairs} & {m for m, _ in alt_pairs}):
             f_day = 1.0
-    core_content = info.core_content - qtok
-    if core_content:
-        f_prec = len(core_content & all_alt_tokens) / len(core_content)
+    # precision over the core's words the question lacks; the candidate's words in
+    # neither the question nor an answer (counted through the small sets)
+    core_content = info.core_content
+    n_core_new = len(core_content) - len(core_content & qtok)
+    if n_core_new:
+        f_prec = len(core_content & (all_alt_tokens - qtok)) / n_core_new
     refusal = 1.0 if info.refusal else 0.0
     disclaimer = 1.0 if info.disclaimer else 0.0
-    n_new = len(info.content_set - qtok - all_alt_tokens)
+    content_set = info.content_set
+    n_new = len(content_set) - len(content_set & (qtok | all_alt_tokens))
     feats = (
         f_contains,
         f_contains * (1.0 if len(core) <= _SHORT_TOKENS else 0.0),
@@ -1185,14 +1318,30 @@ def judge_many(candidates: Sequence[str], answerlines: Sequence[str | Sequence[s
 def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence[str]],
                  qs: Sequence[str], cal: Calibrator) -> list[Verdict]:
     """The body of :func:`judge_many` (arguments checked)."""
-    analyses = list(map(analyze, candidates, answerlines, qs))
-    grey = [a.features for a in analyses if a.hard is None]
-    if len(grey) < 64:
-        return [_verdict(a, cal) for a in analyses]
-    # One matrix product for the calibrator instead of a Python loop per pair.
-    x = np.fromiter(chain.from_iterable(grey), float, len(grey) * len(FEATURE_NAMES))
-    probs = iter(cal.probabilities(x.reshape(len(grey), len(FEATURE_NAMES))).tolist())
-    return [_verdict(a, cal, next(probs) if a.hard is None else None) for a in analyses]
+    # Candidates are described once per batch, not through _candidate()'s cache: in a
+    # batch they are nearly all distinct, and cached copies would only be more for
+    # the cyclic collector to walk. The batch goes in blocks, so that a block's
+    # candidates are still in the CPU's caches when the rules read them.
+    out: list[Verdict] = []
+    for start in range(0, len(candidates), JUDGE_BLOCK):
+        stop = start + JUDGE_BLOCK
+        block = candidates[start:stop]
+        infos: dict[str, _Cand | None] = dict.fromkeys(block)
+        for text, toks in zip(infos, tokens_many(infos), strict=True):
+            infos[text] = _describe(toks)
+        analyses = [
+            _EMPTY_ANSWER if not c or c.isspace() else _analyze(infos[c], line, q)
+            for c, line, q in zip(block, answerlines[start:stop], qs[start:stop], strict=True)
+        ]
+        grey = [a.features for a in analyses if a.hard is None]
+        if len(grey) < 64:
+            out += [_verdict(a, cal) for a in analyses]
+            continue
+        # One matrix product for the calibrator instead of a Python loop per pair.
+        x = np.fromiter(chain.from_iterable(grey), float, len(grey) * len(FEATURE_NAMES))
+        probs = iter(cal.probabilities(x.reshape(len(grey), len(FEATURE_NAMES))).tolist())
+        out += [_verdict(a, cal, next(probs) if a.hard is None else None) for a in analyses]
+    return out
 
 
 def clear_caches() -> None:
@@ -1204,3 +1353,5 @@ def clear_caches() -> None:
                answerline._parse_list, _prepared, _candidate, _question_tokens):
         fn.cache_clear()
     normalize.clear_chunk_cache()
+    global _STEM_MEMO
+    _STEM_MEMO = ({}, set())

@@ -1,0 +1,146 @@
+"""The fast grey-case features equal the plain ones (``reference_grey.py``).
+
+``_grey`` decides most judged pairs, so it is written for speed; every shortcut in
+it must leave the features, rule, match and detail exactly as the plain version
+computes them. Each case runs the judge, catches the arguments of every ``_grey``
+call and recomputes them with the reference on a fresh copy of the candidate (no
+memo shared between the two).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from judging import equivalence as eq
+from judging.equivalence import _find, _find_first, _refusal, _stems, clear_caches, judge_many
+from judging.normalize import STOPWORDS, stem
+from tests.judging.reference_data import DATA, needs_data
+from tests.judging.reference_grey import reference_grey
+
+# Constructed pairs for the branches the datasets rarely reach.
+CASES: list[tuple[str, list[str], str]] = [
+    ("I think it was Ludwig van Beethoven", ["Ludwig van Beethoven"], "Who wrote Fidelio?"),
+    ("Johann Beethoven, his father", ["Ludwig van Beethoven"], ""),
+    ("Ludwig", ["Ludwig van Beethoven", "Beethoven"], ""),
+    ("Franz Schubert or maybe Beethoven", ["Ludwig van Beethoven"], "Which composer?"),
+    ("not Canberra, it is Sydney", ["Canberra"], "Capital of Australia?"),
+    ("It is not in Canberra and never was Canberra", ["Canberra"], ""),
+    ("Madison", ["Madison, Wisconsin"], "Capital of Wisconsin?"),
+    ("The French Revolution started it", ["France"], ""),
+    ("cells and mitochondria", ["Cell", "Mitochondrion"], "What is the powerhouse?"),
+    ("Zoroastrians", ["Zoroastrianism"], "Which religion?"),
+    ("sharecropper", ["sharecropping"], ""),
+    ("Tchaikovski wrote it", ["Pyotr Ilyich Tchaikovsky"], ""),
+    ("On July 5, 1776 in Philadelphia", ["July 4, 1776"], "When?"),
+    ("In March 1776", ["July 4, 1776"], ""),
+    ("about 2.45 million people", ["2.4 million"], ""),
+    ("1,500 or so", ["1,480"], ""),
+    ("between 10 and 12", ["10–12"], ""),
+    ("15", ["5"], ""),
+    ("I'm sorry, I don't know", ["Bolivia"], ""),
+    ("As an AI language model, I do not have access to real-time information about it",
+     ["Bolivia"], ""),
+    ("The anthem of Bolivia, Cancion Patriotica", ["Bolivia", "Bolivian national anthem"],
+     "Which country's anthem is this?"),
+    ("Bolivia", ["the national anthem of Bolivia"], "Which country's anthem?"),
+    ("Austria", ["Australia"], ""),
+    ("Jaws 2", ["Jaws"], ""),
+    ("the beatles", ["The Beatles", "Beatles, The"], "Which band?"),
+    ("Rocky", ["Rocky II"], ""),
+    ("The Great Gatsby by F. Scott Fitzgerald", ["F. Scott Fitzgerald"], "Who wrote it?"),
+    ("Gatsby", ["The Great Gatsby"], "Name the novel by Fitzgerald"),
+    ("St. Petersburg, Russia", ["Saint Petersburg"], ""),
+    ("ASAP Rocky", ["A$AP Rocky"], ""),
+    ("Mount Everest in Nepal", ["Everest", "Mount Everest", "Sagarmatha"], "Highest peak?"),
+    ("Everest Everest Everest", ["Mount Everest"], ""),
+    ("Richard Wagner", ["Richard Strauss"], ""),
+    ("a b c d e f g h i j k l", ["k l"], ""),
+]
+
+
+def _catch_grey_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
+    calls: list[tuple] = []
+    fast = eq._grey
+
+    def spy(*args):
+        out = fast(*args)
+        calls.append((args, out))
+        return out
+
+    monkeypatch.setattr(eq, "_grey", spy)
+    return calls
+
+
+def _fresh(info):
+    other = copy.copy(info)
+    other.memo = {}
+    other.stems = None
+    return other
+
+
+def _check(calls: list[tuple]) -> None:
+    assert calls
+    for (info, accept, qtok, alt_tokens), fast in calls:
+        assert reference_grey(_fresh(info), accept, qtok, alt_tokens) == fast, info.toks
+
+
+def test_constructed_cases(monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_caches()
+    calls = _catch_grey_calls(monkeypatch)
+    cands, lines, qs = zip(*CASES, strict=True)
+    judge_many(list(cands), list(lines), list(qs))
+    _check(calls)
+
+
+@needs_data
+@pytest.mark.parametrize("name", ["evouna_nq.jsonl", "openqa_eval_nq301.jsonl"])
+def test_dataset_rows(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with (DATA / name).open(encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh if line.strip()]
+    clear_caches()
+    calls = _catch_grey_calls(monkeypatch)
+    judge_many([r["candidate"] for r in rows], [r["references"] for r in rows],
+               [r["question"] for r in rows])
+    _check(calls)
+
+
+def test_stems_memo_equals_stemming_every_word() -> None:
+    rng = random.Random(7)
+    words = ["cells", "cities", "glasses", "french", "france", "dutch", "bus", "status",
+             "crisis", "boxes", "dishes", "rays", "physics", "beethoven", "s", "as"]
+    clear_caches()
+    for _ in range(300):
+        sample = frozenset(rng.sample(words, rng.randint(1, 6)))
+        assert _stems(sample) == frozenset(map(stem, sample))
+    clear_caches()
+    assert _stems(frozenset({"cells"})) == {"cell"}
+
+
+def test_find_first_is_the_first_of_find() -> None:
+    rng = random.Random(11)
+    for _ in range(2000):
+        seq = tuple(rng.choice("abc") for _ in range(rng.randint(0, 8)))
+        sub = tuple(rng.choice("abc") for _ in range(rng.randint(0, 3)))
+        found = _find(seq, sub)
+        assert _find_first(seq, sub) == (found[0] if found else -1)
+
+
+def test_refusal_gate_covers_every_phrase() -> None:
+    # _refusal() only searches for the phrases in texts with "no", "sorry" or "unable"
+    for phrase in eq._REFUSAL:
+        assert "no" in phrase or "sorry" in phrase or "unable" in phrase
+        assert _refusal(f"well {phrase} here")
+    assert not _refusal("the capital is canberra")
+
+
+def test_negation_prefilter_covers_negated() -> None:
+    # _grey calls _negated() only when the word before a mention is a negator or a
+    # word _negated() skips over
+    for word in ["not", "never", "the", "in", "is", "called", "blue", "rather"]:
+        seq = ("it", word, "canberra")
+        assert eq._negated(seq, 2) <= (seq[1] in eq._NEG_NEAR)
+    assert "not" in eq._NEG_NEAR and "the" in eq._NEG_NEAR and "the" in STOPWORDS
