@@ -3,6 +3,9 @@
 Run on demand (not collected by pytest)::
 
     .venv/bin/python tests/benchmarks/judging_bench.py
+    # and side by side with another version of the judge, e.g. the previous commit:
+    git worktree add /tmp/earshot-prev HEAD~1
+    .venv/bin/python tests/benchmarks/judging_bench.py --against /tmp/earshot-prev
 
 For every ``../shared/data/answer_equivalence/*.jsonl`` it reports accuracy, F1
 (positive = correct) and Cohen's kappa of
@@ -19,13 +22,21 @@ and the throughput of ``judge_many`` over the whole file, cold (caches emptied) 
 warm (caches filled by an earlier run), best of three runs each. It prints a
 markdown table and writes it into ``docs/benchmarks.md`` under ``## Judging``
 (other sections are left untouched).
+
+``--against DIR`` also times the cold throughput of the judge in another checkout
+(``DIR/judging``), alternating fresh processes of the two versions for
+``--rounds`` rounds, and adds the ratios to the section: machines here are noisy, so
+versions are compared in one run, not across runs.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
+import json
 import re
 import string
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -61,7 +72,62 @@ def squad_normalize(text: str) -> str:
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 
-def main() -> str:
+# Run in a fresh process per measurement, with ``sys.argv[1]`` first on the path: the
+# cold throughput (pairs per CPU-second, best of 2) of that checkout's judge_many.
+_CHILD = """
+import gc, json, sys, time
+sys.path.insert(0, sys.argv[1])
+from judging.equivalence import clear_caches, judge_many
+out = {}
+for path in sys.argv[2:]:
+    rows = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+    args = ([r["candidate"] for r in rows], [r["references"] for r in rows],
+            [r["question"] for r in rows])
+    best = 0.0
+    for _ in range(2):
+        clear_caches()
+        gc.collect()
+        t0 = time.process_time()
+        judge_many(*args)
+        best = max(best, len(rows) / (time.process_time() - t0))
+    out[path.rsplit("/", 1)[-1]] = best
+print(json.dumps(out))
+"""
+
+
+def side_by_side(other: Path, rounds: int) -> list[str]:
+    """Cold pairs/s of this checkout's judge and ``other``'s, alternating processes."""
+    files = [str(p) for p in sorted(DATA_DIR.glob("*.jsonl"))]
+    runs: dict[str, dict[str, list[float]]] = {"this": {}, "other": {}}
+    for _ in range(rounds):
+        for label, root in (("other", other), ("this", ROOT)):
+            got = json.loads(subprocess.run(
+                [sys.executable, "-c", _CHILD, str(root), *files],
+                check=True, capture_output=True, text=True).stdout)
+            for name, rate in got.items():
+                runs[label].setdefault(name, []).append(rate)
+
+    def commit(root: Path) -> str:
+        return subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True).stdout.strip() or "?"
+
+    lines = [
+        "",
+        f"Side by side (`--against {other}`, commit {commit(other)}; this checkout "
+        f"{commit(ROOT)}): cold pairs/s per CPU-second of `judge_many`, best of 2 per "
+        f"process, {rounds} rounds of alternating fresh processes.",
+        "",
+        "| file | other (min–max) | this (min–max) | ratio of medians |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for name in sorted(runs["this"]):
+        a, b = sorted(runs["other"][name]), sorted(runs["this"][name])
+        lines.append(f"| `{name}` | {a[0]:,.0f}–{a[-1]:,.0f} | {b[0]:,.0f}–{b[-1]:,.0f} "
+                     f"| {b[len(b) // 2] / a[len(a) // 2]:.2f}× |")
+    return lines
+
+
+def main(against: Path | None = None, rounds: int = 3) -> str:
     """Run the benchmark; return the markdown section."""
     rows_all = load_rows(DATA_DIR)
     analyses_all = analyze_rows(rows_all)
@@ -69,7 +135,7 @@ def main() -> str:
     lines = [
         "## Judging",
         "",
-        f"Command: `{COMMAND}` — run {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, "
+        f"Command: `{COMMAND}{f' --against {against}' if against else ''}` — run {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, "
         f"judge version {EQUIVALENCE_VERSION}, one process.",
         "",
         "Accuracy / F1 (positive = correct) / Cohen's κ against the human labels. "
@@ -124,8 +190,10 @@ def main() -> str:
         "Targets (issue 3): accuracy ≥ 0.92 on `evouna_nq.jsonl`, ≥ 0.82 on "
         "`openqa_eval_nq301.jsonl` (cross-validated), ≥ 20,000 pairs/s. The machine is "
         "shared (2 cores), so throughput is noisy; compare numbers from one run.",
-        "",
     ]
+    if against is not None:
+        lines += side_by_side(against, rounds)
+    lines.append("")
     section = "\n".join(lines)
     print(section)
     write_section(section)
@@ -145,4 +213,9 @@ def write_section(section: str) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--against", type=Path,
+                        help="another checkout whose judge to time side by side")
+    parser.add_argument("--rounds", type=int, default=3)
+    opts = parser.parse_args()
+    main(opts.against, opts.rounds)
