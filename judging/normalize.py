@@ -145,6 +145,27 @@ def _roman_value(token: str) -> int | None:
     return total
 
 
+def _number_value(words: list[str], i: int, n: int) -> tuple[int, int]:
+    """The number that the number word ``words[i]`` starts, read with the words after
+    it ("twenty one", "twenty-first", "three hundred"), and the index after them."""
+    value = _NUMBER_WORDS[words[i]]
+    j = i + 1
+    # twenty one / twenty-one (the hyphen became a space) -> 21
+    if value in _TENS and j < n:
+        nxt = words[j]
+        if nxt in _NUMBER_WORDS and _NUMBER_WORDS[nxt] < 10 and _NUMBER_WORDS[nxt] > 0:
+            value += _NUMBER_WORDS[nxt]
+            j += 1
+        elif nxt in _ORDINAL_WORDS and _ORDINAL_WORDS[nxt] < 10:
+            value += _ORDINAL_WORDS[nxt]
+            j += 1
+    # three hundred / two thousand
+    while j < n and words[j] in _SCALES:
+        value *= _SCALES[words[j]]
+        j += 1
+    return value, j
+
+
 def _convert_numbers(words: list[str], original: list[str]) -> list[str]:
     """Number words, ordinals and Roman numerals in titles -> digit strings."""
     # Nothing changes before the first number word or numeral (or the digits just
@@ -166,23 +187,8 @@ def _convert_numbers(words: list[str], original: list[str]) -> list[str]:
             i += 1
             continue
         if word in _NUMBER_WORDS:
-            value = _NUMBER_WORDS[word]
-            j = i + 1
-            # twenty one / twenty-one (the hyphen became a space) -> 21
-            if value in _TENS and j < n:
-                nxt = words[j]
-                if nxt in _NUMBER_WORDS and _NUMBER_WORDS[nxt] < 10 and _NUMBER_WORDS[nxt] > 0:
-                    value += _NUMBER_WORDS[nxt]
-                    j += 1
-                elif nxt in _ORDINAL_WORDS and _ORDINAL_WORDS[nxt] < 10:
-                    value += _ORDINAL_WORDS[nxt]
-                    j += 1
-            # three hundred / two thousand
-            while j < n and words[j] in _SCALES:
-                value *= _SCALES[words[j]]
-                j += 1
+            value, i = _number_value(words, i, n)
             out.append(str(value))
-            i = j
             continue
         if word.isdigit() and i + 1 < n and words[i + 1] in _SCALES:
             out.append(str(int(word) * _SCALES[words[i + 1]]))
@@ -420,21 +426,7 @@ def _convert_at(words: list[str], original: list[str], present: set[str]) -> lis
             rep = str(_ORDINAL_WORDS[word])
             j = i + 1
         elif word in _NUMBER_WORDS:
-            value = _NUMBER_WORDS[word]
-            j = i + 1
-            # twenty one / twenty-one (the hyphen became a space) -> 21
-            if value in _TENS and j < n:
-                nxt = words[j]
-                if nxt in _NUMBER_WORDS and _NUMBER_WORDS[nxt] < 10 and _NUMBER_WORDS[nxt] > 0:
-                    value += _NUMBER_WORDS[nxt]
-                    j += 1
-                elif nxt in _ORDINAL_WORDS and _ORDINAL_WORDS[nxt] < 10:
-                    value += _ORDINAL_WORDS[nxt]
-                    j += 1
-            # three hundred / two thousand
-            while j < n and words[j] in _SCALES:
-                value *= _SCALES[words[j]]
-                j += 1
+            value, j = _number_value(words, i, n)
             rep = str(value)
         elif word in _SCALES:
             # "5 hundred": the walk reads it at the digits (not yet settled)
