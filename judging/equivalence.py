@@ -271,6 +271,7 @@ class _Alt:
         "partial_key",
         "person",
         "required_norms",
+        "stem_words",
         "stems",
         "surname",
         "toks",
@@ -300,6 +301,8 @@ class _Alt:
         self.longest = longest
         self.total_len = total_len
         self.stems = stems
+        # for each stem of the answer's content words, every word with that stem
+        self.stem_words = tuple(map(_stem_preimage, stems))
         self.partial_key = partial_key
 
 
@@ -430,8 +433,7 @@ class _Cand:
     """A candidate answer, analysed once (cached per candidate string).
 
     ``memo`` holds this candidate's spelling-variant look-ups and partial
-    similarities; ``stems`` (the stems of the content words) is filled on first use.
-    A ``__slots__`` class for fast attribute reads (see :class:`_Alt`).
+    similarities. A ``__slots__`` class for fast attribute reads (see :class:`_Alt`).
     """
 
     __slots__ = (
@@ -447,7 +449,6 @@ class _Cand:
         "nums",
         "pairs",
         "refusal",
-        "stems",
         "tok_set",
         "toks",
     )
@@ -472,7 +473,6 @@ class _Cand:
         self.refusal = refusal
         self.disclaimer = disclaimer
         self.memo = memo
-        self.stems: frozenset[str] | None = None
 
 
 _NUM_START = re.compile(r" (\d[^ ]*)")
@@ -608,25 +608,26 @@ def _find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
 _NEG_NEAR = _NEGATORS | _NEG_SKIP  # what may stand just before a negated mention
 
 
-def _stems(words: frozenset[str]) -> frozenset[str]:
-    """``frozenset(map(stem, words))``, through a memo of the words seen so far that
-    holds only the stems that differ (most words are their own stem), so that known
-    words cost one C-level look-up each."""
-    changed, seen = _STEM_MEMO
-    new = words - seen
-    if new:
-        for w in new:
-            st = stem(w)
-            if st != w:
-                changed[w] = st
-        seen |= new  # after ``changed``: a word in ``seen`` has its stem in place
-    if changed.keys().isdisjoint(words):
-        return words
-    return frozenset(map(changed.get, words, words))
+_DEMONYMS_OF: dict[str, tuple[str, ...]] = {}
+for _w, _c in _DEMONYMS.items():
+    _DEMONYMS_OF[_c] = (*_DEMONYMS_OF.get(_c, ()), _w)
+# stem() without its cache: the spellings tried below are mostly not words
+_stem_uncached = stem.__wrapped__
 
 
-# (words whose stem differs -> stem, every word seen); replaced whole by clear_caches()
-_STEM_MEMO: tuple[dict[str, str], set[str]] = ({}, set())
+def _stem_preimage(s: str) -> frozenset[str]:
+    """Every word whose :func:`~judging.normalize.stem` is ``s``.
+
+    ``stem`` only maps a demonym to its country or drops ``s``/``es`` or turns
+    ``ies`` into ``y``, so a word with stem ``s`` is ``s`` itself, ``s + "s"``,
+    ``s + "es"``, ``s[:-1] + "ies"`` or a demonym of ``s``; the ones that really stem
+    to ``s`` are kept. This lets :func:`_grey` test whether the candidate has a word
+    with stem ``s`` by looking these few words up, without stemming the candidate.
+    """
+    maybe = {s, s + "s", s + "es", *_DEMONYMS_OF.get(s, ())}
+    if s.endswith("y"):
+        maybe.add(s[:-1] + "ies")
+    return frozenset(w for w in maybe if _stem_uncached(w) == s)
 
 
 def _negated(seq: tuple[str, ...], pos: int) -> bool:
@@ -978,11 +979,10 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
                 rweight = sum(map(len, hit)) / a.total_len if hit else 0.0
                 longest = a.longest
                 missing = 0.0 if longest in hit or longest in qtok or fuzzy_in(longest) else 1.0
-                a_stems = a.stems
-                c_stems = info.stems
-                if c_stems is None:
-                    c_stems = info.stems = _stems(cand_content)
-                rstem = len(a_stems & c_stems) / len(a_stems)
+                # the answer's stems that some candidate word stems to, over all stems
+                stem_words = a.stem_words
+                n_stems = len(stem_words)
+                rstem = (n_stems - sum(map(cand_content.isdisjoint, stem_words))) / n_stems
         if rweight > f_rweight:
             f_rweight = rweight
         if rstem > f_rstem:
@@ -1353,5 +1353,3 @@ def clear_caches() -> None:
                answerline._parse_list, _prepared, _candidate, _question_tokens):
         fn.cache_clear()
     normalize.clear_chunk_cache()
-    global _STEM_MEMO
-    _STEM_MEMO = ({}, set())
