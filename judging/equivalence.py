@@ -580,6 +580,21 @@ def _found_fuzzy(content: frozenset[str], n_hit: int, cand_set: frozenset[str],
     return found
 
 
+def _fuzzy_in(t: str, cand_set: frozenset[str], cand_content: frozenset[str],
+              memo: dict) -> bool:
+    """Does the candidate give word ``t``, exactly or (6+ letters) as a close spelling
+    among its content words? (Memoized per candidate in ``memo``.)"""
+    if t in cand_set:
+        return True
+    if len(t) < 6 or not cand_content:
+        return False
+    hit = memo.get(t)
+    if hit is None:
+        hit = memo[t] = _extract_one(t, cand_content, scorer=_lev_distance,
+                                     score_cutoff=_max_edits(len(t))) is not None
+    return hit
+
+
 def _find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
     """Start of the first contiguous run of ``sub`` in ``seq``, or -1 (see :func:`_find`)."""
     m = len(sub)
@@ -907,21 +922,10 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     ratio_fn = fuzz.ratio
     nmax = max(1, n)
 
-    def fuzzy_in(t: str) -> bool:
-        # a close spelling of ``t`` among the candidate's content words
-        if t in cand_set:
-            return True
-        if len(t) < 6 or not cand_content:
-            return False
-        hit = memo.get(t)
-        if hit is None:
-            hit = memo[t] = _extract_one(t, cand_content, scorer=_lev_distance,
-                                         score_cutoff=_max_edits(len(t))) is not None
-        return hit
-
     family_starts: set[str] | None = None
-    alt_months: set[str] = set()
-    alt_pairs: set[tuple[str, str]] = set()
+    # months and (month, day) pairs of the numeric answers (built only if any)
+    alt_months: frozenset[str] = _EMPTY
+    alt_pairs: frozenset[tuple[str, str]] = _EMPTY
     for a in accept:
         content = a.content_or_toks
         hit = _EMPTY if content.isdisjoint(cand_set) else content & cand_set
@@ -978,7 +982,7 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
                 rfuzzy = _found_fuzzy(content, n_hit, cand_set, cand_content, memo) / n_content
                 rweight = sum(map(len, hit)) / a.total_len if hit else 0.0
                 longest = a.longest
-                missing = 0.0 if longest in hit or longest in qtok or fuzzy_in(longest) else 1.0
+                missing = 0.0 if longest in hit or longest in qtok or _fuzzy_in(longest, cand_set, cand_content, memo) else 1.0
                 # the answer's stems that some candidate word stems to, over all stems
                 stem_words = a.stem_words
                 n_stems = len(stem_words)
@@ -1002,7 +1006,7 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
             f_head = 1.0
         if not f_last:
             last = a.last
-            if last not in STOPWORDS and fuzzy_in(last):
+            if last not in STOPWORDS and _fuzzy_in(last, cand_set, cand_content, memo):
                 f_last = 1.0
         if a.person:
             if a.surname in cand_set:
@@ -1011,7 +1015,7 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
                 prev = cand[i - 1] if i > 0 else ""
                 if prev and prev not in STOPWORDS and prev not in a.toks and prev.isalpha():
                     f_gconf = 1.0
-            elif a.given in cand_set and not fuzzy_in(a.surname or ""):
+            elif a.given in cand_set and not _fuzzy_in(a.surname or "", cand_set, cand_content, memo):
                 f_given = 1.0
         ratio = ratio_fn(core_norm, a.norm) / 100.0
         if contains:
@@ -1033,8 +1037,9 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
                 f_npart = 1.0
             if shared or not cand_nums:
                 f_nmiss = 0.0
-            alt_months |= a.months
-            alt_pairs |= a.pairs
+            if a.months:
+                alt_months = alt_months | a.months
+                alt_pairs = alt_pairs | a.pairs
         else:
             f_nmiss = 0.0
         # the best-matching answer: by (containment + recall, similarity)
@@ -1068,18 +1073,24 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
               and {m for m, _ in c_pairs} & {m for m, _ in alt_pairs}):
             f_day = 1.0
     # precision over the core's words the question lacks; the candidate's words in
-    # neither the question nor an answer (counted through the small sets)
-    core_content = info.core_content
-    n_core_new = len(core_content) - len(core_content & qtok)
-    if n_core_new:
-        f_prec = len(core_content & (all_alt_tokens - qtok)) / n_core_new
-    refusal = 1.0 if info.refusal else 0.0
-    disclaimer = 1.0 if info.disclaimer else 0.0
+    # neither the question nor an answer. Counted through small intersections: with
+    # ``alt_new`` (the answers' words the question lacks; usually all of them)
+    # disjoint from ``qtok``, |S & (qtok | alt)| = |S & qtok| + |S & alt_new|.
+    alt_new = all_alt_tokens if qtok.isdisjoint(all_alt_tokens) else all_alt_tokens - qtok
     content_set = info.content_set
-    n_new = len(content_set) - len(content_set & (qtok | all_alt_tokens))
+    core_content = info.core_content
+    n_in_q = len(content_set & qtok)
+    n_core_new = len(core_content) - (
+        n_in_q if core_content is content_set else len(core_content & qtok))
+    if n_core_new:
+        f_prec = len(core_content & alt_new) / n_core_new
+    n_new = len(content_set) - n_in_q - len(content_set & alt_new)
+    log_new = math.log1p(n_new)
+    is_short = short == 1.0
+    # x * short is x or 0.0 (every such feature is >= 0): no multiplications
     feats = (
         f_contains,
-        f_contains * (1.0 if len(core) <= _SHORT_TOKENS else 0.0),
+        f_contains if short_core else 0.0,
         f_recall,
         f_rfuzzy,
         f_rnoq,
@@ -1088,30 +1099,30 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         f_ratio,
         f_partial,
         f_prec,
-        f_prec * short,
+        f_prec if is_short else 0.0,
         f_nmatch,
         f_npart,
         f_nmiss,
         math.log1p(n),
         short,
         f_neg,
-        refusal,
+        1.0 if info.refusal else 0.0,
         first_pos,
-        f_recall * short,
+        f_recall if is_short else 0.0,
         1.0 if f_recall >= 1.0 else 0.0,
-        math.log1p(n_new),
+        log_new,
         f_last,
         f_given,
         f_month,
         f_day,
         math.log(max(1, len(accept))),
         n_contained / max(1, len(accept)),
-        disclaimer,
+        1.0 if info.disclaimer else 0.0,
         f_gconf,
-        f_ratio * short,
-        f_rfuzzy * short,
-        f_last * short,
-        math.log1p(n_new) * short,
+        f_ratio if is_short else 0.0,
+        f_rfuzzy if is_short else 0.0,
+        f_last if is_short else 0.0,
+        log_new if is_short else 0.0,
         f_head,
         f_rweight,
         f_missing if accept else 0.0,
@@ -1125,8 +1136,8 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
                         for a in accept)):
         # A short answer sharing no word, and no close spelling, with any answer:
         # whole-string similarity alone (Austria ~ Australia) is not evidence.
-        return _result("no-match", False, None,
-                       "shares no word or close spelling with any acceptable answer", feats)
+        return Analysis("no-match", False, False, None,
+                        "shares no word or close spelling with any acceptable answer", feats)
     if f_contains:
         rule = "contains"
     elif f_ratio >= 0.8 or f_rfuzzy > f_recall:
@@ -1149,7 +1160,7 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     else:
         detail = "shares no words with any acceptable answer"
         matched = None
-    return _result(rule, None, matched, detail, feats)
+    return Analysis(rule, None, False, matched, detail, feats)
 
 
 # ------------------------------------------------------------------------- calibrator
