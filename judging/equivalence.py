@@ -630,19 +630,25 @@ for _w, _c in _DEMONYMS.items():
 _stem_uncached = stem.__wrapped__
 
 
-def _stem_preimage(s: str) -> frozenset[str]:
+@lru_cache(maxsize=65536)
+def _stem_preimage(s: str) -> tuple[str, ...]:
     """Every word whose :func:`~judging.normalize.stem` is ``s``.
 
-    ``stem`` only maps a demonym to its country or drops ``s``/``es`` or turns
-    ``ies`` into ``y``, so a word with stem ``s`` is ``s`` itself, ``s + "s"``,
-    ``s + "es"``, ``s[:-1] + "ies"`` or a demonym of ``s``; the ones that really stem
-    to ``s`` are kept. This lets :func:`_grey` test whether the candidate has a word
+    ``stem`` only maps a demonym to its country, turns ``ies`` into ``y`` or drops
+    ``es`` (after ``ss``, ``sh``, ``ch``, ``x``) or ``s``, so a word with stem ``s``
+    is ``s`` itself, ``s + "s"``, ``s + "es"`` (if ``s`` ends so), ``s[:-1] + "ies"``
+    (if ``s`` ends in ``y``) or a demonym of ``s``; the ones that really stem to
+    ``s`` are kept. This lets :func:`_grey` test whether the candidate has a word
     with stem ``s`` by looking these few words up, without stemming the candidate.
     """
-    maybe = {s, s + "s", s + "es", *_DEMONYMS_OF.get(s, ())}
+    forms = [s, s + "s"]
+    if s.endswith(("ss", "sh", "ch", "x")):
+        forms.append(s + "es")
     if s.endswith("y"):
-        maybe.add(s[:-1] + "ies")
-    return frozenset(w for w in maybe if _stem_uncached(w) == s)
+        forms.append(s[:-1] + "ies")
+    if s in _DEMONYMS_OF:
+        forms += _DEMONYMS_OF[s]
+    return tuple([w for w in forms if _stem_uncached(w) == s])
 
 
 def _negated(seq: tuple[str, ...], pos: int) -> bool:
@@ -1361,6 +1367,7 @@ def clear_caches() -> None:
 
     for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
                normalize.numbers_in, normalize.stem, answerline._parse_string,
-               answerline._parse_list, _prepared, _candidate, _question_tokens):
+               answerline._parse_list, _prepared, _candidate, _question_tokens,
+               _stem_preimage):
         fn.cache_clear()
     normalize.clear_chunk_cache()
