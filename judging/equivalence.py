@@ -1339,6 +1339,13 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
     # batch they are nearly all distinct, and cached copies would only be more for
     # the cyclic collector to walk. The batch goes in blocks, so that a block's
     # candidates are still in the CPU's caches when the rules read them.
+    # The batch's answerlines and questions first, in one pass: each is prepared once
+    # (a few candidates share it), and their objects are then not interleaved in
+    # memory with the candidates' short-lived ones.
+    for line in dict.fromkeys(a if isinstance(a, str) else tuple(a) for a in answerlines):
+        _prepared(line)
+    for q in dict.fromkeys(qs):
+        _question_tokens(q)
     out: list[Verdict] = []
     for start in range(0, len(candidates), JUDGE_BLOCK):
         stop = start + JUDGE_BLOCK
