@@ -868,7 +868,8 @@ def numbers_in(toks: tuple[str, ...]) -> frozenset[str]:
     """
     out = set()
     for t in toks:
-        if t[:1].isdigit() and _NUMBER_TOKEN.match(t):
+        # (isdecimal() is what the pattern's \d accepts: a whole integer needs no regex)
+        if t.isdecimal() or (t[:1].isdigit() and _NUMBER_TOKEN.match(t)):
             if "." in t:
                 t = t.rstrip("0").rstrip(".") or "0"
             else:

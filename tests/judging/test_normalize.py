@@ -132,3 +132,14 @@ def test_tokens_many_is_tokens_of_each_text_without_caching_them() -> None:
     assert tokens_many(texts) == [tokens.__wrapped__(t) for t in texts]
     assert tokens.cache_info().currsize == 0
     assert tokens_many(texts) == [tokens(t) for t in texts]
+
+
+def test_numbers_in_integer_shortcut_matches_the_pattern() -> None:
+    # numbers_in() reads a token that isdecimal() as an integer without the regex:
+    # that must be exactly what the pattern's \d accepts, on every code point
+    from judging.normalize import _NUMBER_TOKEN
+
+    for cp in range(0x110000):
+        ch = chr(cp)
+        assert ch.isdecimal() == bool(_NUMBER_TOKEN.match(ch)), hex(cp)
+    assert numbers_in(("0015", "٣", "3.50", "19831")) == {"15", "٣", "3.5", "19831", "1983"}
