@@ -737,8 +737,8 @@ def _chunk(chunk: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
 
 
 def _stylized(text: str) -> str:
-    """Step 2's stylized names (``A$AP``, ``P!nk``, ``AC/DC``), as in
-    :func:`_tokens_reference`."""
+    """Step 2, stylized names: ``A$AP`` -> ``ASAP``, ``P!nk`` -> ``Pink``, ``AC/DC``
+    -> ``ACDC`` (for a chunk, or for the whole text in :func:`_tokens_reference`)."""
     if "$" in text:
         text = _STYLIZED_DOLLAR.sub("s", text)
     if "!" in text:
@@ -771,13 +771,7 @@ def _may_convert(word: str, orig: str) -> bool:
 def _tokens_reference(text: str) -> tuple[str, ...]:
     """The step-by-step pipeline over the whole text (the specification of
     :func:`tokens`, and its path for the rare texts the chunked fast path declines)."""
-    text = fold(text)
-    if "$" in text:
-        text = _STYLIZED_DOLLAR.sub("s", text)
-    if "!" in text:
-        text = _STYLIZED_BANG.sub("i", text)
-    if "/" in text:
-        text = _SHORT_SLASH.sub(r"\1\2", text)
+    text = _stylized(fold(text))
     if "." in text:
         text = _INITIALISM.sub(lambda m: m.group(0).replace(".", "").replace(" ", ""), text)
         text = _SPACED_DECIMAL.sub("_", text)
