@@ -1305,7 +1305,9 @@ def judge_many(candidates: Sequence[str], answerlines: Sequence[str | Sequence[s
                calibrator: Calibrator | None = None) -> list[Verdict]:
     """Judge a batch: ``candidates[i]`` against ``answerlines[i]`` (and ``questions[i]``).
 
-    Same verdicts as :func:`judge` per item. For batches of
+    Same verdicts as :func:`judge` per item. Built for batches of answers never seen
+    before (a re-score, an import): answerlines and questions are cached across calls
+    like :func:`judge`'s, candidates are not (see :func:`_judge_batch`). For batches of
     :data:`GC_PAUSE_MIN_BATCH` pairs or more the cyclic garbage collector is paused
     while the rules run: judging creates no reference cycles, but it allocates many
     small containers while the caches grow, and the collector's repeated passes over
