@@ -24,7 +24,7 @@ def _start(page, live_server, mode):
     page.fill("#handle", f"e2e-{mode}")
     page.check(f"input[name=mode][value={mode}]", force=True)
     page.click("#start")
-    page.wait_for_selector("#question")
+    page.wait_for_selector("#question[data-ready]")
     return page.inner_text(".prompt").strip()
 
 
@@ -86,7 +86,7 @@ def test_pyramidal_clues_reveal_in_order(page, live_server):
     page.click("#start")
     # Skip until the pyramidal question comes up (the category has three questions).
     for _ in range(3):
-        page.wait_for_selector("#question")
+        page.wait_for_selector("#question[data-ready]")
         if page.locator("#reveal").count():
             break
         page.fill("#answer", "pass")

@@ -45,7 +45,7 @@ def test_player_challenges_wrong_verdict(page, live_server, judged, people):
 
     _login(page, live_server, people.alice)
     page.goto(f"{live_server.url}/p/t/play/next/?mode=free&category=cultural-geography-in-sound")
-    page.wait_for_selector("#answer")
+    page.wait_for_selector("#question[data-ready]")  # play.js has enabled the form
     page.fill("#answer", "Sydney")
     page.keyboard.press("Enter")
     page.wait_for_selector("#feedback:not([hidden])")

@@ -134,4 +134,11 @@ function setup(root) {
       window.location.href = document.getElementById("next").href;
     }
   });
+
+  // Ready: the controls were disabled in the page so that nothing is sent before
+  // these handlers exist (a native submit would reload the page and drop the answer).
+  form.querySelectorAll("input, button").forEach((el) => { el.disabled = false; });
+  const input = document.getElementById("answer");
+  if (input) input.focus();
+  root.dataset.ready = "true";
 }
