@@ -187,7 +187,8 @@ _SLOT = "assignment-slot"
 
 
 def _audio_url(slug: str, cslug: str) -> str:
-    """The clip URL of a campaign with a placeholder for the assignment's public id.
+    """The clip URL of a campaign, with the marker ``_SLOT`` where each assignment's
+    public id goes (``item_payload`` swaps it in).
 
     Resolving the URL pattern is a noticeable share of a ``next`` call; the result only
     depends on the slugs, the URLconf and the script prefix, so it is kept per process.

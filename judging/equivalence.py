@@ -430,7 +430,8 @@ def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
 
 
 class _Cand:
-    """A candidate answer, analysed once (cached per candidate string).
+    """A candidate answer, analysed once: cached per candidate string for :func:`judge`,
+    once per batch in :func:`judge_many`.
 
     ``memo`` holds this candidate's spelling-variant look-ups and partial
     similarities. A ``__slots__`` class for fast attribute reads (see :class:`_Alt`).
@@ -562,37 +563,37 @@ def _find(seq: tuple[str, ...], sub: tuple[str, ...]) -> list[int]:
         start = i + 1
 
 
+def _close_spelling(t: str, cand_content: frozenset[str], memo: dict) -> bool:
+    """Is some content word of the candidate a close spelling of ``t`` (a word of 6+
+    letters the candidate lacks, see :func:`_max_edits`)? Memoized per candidate."""
+    close = memo.get(t)
+    if close is None:
+        close = memo[t] = _extract_one(t, cand_content, scorer=_lev_distance,
+                                       score_cutoff=_max_edits(len(t))) is not None
+    return close
+
+
 def _found_fuzzy(content: frozenset[str], n_hit: int, cand_set: frozenset[str],
                  cand_content: frozenset[str], memo: dict) -> int:
     """How many of an answer's words the candidate gives (``n_hit`` of them exactly),
-    counting a missing word of 6+ letters found as a close spelling (memoized)."""
+    counting a missing word of 6+ letters found as a close spelling."""
     found = n_hit
     if cand_content:
         for t in content:
-            if len(t) >= 6 and t not in cand_set:
-                close = memo.get(t)
-                if close is None:
-                    close = memo[t] = _extract_one(
-                        t, cand_content, scorer=_lev_distance,
-                        score_cutoff=_max_edits(len(t))) is not None
-                if close:
-                    found += 1
+            if len(t) >= 6 and t not in cand_set and _close_spelling(t, cand_content, memo):
+                found += 1
     return found
 
 
 def _fuzzy_in(t: str, cand_set: frozenset[str], cand_content: frozenset[str],
               memo: dict) -> bool:
     """Does the candidate give word ``t``, exactly or (6+ letters) as a close spelling
-    among its content words? (Memoized per candidate in ``memo``.)"""
+    among its content words?"""
     if t in cand_set:
         return True
     if len(t) < 6 or not cand_content:
         return False
-    hit = memo.get(t)
-    if hit is None:
-        hit = memo[t] = _extract_one(t, cand_content, scorer=_lev_distance,
-                                     score_cutoff=_max_edits(len(t))) is not None
-    return hit
+    return _close_spelling(t, cand_content, memo)
 
 
 def _find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
