@@ -205,7 +205,6 @@ def headline_table(head: Headline) -> pd.DataFrame:
 
 #: Grouping keys of the item cells (see :class:`Scan`).
 CELL_KEYS = ["grp", "qid", "mode", "clue", "pos", "ch", "v"]
-#: A verdict change: the scan columns with ``v`` the effective verdict, then the stored one.
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,17 @@ def test_guest_gets_pseudonymous_handle_and_question(client, imported):
     assert b"Who is this?" in page.content
 
 
+def test_controls_wait_for_the_script_and_say_so_without_it(client, imported):
+    """The answer controls start disabled (play.js enables them once its handlers
+    exist), so a page without JavaScript must say why nothing can be typed."""
+    for mode, category in [("free", "whos-who-name-that-persona"), ("mcq", "cultural-geography-in-sound")]:
+        page, _ = _serve(client, imported, mode, category)
+        html = page.content.decode()
+        controls = re.findall(r'<(?:input id="answer"|button [^>]*class="(?:option|button primary)")[^>]*>', html)
+        assert controls and all(c.endswith(" disabled>") for c in controls)
+        assert re.search(r'<noscript><p class="error" id="needs-js">[^<]*JavaScript', html)
+
+
 def test_no_answer_leaks_before_answering(client, imported):
     """Neither the answerline nor which option is correct reaches the browser early."""
     for mode, category in [("free", "whos-who-name-that-persona"), ("mcq", "cultural-geography-in-sound"),
