@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 from django.http import Http404, HttpResponse
 
+from frontend.csv_safety import escape_frame
+
 from . import selectors
 from .models import Campaign
 
@@ -76,14 +78,14 @@ def report_json(campaign: Campaign) -> dict[str, Any]:
     }
 
 
-def export_response(campaign: Campaign, table: str, fmt: str) -> HttpResponse:
-    """An HTTP download of ``table`` in ``fmt``."""
+def export_response(campaign: Campaign, table: str, fmt: str, *, raw: bool = False) -> HttpResponse:
+    """An HTTP download of ``table`` in ``fmt`` (CSV formula cells quoted unless ``raw``)."""
     if table not in TABLES or fmt not in FORMATS:
         raise Http404("Unknown table or format")
     frame = report_table(campaign, table)
     name = f"{campaign.project.slug}-{campaign.slug}-{table}.{fmt}"
     if fmt == "csv":
-        body: bytes = frame.to_csv(index=False).encode("utf-8")
+        body: bytes = (frame if raw else escape_frame(frame)).to_csv(index=False).encode("utf-8")
     elif fmt == "json":
         body = json.dumps(records(frame), ensure_ascii=False, indent=1).encode("utf-8")
     else:

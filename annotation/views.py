@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import Project
 from accounts.permissions import can_research
 from accounts.services import guest_create
+from frontend.csv_safety import raw_requested
 from quiz.http import serve_clip
 
 from . import plots, selectors, services
@@ -335,4 +336,4 @@ def campaign_report(request: HttpRequest, slug: str, campaign: str) -> HttpRespo
 def campaign_export(request: HttpRequest, slug: str, campaign: str, table: str, fmt: str) -> HttpResponse:
     """A report table or the ratings as CSV, JSON or Parquet (pseudonymous rater ids)."""
     c = _research_campaign(request, slug, campaign)
-    return export_response(c, table, fmt)
+    return export_response(c, table, fmt, raw=raw_requested(request.GET))

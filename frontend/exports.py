@@ -30,6 +30,7 @@ from django.db.models import QuerySet
 
 from accounts.models import Project
 
+from .csv_safety import escape_frame, escape_row, sql_escape
 from .dashboard import Filters
 from .selectors import responses_filtered
 
@@ -102,10 +103,14 @@ def table_records(table: pd.DataFrame) -> list[dict[str, Any]]:
     return [{k: _clean(v) for k, v in row.items()} for row in table.to_dict(orient="records")]
 
 
-def table_bytes(table: pd.DataFrame, fmt: str) -> bytes:
-    """Serialize a dashboard table as ``csv``, ``json`` or ``parquet``."""
+def table_bytes(table: pd.DataFrame, fmt: str, *, raw: bool = False) -> bytes:
+    """Serialize a dashboard table as ``csv``, ``json`` or ``parquet``.
+
+    CSV text cells that start like a formula are quoted (:mod:`frontend.csv_safety`)
+    unless ``raw``; JSON and Parquet are typed formats and carry values unchanged.
+    """
     if fmt == "csv":
-        return table.to_csv(index=False).encode("utf-8")
+        return (table if raw else escape_frame(table)).to_csv(index=False).encode("utf-8")
     if fmt == "json":
         return json.dumps(table_records(table), ensure_ascii=False, indent=1, default=str).encode("utf-8")
     if fmt == "parquet":
@@ -150,13 +155,14 @@ def _csv_value(value: Any) -> Any:
     return _iso(value)
 
 
-def csv_stream(rows: Iterable[tuple], *, batch: int = 500) -> Iterator[bytes]:
-    """CSV lines for ``rows`` with a header, in small byte chunks."""
+def csv_stream(rows: Iterable[tuple], *, batch: int = 500, raw: bool = False) -> Iterator[bytes]:
+    """CSV lines for ``rows`` with a header, in small byte chunks (formula cells quoted unless ``raw``)."""
     writer = csv.writer(_Echo(), lineterminator="\n")
     yield writer.writerow(list(RESPONSE_COLUMNS)).encode("utf-8")
     parts: list[str] = []
     for row in rows:
-        parts.append(writer.writerow([_csv_value(v) for v in row]))
+        cells = [_csv_value(v) for v in row]
+        parts.append(writer.writerow(cells if raw else escape_row(cells)))
         if len(parts) >= batch:
             yield "".join(parts).encode("utf-8")
             parts = []
@@ -165,14 +171,19 @@ def csv_stream(rows: Iterable[tuple], *, batch: int = 500) -> Iterator[bytes]:
 
 
 BOOL_COLUMNS = ("correct", "auto_correct", "prompt")
+#: Free-text columns of the responses export (escaped in the CSV, see csv_safety).
+TEXT_COLUMNS = ("question_id", "category", "source", "responder", "kind", "system", "condition",
+                "mode", "answer_text", "rule", "rule_version", "matched", "explanation")
 
 
-def postgres_copy_sql(project: Project, filters: Filters | None = None, *, as_json: bool = False) -> tuple[str, tuple]:
+def postgres_copy_sql(project: Project, filters: Filters | None = None, *, as_json: bool = False,
+                      raw: bool = False) -> tuple[str, tuple]:
     """``COPY (SELECT ...) TO STDOUT`` of the export query: the ORM's SQL, wrapped.
 
     The inner query is exactly the one :func:`responses_rows` iterates (same
     filters, same effective verdict); the outer select only names the columns and
-    formats booleans and times like :func:`csv_stream` does.
+    formats booleans and times like :func:`csv_stream` does, and (CSV, not ``raw``)
+    quotes formula-like text cells with the shared rule (:func:`csv_safety.sql_escape`).
     """
     qs = responses_filtered(project, filters or Filters()).order_by("id")
     sql, params = qs.values_list(*RESPONSE_COLUMNS.values()).query.sql_with_params()
@@ -186,6 +197,9 @@ def postgres_copy_sql(project: Project, filters: Filters | None = None, *, as_js
                 "to_char(t.\"created_at\" AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"+00:00\"')"
                 ' AS "created_at"'
             )
+        elif name in TEXT_COLUMNS and not as_json and not raw:
+            column = f't."{name}"'
+            outer.append(f'{sql_escape(column)} AS "{name}"')
         else:
             outer.append(f't."{name}"')
     alias = ", ".join(f'"{n}"' for n in names)
@@ -198,7 +212,8 @@ def postgres_copy_sql(project: Project, filters: Filters | None = None, *, as_js
     return f"COPY ({select}) TO STDOUT WITH (FORMAT csv, HEADER true)", tuple(params)
 
 
-def postgres_csv_stream(project: Project, filters: Filters | None = None, *, as_json: bool = False) -> Iterator[bytes]:
+def postgres_csv_stream(project: Project, filters: Filters | None = None, *, as_json: bool = False,
+                        raw: bool = False) -> Iterator[bytes]:
     """CSV straight from PostgreSQL's ``COPY ... TO STDOUT``, block by block.
 
     The server formats the rows and the client only passes bytes on, so a million
@@ -207,7 +222,7 @@ def postgres_csv_stream(project: Project, filters: Filters | None = None, *, as_
     """
     from django.db import connection
 
-    sql, params = postgres_copy_sql(project, filters, as_json=as_json)
+    sql, params = postgres_copy_sql(project, filters, as_json=as_json, raw=raw)
     with connection.cursor() as cursor, cursor.cursor.copy(sql, params or None) as copy:
         buffer = bytearray()
         for block in copy:
@@ -219,13 +234,16 @@ def postgres_csv_stream(project: Project, filters: Filters | None = None, *, as_
             yield bytes(buffer)
 
 
-def csv_export(project: Project, filters: Filters | None = None) -> Iterator[bytes]:
-    """The responses CSV: PostgreSQL COPY when available, else the portable cursor path."""
+def csv_export(project: Project, filters: Filters | None = None, *, raw: bool = False) -> Iterator[bytes]:
+    """The responses CSV: PostgreSQL COPY when available, else the portable cursor path.
+
+    Formula-like text cells are quoted unless ``raw`` (``?raw=1``).
+    """
     from django.db import connection
 
     if connection.vendor == "postgresql":
-        return postgres_csv_stream(project, filters)
-    return csv_stream(responses_rows(project, filters))
+        return postgres_csv_stream(project, filters, raw=raw)
+    return csv_stream(responses_rows(project, filters), raw=raw)
 
 
 def jsonl_export(project: Project, filters: Filters | None = None) -> Iterator[bytes]:

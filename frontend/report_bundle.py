@@ -49,8 +49,10 @@ def _fig_files(name: str, table: pd.DataFrame, title: str) -> dict[str, bytes]:
     return {f"figures/{name}.svg": charts.render(fig, "svg"), f"figures/{name}.png": charts.render(fig, "png")}
 
 
-def build(project: Project) -> tuple[dict[str, bytes], dict]:
+def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dict]:
     """Compute every file of the bundle in memory (tables and figures are small).
+
+    Table CSVs quote formula-like text cells (:mod:`frontend.csv_safety`) unless ``raw``.
 
     Returns ``(files, manifest)`` where ``files`` maps archive paths to bytes.
     """
@@ -62,7 +64,7 @@ def build(project: Project) -> tuple[dict[str, bytes], dict]:
     fit = selectors.latest_fit(project)
 
     def add_table(name: str, table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
-        files[f"tables/{name}.csv"] = exports.table_bytes(table, "csv")
+        files[f"tables/{name}.csv"] = exports.table_bytes(table, "csv", raw=raw)
         return name, table
 
     def add_figure(name: str, table: pd.DataFrame, title: str) -> str:
@@ -146,9 +148,9 @@ def build(project: Project) -> tuple[dict[str, bytes], dict]:
     return files, manifest
 
 
-def write_bundle(project: Project, target: IO[bytes] | Path | str) -> dict:
+def write_bundle(project: Project, target: IO[bytes] | Path | str, *, raw: bool = False) -> dict:
     """Write the bundle ZIP to ``target`` (path or binary file); return the manifest."""
-    files, manifest = build(project)
+    files, manifest = build(project, raw=raw)
     stamp = dt.datetime(2020, 1, 1).timetuple()[:6]
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for path, content in files.items():
@@ -158,9 +160,9 @@ def write_bundle(project: Project, target: IO[bytes] | Path | str) -> dict:
     return manifest
 
 
-def bundle_file(project: Project) -> IO[bytes]:
+def bundle_file(project: Project, *, raw: bool = False) -> IO[bytes]:
     """The bundle in an anonymous temporary file, rewound (for streaming)."""
     handle = tempfile.TemporaryFile()  # noqa: SIM115 -- returned open, closed by the caller
-    write_bundle(project, handle)
+    write_bundle(project, handle, raw=raw)
     handle.seek(0)
     return handle

@@ -33,9 +33,11 @@ from rest_framework.authtoken.models import Token
 from accounts.models import Membership, Project
 from accounts.permissions import can_research, research_projects
 from quiz.models import Question
+from quiz.rendering import answerline_html
 
 from . import charts, exports, report_bundle, selectors
 from . import dashboard as core
+from .csv_safety import raw_requested
 from .dashboard import Filters
 
 
@@ -203,7 +205,8 @@ def dashboard_page(request: HttpRequest, slug: str) -> HttpResponse:
         table = request.GET.get("table", "headline")
         if table not in data.tables:
             raise Http404("No such table")
-        return _table_response(project, table, data.tables[table], request.GET["format"])
+        return _table_response(project, table, data.tables[table], request.GET["format"],
+                               raw=raw_requested(request.GET))
     query = filters.as_query()
     suffix = ("?" + urlencode(query)) if query else ""
     sections = []
@@ -252,8 +255,8 @@ def dashboard_json(project: Project, data: selectors.DashboardData) -> dict:
     }
 
 
-def _table_response(project: Project, name: str, table, fmt: str) -> HttpResponse:
-    response = HttpResponse(exports.table_bytes(table, fmt), content_type=exports.CONTENT_TYPES[fmt])
+def _table_response(project: Project, name: str, table, fmt: str, *, raw: bool = False) -> HttpResponse:
+    response = HttpResponse(exports.table_bytes(table, fmt, raw=raw), content_type=exports.CONTENT_TYPES[fmt])
     response["Content-Disposition"] = f'attachment; filename="{project.slug}-{name}.{fmt}"'
     return response
 
@@ -265,7 +268,7 @@ def dashboard_table(request: HttpRequest, slug: str, name: str, fmt: str) -> Htt
     if name not in selectors.TABLES or fmt not in ("csv", "json", "parquet"):
         raise Http404("No such table")
     data = selectors.dashboard_data(project, Filters.from_query(request.GET), only={name})
-    return _table_response(project, name, data.tables[name], fmt)
+    return _table_response(project, name, data.tables[name], fmt, raw=raw_requested(request.GET))
 
 
 @login_required
@@ -327,6 +330,8 @@ def question_page(request: HttpRequest, slug: str, external_id: str) -> HttpResp
         "model_accuracy": _fmt_pct(core.accuracy(sum(r.verdict for r in n_m), len(n_m))),
         "irt": selectors.question_irt(question), "trail": selectors.adjudication_trail(question),
         "letters": "ABCD",
+        # Escaped like the play page's reveal (F-7): a bank file wrote this text.
+        "answerline_html": answerline_html(question.answerline),
     })
 
 
@@ -338,7 +343,7 @@ def export_responses(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     rows = exports.responses_rows(project, filters)
     filename = f"{project.slug}-responses.{fmt}"
     if fmt == "csv":
-        response = StreamingHttpResponse(exports.csv_export(project, filters),
+        response = StreamingHttpResponse(exports.csv_export(project, filters, raw=raw_requested(request.GET)),
                                          content_type=exports.CONTENT_TYPES["csv"])
     elif fmt == "jsonl":
         response = StreamingHttpResponse(exports.jsonl_export(project, filters), content_type=exports.CONTENT_TYPES["jsonl"])
@@ -355,7 +360,7 @@ def export_responses(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 def export_bundle(request: HttpRequest, slug: str) -> HttpResponse:
     """The project's report bundle (HTML report, figures, tables, manifest) as a ZIP."""
     project = _research_project(request, slug)
-    handle = report_bundle.bundle_file(project)
+    handle = report_bundle.bundle_file(project, raw=raw_requested(request.GET))
     response = FileResponse(handle, content_type=exports.CONTENT_TYPES["zip"])
     response["Content-Disposition"] = f'attachment; filename="{project.slug}-report.zip"'
     return response

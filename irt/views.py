@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Project
 from accounts.permissions import can_research, role_in
+from frontend.csv_safety import escape_frame, raw_requested
 from irt import plots, report, selectors, services
 from irt.models import Fit, FitStatus
 
@@ -86,13 +87,14 @@ def _table_context(key: str, df: pd.DataFrame, limit: int | None = None) -> dict
     }
 
 
-def _export(df: pd.DataFrame, name: str, fmt: str) -> HttpResponse:
+def _export(df: pd.DataFrame, name: str, fmt: str, *, raw: bool = False) -> HttpResponse:
     if fmt == "json":
         body = df.to_json(orient="records", indent=1, force_ascii=False)
         resp = HttpResponse(body, content_type="application/json; charset=utf-8")
         resp["Content-Disposition"] = f'attachment; filename="{name}.json"'
         return resp
-    resp = HttpResponse(df.to_csv(index=False), content_type="text/csv; charset=utf-8")
+    # formula-like text cells quoted unless ?raw=1 (frontend.csv_safety)
+    resp = HttpResponse((df if raw else escape_frame(df)).to_csv(index=False), content_type="text/csv; charset=utf-8")
     resp["Content-Disposition"] = f'attachment; filename="{name}.csv"'
     return resp
 
@@ -219,7 +221,7 @@ def fit_table(request: HttpRequest, slug: str, fit_id: int, key: str) -> HttpRes
     if fmt not in ("csv", "json"):
         return JsonResponse({"error": {"field": "format", "message": "use csv or json"}}, status=400)
     df = selectors.fit_report(fit)[key]
-    return _export(df, f"{project.slug}-irt-fit{fit.pk}-{key}", fmt)
+    return _export(df, f"{project.slug}-irt-fit{fit.pk}-{key}", fmt, raw=raw_requested(request.GET))
 
 
 @login_required
@@ -244,4 +246,5 @@ def table2(request: HttpRequest, slug: str) -> HttpResponse:
     fmt = request.GET.get("format", "csv")
     if fmt not in ("csv", "json"):
         return JsonResponse({"error": {"field": "format", "message": "use csv or json"}}, status=400)
-    return _export(selectors.humans_vs_models_by_mode(project), f"{project.slug}-irt-humans-vs-models", fmt)
+    return _export(selectors.humans_vs_models_by_mode(project), f"{project.slug}-irt-humans-vs-models", fmt,
+                   raw=raw_requested(request.GET))

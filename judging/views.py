@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import Project
 from accounts.permissions import can_play, can_research, role_in
+from frontend.csv_safety import escape_mapping, raw_requested
 from quiz.models import Response
 from quiz.rendering import answerline_html
 
@@ -178,7 +179,8 @@ def agreement(request: HttpRequest, slug: str) -> HttpResponse:
         out["Content-Disposition"] = f'attachment; filename="{project.slug}-judge-agreement.csv"'
         writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore")
         writer.writeheader()
-        writer.writerows(report_rows(report))
+        rows = report_rows(report)
+        writer.writerows(rows if raw_requested(request.GET) else [escape_mapping(r) for r in rows])
         return out
     return render(
         request,

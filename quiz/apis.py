@@ -465,17 +465,25 @@ class DashboardApi(ProjectMixin, APIView):
 # ------------------------------------------------------------------------------ exports
 
 
+RAW_PARAMETER = OpenApiParameter(
+    "raw", bool, description="1: CSV cells exactly as stored. Default: text cells starting with "
+    "= + - @ tab or CR get a leading ' so spreadsheets do not run them as formulas.")
+
+
 class ReportBundleApi(ProjectMixin, APIView):
     """The project's report bundle (HTML report, figures, CSV tables, manifest.json) as a ZIP."""
 
     @extend_schema(operation_id="report_bundle_download",
+                   parameters=[RAW_PARAMETER],
                    responses={(200, "application/zip"): OpenApiTypes.BINARY})
     def get(self, request: Request, slug: str):
         from django.http import FileResponse
 
+        from frontend.csv_safety import raw_requested
         from frontend.report_bundle import bundle_file
 
-        response = FileResponse(bundle_file(self.project), content_type="application/zip")
+        response = FileResponse(bundle_file(self.project, raw=raw_requested(request.query_params)),
+                                content_type="application/zip")
         response["Content-Disposition"] = f'attachment; filename="{self.project.slug}-report.zip"'
         return response
 
@@ -492,7 +500,7 @@ class ResponsesExportApi(ProjectMixin, APIView):
         operation_id="responses_export",
         parameters=[OpenApiParameter("as", str, enum=["csv", "jsonl", "parquet"]),
                     OpenApiParameter("mode", str, enum=["free", "mcq"]), OpenApiParameter("category", str),
-                    OpenApiParameter("source", str), OpenApiParameter("condition", str)],
+                    OpenApiParameter("source", str), OpenApiParameter("condition", str), RAW_PARAMETER],
         responses={(200, "text/csv"): OpenApiTypes.BINARY, (200, "application/x-ndjson"): OpenApiTypes.BINARY,
                    (200, "application/vnd.apache.parquet"): OpenApiTypes.BINARY},
     )
@@ -500,12 +508,14 @@ class ResponsesExportApi(ProjectMixin, APIView):
         from django.http import FileResponse, StreamingHttpResponse
 
         from frontend import exports
+        from frontend.csv_safety import raw_requested
         from frontend.dashboard import Filters
 
         fmt = request.query_params.get("as", "csv")
         filters = Filters.from_query(request.query_params)
         if fmt == "csv":
-            response = StreamingHttpResponse(exports.csv_export(self.project, filters),
+            response = StreamingHttpResponse(exports.csv_export(self.project, filters,
+                                                                raw=raw_requested(request.query_params)),
                                              content_type=exports.CONTENT_TYPES["csv"])
         elif fmt == "jsonl":
             response = StreamingHttpResponse(exports.jsonl_export(self.project, filters),
