@@ -49,8 +49,12 @@ def guest_create(*, handle: str | None = None) -> User:
 def user_create(
     *, username: str, password: str | None = None, handle: str | None = None, **extra
 ) -> User:
-    """Create a registered user with a unique public handle."""
-    user = User(username=username, handle=_unique_handle(handle or username), **extra)
+    """Create a registered user with a unique public handle.
+
+    Without ``handle`` the handle is a generated pseudonym, never the login name:
+    handles are public (leaderboards, exports), usernames are half a credential (M-12).
+    """
+    user = User(username=username, handle=_unique_handle(handle), **extra)
     if password:
         user.set_password(password)
     else:

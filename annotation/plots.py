@@ -18,8 +18,9 @@ def _svg(fig) -> str:
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight")
     plt.close(fig)
-    text = buf.getvalue()
-    return text[text.index("<svg"):]
+    from frontend.charts import svg_for_html
+
+    return svg_for_html(buf.getvalue())
 
 
 def mos_plot(mos: pd.DataFrame, *, by: str, criterion: str | None = None) -> str | None:

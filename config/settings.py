@@ -8,36 +8,46 @@ jobs run inline (no broker).
 from __future__ import annotations
 
 import os
+import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config import env as envcheck
+
 BASE_DIR = Path(__file__).resolve().parent.parent
+# An optional env file (KEY=value lines, e.g. /etc/earshot/env); real variables win.
+if os.environ.get("EARSHOT_ENV_FILE"):
+    envcheck.read_env_file(os.environ["EARSHOT_ENV_FILE"])
 
-
-def env_bool(name: str, default: bool = False) -> bool:
-    """Read a boolean environment variable ("1", "true", "yes", "on" are true)."""
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    """Read a comma-separated environment variable as a list of non-empty strings."""
-    return [part.strip() for part in os.environ.get(name, default).split(",") if part.strip()]
-
+# Typed, strict readers: a value that does not parse stops start-up naming the
+# variable ("DJANGO_DEBUG='ture' is not a boolean"). Use them for new settings too.
+env_bool = envcheck.env_bool
+env_int = envcheck.env_int
+env_float = envcheck.env_float
+env_list = envcheck.env_list
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
+# The test suite (pytest) brings its own throwaway key and host names, and runs over
+# plain HTTP; everything else with DEBUG off is production and must be configured.
+RUNNING_TESTS = "pytest" in sys.modules
+PRODUCTION = not DEBUG and not RUNNING_TESTS
+
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG and env_bool("DJANGO_REQUIRE_SECRET_KEY", False):
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set in production.")
-    # Development and test fallback; production sets DJANGO_SECRET_KEY (deploy/env.example).
+if PRODUCTION:
+    envcheck.require_strong_secret_key("DJANGO_SECRET_KEY", SECRET_KEY)
+elif not SECRET_KEY:
+    # Development (DJANGO_DEBUG=1) and the test suite only: never accepted in production.
     SECRET_KEY = "earshot-insecure-development-key-change-me"
 
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "" if PRODUCTION else "localhost,127.0.0.1,[::1],testserver")
+if PRODUCTION and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "DJANGO_ALLOWED_HOSTS must be set when DJANGO_DEBUG is off: the host names this server "
+        "answers to, comma-separated (e.g. earshot.example.org)."
+    )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
@@ -52,6 +62,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "accounts.apps.AccountsConfig",
     "quiz.apps.QuizConfig",
     "judging.apps.JudgingConfig",
@@ -62,6 +73,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -70,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # last, as django-axes asks: turns a locked-out login into the 429 lockout answer
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -97,7 +111,10 @@ TEMPLATES = [
 VAR_DIR = Path(os.environ.get("EARSHOT_VAR_DIR", BASE_DIR / "var"))
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    try:
+        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"DATABASE_URL cannot be parsed: {exc}") from None
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -117,6 +134,11 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "frontend:home"
 LOGOUT_REDIRECT_URL = "frontend:home"
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: refuses a locked-out username/address before any password check
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -154,13 +176,53 @@ MEDIA_ROOT = Path(os.environ.get("EARSHOT_MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "/media-not-served/"
 
 # Uploads: audio clips and banks. Larger requests are refused with a clear error.
-EARSHOT_MAX_UPLOAD_BYTES = int(os.environ.get("EARSHOT_MAX_UPLOAD_BYTES", 50 * 1024 * 1024))
+EARSHOT_MAX_UPLOAD_BYTES = env_int("EARSHOT_MAX_UPLOAD_BYTES", 50 * 1024 * 1024, minimum=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = EARSHOT_MAX_UPLOAD_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", False)
+# --- HTTPS and browser hardening (docs/deployment.md, "Security settings") ------------
+# Production defaults are the safe ones; a plain-HTTP lab install turns them off
+# explicitly. The test suite runs over plain HTTP, so they default off there.
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", PRODUCTION)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", PRODUCTION)
+# the load balancer's health probe may come over plain HTTP
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+
+# Content-Security-Policy (django-csp): scripts and styles only from this server, no
+# inline script anywhere. ``style-src-attr`` allows style *attributes* (progress-bar
+# widths, matplotlib's inline SVG charts): an attribute can neither load nor run anything.
+# The API reference pages relax it for themselves (config/api_docs.py).
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-elem": [SELF],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "media-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # Background jobs: Celery with a Redis broker when CELERY_BROKER_URL is set; otherwise
 # tasks run inline in the calling process (the embedded default).
@@ -179,24 +241,56 @@ OPENAI_BASE_URL = os.environ.get("OPENAI_BASE_URL", "")
 OPENAI_API_KEY = os.environ.get("OPENAI_API_KEY", "")
 EARSHOT_LLM_JUDGE_MODEL = os.environ.get("EARSHOT_LLM_JUDGE_MODEL", "gpt-4o-mini")
 EARSHOT_LLM_JUDGE_ENABLED = bool(OPENAI_BASE_URL or OPENAI_API_KEY)
-EARSHOT_LLM_JUDGE_TIMEOUT_S = float(os.environ.get("EARSHOT_LLM_JUDGE_TIMEOUT_S", 30))
-EARSHOT_LLM_JUDGE_MAX_ATTEMPTS = int(os.environ.get("EARSHOT_LLM_JUDGE_MAX_ATTEMPTS", 4))
-EARSHOT_LLM_JUDGE_BACKOFF_S = float(os.environ.get("EARSHOT_LLM_JUDGE_BACKOFF_S", 1))
+EARSHOT_LLM_JUDGE_TIMEOUT_S = env_float("EARSHOT_LLM_JUDGE_TIMEOUT_S", 30, minimum=0)
+EARSHOT_LLM_JUDGE_MAX_ATTEMPTS = env_int("EARSHOT_LLM_JUDGE_MAX_ATTEMPTS", 4, minimum=1)
+EARSHOT_LLM_JUDGE_BACKOFF_S = env_float("EARSHOT_LLM_JUDGE_BACKOFF_S", 1, minimum=0)
 # Calibrated scores in this closed range are "uncertain": adjudication queue, LLM judge.
 EARSHOT_JUDGE_GREY_ZONE = (
-    float(os.environ.get("EARSHOT_JUDGE_GREY_LOW", 0.3)),
-    float(os.environ.get("EARSHOT_JUDGE_GREY_HIGH", 0.7)),
+    env_float("EARSHOT_JUDGE_GREY_LOW", 0.3),
+    env_float("EARSHOT_JUDGE_GREY_HIGH", 0.7),
 )
 # A running IRT fit whose worker wrote no progress for this long is marked failed
 # ("worker lost") and may be taken over by a redelivered task.
-EARSHOT_IRT_STALE_AFTER_S = float(os.environ.get("EARSHOT_IRT_STALE_AFTER_S", 600))
+EARSHOT_IRT_STALE_AFTER_S = env_float("EARSHOT_IRT_STALE_AFTER_S", 600, minimum=1)
+
+# --- Login lockout (django-axes) and API throttling -------------------------------------
+# Reverse proxies in front of Earshot (nginx: 1). The client address is then taken from
+# X-Forwarded-For, for the lockout and the throttles; 0 trusts REMOTE_ADDR only.
+EARSHOT_TRUSTED_PROXIES = env_int("EARSHOT_TRUSTED_PROXIES", 0, minimum=0)
+AXES_ENABLED = env_bool("EARSHOT_LOGIN_LOCKOUT", True)
+AXES_FAILURE_LIMIT = env_int("EARSHOT_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("EARSHOT_LOGIN_COOLOFF_MINUTES", 15, minimum=0.01))
+# one username from one address: a guessing client is stopped, and nobody can lock a
+# researcher out from elsewhere by typing their username wrong
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_IPWARE_PROXY_COUNT = EARSHOT_TRUSTED_PROXIES or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if EARSHOT_TRUSTED_PROXIES else ["REMOTE_ADDR"]
+)
+AXES_VERBOSE = False
 
 REST_FRAMEWORK = {
+    # Token first: a request without valid credentials answers 401 with
+    # "WWW-Authenticate: Token", not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        # the suite makes thousands of calls a minute; tests/accounts/test_throttling.py
+        # checks the production defaults
+        "anon": envcheck.env_rate("EARSHOT_API_THROTTLE_ANON", "100000/min" if RUNNING_TESTS else "120/min"),
+        "user": envcheck.env_rate("EARSHOT_API_THROTTLE_USER", "100000/min" if RUNNING_TESTS else "1200/min"),
+    },
+    "NUM_PROXIES": EARSHOT_TRUSTED_PROXIES or None,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
@@ -212,11 +306,43 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# --- Logs, errors, health ---------------------------------------------------------------
+# EARSHOT_LOG_FORMAT=json: one JSON object per line (time, level, logger, message,
+# exception, request path/status) for log shippers; "plain" (default) for people.
+EARSHOT_LOG_FORMAT = envcheck.env_choice("EARSHOT_LOG_FORMAT", "plain", ("plain", "json"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "config.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": EARSHOT_LOG_FORMAT}},
+    "root": {"handlers": ["console"], "level": envcheck.env_choice(
+        "DJANGO_LOG_LEVEL", "info", ("debug", "info", "warning", "error", "critical")).upper()},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+# Optional error reporting: only with a DSN, and only then is sentry-sdk imported
+# (pip install 'earshot[sentry]').
+EARSHOT_SENTRY_DSN = os.environ.get("EARSHOT_SENTRY_DSN", "").strip()
+EARSHOT_SENTRY_TRACES_SAMPLE_RATE = env_float("EARSHOT_SENTRY_TRACES_SAMPLE_RATE", 0.0, minimum=0)
+if EARSHOT_SENTRY_DSN:
+    from config.logs import sentry_init
+
+    sentry_init(EARSHOT_SENTRY_DSN, traces_sample_rate=EARSHOT_SENTRY_TRACES_SAMPLE_RATE)
+# /healthz: how long to wait for a Celery worker's reply (seconds).
+EARSHOT_HEALTH_WORKER_TIMEOUT_S = env_float("EARSHOT_HEALTH_WORKER_TIMEOUT_S", 1.0, minimum=0.1)
+# Who may read the OpenAPI schema and the reference pages under /api/v1/: "public"
+# (default: the API of open-source software, no project data in it), "authenticated"
+# (signed-in users only) or "off" (404).
+EARSHOT_API_DOCS = envcheck.env_choice("EARSHOT_API_DOCS", "public", ("public", "authenticated", "off"))
+
+# Cache (DRF throttle counters, dashboard results): per process by default; a Redis
+# URL shares it between gunicorn workers and hosts (throttles then count per client
+# across all of them).
+EARSHOT_CACHE_URL = os.environ.get("EARSHOT_CACHE_URL", "").strip()
+if EARSHOT_CACHE_URL:
+    if not EARSHOT_CACHE_URL.startswith(("redis://", "rediss://")):
+        raise ImproperlyConfigured(f"EARSHOT_CACHE_URL={EARSHOT_CACHE_URL!r} must be a redis:// URL.")
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": EARSHOT_CACHE_URL}}

@@ -8,6 +8,7 @@ its CSV and the page always show the same numbers. SVG output is deterministic
 from __future__ import annotations
 
 import io
+import re
 
 import matplotlib
 
@@ -98,3 +99,15 @@ def render(fig: Figure, fmt: str = "svg", *, dpi: int = 110) -> bytes:
 
 CHARTED = ("headline", "category", "source", "qtype", "condition", "models",
            "mcq_positions", "mcq_distractors", "agreement")
+
+
+_SVG_STYLE = re.compile(r"<style[^>]*>.*?</style>", re.DOTALL)
+
+
+def svg_for_html(svg: str | bytes) -> str:
+    """Matplotlib's SVG ready to inline in a page: from ``<svg`` on (no XML prolog), and
+    without its ``<style>`` element, which the Content-Security-Policy would block
+    (``style-src-elem 'self'``); its one rule lives in earshot.css (``figure.chart svg *``)."""
+    text = svg.decode("utf-8") if isinstance(svg, bytes) else svg
+    start = text.find("<svg")
+    return _SVG_STYLE.sub("", text[start:] if start >= 0 else text, count=1)

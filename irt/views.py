@@ -100,10 +100,10 @@ def _export(df: pd.DataFrame, name: str, fmt: str, *, raw: bool = False) -> Http
 
 
 def _svg_inline(svg: bytes) -> str:
-    """Matplotlib's SVG without the XML prolog/doctype, ready to inline in HTML."""
-    text = svg.decode("utf-8")
-    start = text.find("<svg")
-    return text[start:] if start >= 0 else text
+    """Matplotlib's SVG without the XML prolog/doctype and its CSP-blocked <style>, ready to inline in HTML."""
+    from frontend.charts import svg_for_html
+
+    return svg_for_html(svg)
 
 
 def _plot_bytes(fit: Fit, tables: dict[str, pd.DataFrame] | None, name: str, fmt: str) -> bytes:

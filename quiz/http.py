@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 
+from django.conf import settings
 from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
 
 from .models import Clip
@@ -53,9 +56,17 @@ def _iter_file(handle, start: int, length: int):
         handle.close()
 
 
+def clip_etag(clip: Clip) -> str:
+    """The clip's quoted ETag: an HMAC of its content hash under the secret key, so it
+    changes with the bytes but cannot be looked up in a dataset's published SHA-256
+    list to name the original file (M-14)."""
+    digest = hmac.new(settings.SECRET_KEY.encode(), f"earshot-clip-etag:{clip.sha256}".encode(), hashlib.sha256)
+    return f'"{digest.hexdigest()[:32]}"'
+
+
 def serve_clip(request: HttpRequest, clip: Clip) -> HttpResponse:
     """Send a clip's bytes, honouring Range and If-None-Match; never its file name."""
-    etag = f'"{clip.sha256}"'
+    etag = clip_etag(clip)
     headers = {
         "Accept-Ranges": "bytes",
         "ETag": etag,

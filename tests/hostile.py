@@ -11,10 +11,10 @@ runs a tiny IRT fit, so every page and every export has those strings to show.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Callable
 
 
 @dataclass

@@ -6,6 +6,7 @@ import random
 import tempfile
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -39,7 +40,8 @@ class Command(BaseCommand):
             if researcher is None:
                 researcher = user_create(username="researcher", password=DEMO_PASSWORD, handle="demo-researcher")
             membership_set(project=project, user=researcher, role=Role.OWNER)
-            if not User.objects.filter(username="admin").exists():
+            # a superuser with a published password only on a demo/development server (M-6)
+            if settings.DEBUG and not User.objects.filter(username="admin").exists():
                 user_create(username="admin", password=DEMO_PASSWORD, handle="demo-admin",
                             is_staff=True, is_superuser=True)
             with tempfile.TemporaryDirectory() as tmp:
@@ -55,7 +57,8 @@ class Command(BaseCommand):
                 f"model responses: {model_summary.created} new; {created_players} simulated players."
             )
         )
-        self.stdout.write(f"Researcher login: researcher / {DEMO_PASSWORD}  (admin: admin / {DEMO_PASSWORD})")
+        admin_note = f"admin: admin / {DEMO_PASSWORD}" if settings.DEBUG else "no admin account: DJANGO_DEBUG is off"
+        self.stdout.write(f"Researcher login: researcher / {DEMO_PASSWORD}  ({admin_note})")
 
     def _players(self, project: Project, count: int, seed: int) -> int:
         existing = project.responders.filter(kind="human", user__is_guest=True).count()
