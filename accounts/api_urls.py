@@ -10,6 +10,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
 
 from .api import ProjectAccess
 from .models import Membership, Project
@@ -66,7 +67,18 @@ class ProjectDetailApi(generics.GenericAPIView):
 
 
 class TokenApi(ObtainAuthToken):
-    """Exchange a username and password for your API token (``Authorization: Token <key>``)."""
+    """Exchange a username and password for your API token (``Authorization: Token <key>``).
+
+    Repeated failures for one username from one address lock it out like the log-in
+    forms do (django-axes; HTTP 429 with ``Retry-After``).
+    """
+
+    throttle_classes = [AnonRateThrottle]  # DRF's view has none; anonymous by nature
+
+    def get_serializer_context(self) -> dict:
+        # django-axes records failures on (and its middleware answers for) Django's own
+        # HttpRequest, not DRF's wrapper around it.
+        return {**super().get_serializer_context(), "request": self.request._request}
 
     @extend_schema(
         operation_id="auth_token_create",
