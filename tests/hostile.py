@@ -87,7 +87,7 @@ def build_hostile_project(*, slug: str, text: Callable[[str], str], folder: Path
     campaign = annotation.campaign_create(
         project=project, name=t("campaign name"), slug="xc", template="custom", criteria=criteria,
         instructions=t("campaign instructions"), question_text=t("campaign question"),
-        consent_text=t("consent text"), policy="overlap", policy_k=2, require_full_listen=False,
+        consent_text=t("consent text"), policy="overlap", policy_k=3, require_full_listen=False,
     )
     items = [{"id": f"i{i}", "audio": "a.wav" if i % 2 else "b.wav", "system": t("item system", 100),
               "condition": t("item condition", 100), "task": "plain"} for i in range(3)]
