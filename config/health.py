@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 
 def _database() -> dict[str, Any]:
@@ -67,7 +67,7 @@ def _broker_and_workers() -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """Run every check and answer 200 (all pass) or 503."""
     started = time.monotonic()

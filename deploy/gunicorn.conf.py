@@ -29,3 +29,9 @@ max_requests = 20000
 max_requests_jitter = 2000
 accesslog = "-"
 errorlog = "-"
+
+# No "Server: gunicorn" header (M-13): name no server software or version. nginx in
+# front also drops the upstream's Server header and, with "server_tokens off", its own version.
+import gunicorn.http.wsgi  # noqa: E402
+
+gunicorn.http.wsgi.SERVER = "earshot"

@@ -44,6 +44,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from tests.benchmarks._env import configure  # noqa: E402
+
+configure()
 
 
 def __getattr__(name: str):

@@ -33,7 +33,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from tests.benchmarks._env import configure  # noqa: E402
+
+configure()
 
 SLUG = "bench"
 N_QUESTIONS = 400
