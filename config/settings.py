@@ -271,6 +271,10 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = (
     ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if EARSHOT_TRUSTED_PROXIES else ["REMOTE_ADDR"]
 )
 AXES_VERBOSE = False
+# Browser endpoints (accounts/ratelimit.py): new guest players per client address, and
+# answers per player. Generous for a class behind one address; a script is stopped.
+EARSHOT_GUEST_RATE = envcheck.env_rate("EARSHOT_GUEST_RATE", "100000/min" if RUNNING_TESTS else "60/hour")
+EARSHOT_ANSWER_RATE = envcheck.env_rate("EARSHOT_ANSWER_RATE", "100000/min" if RUNNING_TESTS else "30/min")
 
 REST_FRAMEWORK = {
     # Token first: a request without valid credentials answers 401 with

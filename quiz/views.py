@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import ratelimit
 from accounts.models import Membership, Project, Role
 from accounts.permissions import can_play, role_in
 from accounts.services import guest_create
@@ -48,6 +49,8 @@ def _category(project: Project, slug: str | None) -> Category | None:
 
 
 @require_http_methods(["GET", "POST"])
+@ratelimit.limit("guest", "EARSHOT_GUEST_RATE",
+                 when=lambda request: request.method == "POST" and not request.user.is_authenticated)
 def play_start(request: HttpRequest, slug: str) -> HttpResponse:
     """Choose category and mode (and a handle, for guests), then start playing."""
     project = _project_for_player(request, slug)
@@ -137,6 +140,7 @@ def _json_error(field: str, message: str, status: int = 400) -> JsonResponse:
 
 
 @require_POST
+@ratelimit.limit("answer", "EARSHOT_ANSWER_RATE", per="user", json=True)
 def play_answer(request: HttpRequest, slug: str) -> JsonResponse:
     """Judge and store an answer (JSON in, JSON out); idempotent by client token."""
     project = _project_for_player(request, slug)

@@ -147,3 +147,42 @@ def test_registered_users_get_a_generated_handle_not_their_username(make_user):
     assert user.handle and user.handle != "alice.smith" and "alice" not in user.handle
     chosen = make_user(username="bob", handle="bob-the-player")
     assert chosen.handle == "bob-the-player"
+
+
+def test_guest_creation_is_limited_per_address(client, settings, imported):
+    from accounts.models import User
+
+    settings.EARSHOT_GUEST_RATE = "3/hour"
+    url = reverse("quiz:play_start", args=[imported.slug])
+    answers = []
+    for _ in range(4):
+        client.cookies.clear()  # a script throwing its session away each time
+        answers.append(client.post(url, {"mode": "free"}))
+    assert [a.status_code for a in answers] == [302, 302, 302, 429]
+    assert int(answers[-1]["Retry-After"]) > 0 and "Too many requests" in answers[-1].content.decode()
+    assert User.objects.filter(is_guest=True).count() == 3
+    client.cookies.clear()
+    assert client.post(url, {"mode": "free"}, REMOTE_ADDR="10.1.2.3").status_code == 302  # another client
+
+
+def test_trusted_proxy_address_comes_from_x_forwarded_for(rf, settings):
+    from accounts.ratelimit import client_address
+
+    request = rf.get("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9", REMOTE_ADDR="127.0.0.1")
+    settings.EARSHOT_TRUSTED_PROXIES = 0
+    assert client_address(request) == "127.0.0.1"
+    settings.EARSHOT_TRUSTED_PROXIES = 1
+    assert client_address(request) == "203.0.113.9"  # not the spoofable left-most entry
+
+
+def test_answer_submission_is_limited_per_player(client, settings, imported):
+    import json
+
+    settings.EARSHOT_ANSWER_RATE = "2/min"
+    client.post(reverse("quiz:play_start", args=[imported.slug]), {"mode": "free"})
+    url = reverse("quiz:play_answer", args=[imported.slug])
+    codes = [client.post(url, json.dumps({"presentation": 0, "answer": "x", "client_token": f"t{i}"}),
+                         content_type="application/json").status_code for i in range(3)]
+    assert codes[:2] != [429, 429] and codes[2] == 429
+    last = client.post(url, "{}", content_type="application/json")
+    assert last.status_code == 429 and last.json()["error"]["field"] == "rate"
