@@ -6,13 +6,16 @@ from django.db.models import QuerySet
 from django.urls import path
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import generics, serializers
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
 from .api import ProjectAccess
+from .authentication import token_expired
 from .models import Membership, Project
 from .permissions import role_in
 
@@ -86,7 +89,22 @@ class TokenApi(ObtainAuthToken):
         responses={200: inline_serializer("AuthTokenResponse", {"token": serializers.CharField()})},
     )
     def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = serializer.validated_data["user"]
+        token, _ = Token.objects.get_or_create(user=user)
+        if token_expired(token):  # an expired token is replaced, not handed out again
+            token.delete()
+            token = Token.objects.create(user=user)
+        return Response({"token": token.key})
+
+    @extend_schema(operation_id="auth_token_destroy", request=None, responses={204: None})
+    def delete(self, request, *args, **kwargs):
+        """Revoke your token (any signed-in user); the next POST issues a new one."""
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=204)
 
 
 urlpatterns = [

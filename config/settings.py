@@ -276,11 +276,14 @@ AXES_VERBOSE = False
 EARSHOT_GUEST_RATE = envcheck.env_rate("EARSHOT_GUEST_RATE", "100000/min" if RUNNING_TESTS else "60/hour")
 EARSHOT_ANSWER_RATE = envcheck.env_rate("EARSHOT_ANSWER_RATE", "100000/min" if RUNNING_TESTS else "30/min")
 
+# API tokens older than this many days are refused (401); 0 = no limit.
+EARSHOT_API_TOKEN_MAX_AGE_DAYS = env_float("EARSHOT_API_TOKEN_MAX_AGE_DAYS", 180, minimum=0)
+
 REST_FRAMEWORK = {
     # Token first: a request without valid credentials answers 401 with
     # "WWW-Authenticate: Token", not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

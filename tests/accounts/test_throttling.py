@@ -186,3 +186,28 @@ def test_answer_submission_is_limited_per_player(client, settings, imported):
     assert codes[:2] != [429, 429] and codes[2] == 429
     last = client.post(url, "{}", content_type="application/json")
     assert last.status_code == 429 and last.json()["error"]["field"] == "rate"
+
+
+def test_old_tokens_are_refused_and_any_user_can_rotate(client, make_user, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from rest_framework.authtoken.models import Token
+
+    settings.EARSHOT_API_TOKEN_MAX_AGE_DAYS = 30
+    user = make_user(username="tokenholder")
+    token = Token.objects.create(user=user)
+    auth = {"HTTP_AUTHORIZATION": f"Token {token.key}"}
+    assert client.get(reverse("api-projects"), **auth).status_code == 200
+    Token.objects.filter(pk=token.pk).update(created=timezone.now() - timedelta(days=31))
+    expired = client.get(reverse("api-projects"), **auth)
+    assert expired.status_code == 401 and "expired" in expired.json()["detail"]
+    # asking again with the password replaces the expired token
+    fresh = client.post(reverse("api-token"), {"username": "tokenholder", "password": PASSWORD}).json()["token"]
+    assert fresh != token.key and client.get(reverse("api-projects"), HTTP_AUTHORIZATION=f"Token {fresh}").status_code == 200
+    # any user may revoke (rotate) their own token
+    assert client.delete(reverse("api-token"), HTTP_AUTHORIZATION=f"Token {fresh}").status_code == 204
+    assert client.get(reverse("api-projects"), HTTP_AUTHORIZATION=f"Token {fresh}").status_code == 401
+    new = client.post(reverse("api-token"), {"username": "tokenholder", "password": PASSWORD}).json()["token"]
+    assert new != fresh
+    assert client.delete(reverse("api-token")).status_code == 401
