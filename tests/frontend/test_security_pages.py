@@ -97,6 +97,8 @@ def test_api_reference_pages_load_nothing_from_third_parties(client):
     script = client.get("/api/v1/docs/?script=")
     assert script.status_code == 200 and "SwaggerUIBundle" in script.content.decode()
     assert "'unsafe-inline'" in _csp(redoc)["style-src-elem"]  # ReDoc styles itself from script
+    bundle = client.get(reverse("api-redoc-js"))
+    assert bundle.status_code == 200 and b"cdn.redoc.ly" not in bundle.content and b"Redoc" in bundle.content
 
 
 @pytest.mark.parametrize("mode, anonymous, signed_in", [("public", 200, 200), ("authenticated", 401, 200),

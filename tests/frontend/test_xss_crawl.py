@@ -168,3 +168,26 @@ def test_no_stored_xss_on_any_page_of_any_role(browser, live_server, hostile):
     assert csp == [], f"Content-Security-Policy blocked something on a page: {csp}"
     assert errors == [], f"JavaScript errors: {errors}"
     assert len(visited) >= 20
+
+
+def test_api_reference_and_admin_pages_work_under_the_policy(browser, live_server, make_user):
+    """D28 / M-13: Swagger UI and ReDoc render from local files only (no Google Fonts),
+    and the admin works under the Content-Security-Policy."""
+    crawl = Crawl(browser, live_server.url)
+    outside: list[str] = []
+    crawl.page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(live_server.url)
+                  and not r.url.startswith(("data:", "blob:")) else None)
+    crawl.visit("/api/v1/docs/")
+    crawl.page.wait_for_selector(".swagger-ui .info .title")
+    assert "Earshot API" in crawl.page.inner_text(".swagger-ui .info .title")
+    crawl.visit("/api/v1/redoc/")
+    crawl.page.wait_for_selector("text=Earshot API")
+    crawl.visit("/admin/login/")
+    crawl.login(make_user(is_staff=True, is_superuser=True))
+    crawl.visit("/admin/")
+    crawl.visit("/admin/accounts/user/")
+    crawl.visit("/admin/accounts/user/add/")
+    crawl.close()
+    assert outside == [], f"third-party requests: {outside}"
+    assert crawl.csp == [], crawl.csp
+    assert crawl.dialogs == [] and crawl.errors == [], (crawl.dialogs, crawl.errors)
