@@ -327,7 +327,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": EARSHOT_LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": envcheck.env_choice(
         "DJANGO_LOG_LEVEL", "info", ("debug", "info", "warning", "error", "critical")).upper()},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    # django-axes logs every log-in at INFO; failures and lockouts are WARNING
+    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 # Optional error reporting: only with a DSN, and only then is sentry-sdk imported
 # (pip install 'earshot[sentry]').

@@ -9,8 +9,12 @@ spreadsheets show as-is and do not evaluate.
 
 Numbers stay numbers: an ``int``/``float`` cell (``-0.5`` in a score, a negative
 θ, a gap) is not text and is written unchanged, so numeric columns parse as
-numbers. Text that happens to look like a negative number (an answer typed as
-``-5``) is text and is quoted, as OWASP's rule says.
+numbers. One narrow exception to the text rule: a cell of ``-`` or ``+`` followed
+only by letters, digits, ``_``, ``.`` and ``-`` (a generated rater id such as
+``-Y_I-RbTO-zAy7uI``, an answer typed as ``-5``) is left alone: without spaces,
+parentheses, quotes, ``|``, ``!``, ``=`` or ``@`` it cannot call a function or DDE,
+and quoting it would break ids that join across exports. ``=``, ``@``, tab and CR
+always get the quote.
 
 Programmatic users who parse the CSV with a CSV library, not a spreadsheet, ask
 for ``?raw=1`` and get the cells exactly as stored (:func:`raw_requested`).
@@ -22,6 +26,7 @@ row tuples (:func:`escape_row`), and PostgreSQL ``COPY`` queries
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -30,6 +35,10 @@ import pandas as pd
 #: First characters that make a spreadsheet treat a cell as a formula.
 FORMULA_PREFIXES: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
 
+#: ``-``/``+`` cells that cannot carry a function call or DDE payload (see module doc).
+INERT_SIGNED = r"[-+][A-Za-z0-9_.-]*"
+_INERT_SIGNED = re.compile(INERT_SIGNED)
+
 #: Query values that turn the guard off (``?raw=1``).
 RAW_VALUES = frozenset({"1", "true", "yes", "on"})
 
@@ -37,6 +46,8 @@ RAW_VALUES = frozenset({"1", "true", "yes", "on"})
 def escape_cell(value: Any) -> Any:
     """``value`` with a leading ``'`` if it is text that begins like a formula."""
     if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        if value[0] in "-+" and _INERT_SIGNED.fullmatch(value):
+            return value
         return "'" + value
     return value
 
@@ -68,11 +79,13 @@ def sql_escape(expression: str) -> str:
     """A PostgreSQL expression that applies the same rule to a text ``expression``.
 
     Used inside ``COPY (SELECT ...)`` so the server-side CSV path escapes exactly
-    like the Python path. ``left(x, 1)`` of NULL is NULL, so NULLs stay NULL.
+    like the Python path (the same :data:`INERT_SIGNED` exception, as a POSIX regular
+    expression). ``left(x, 1)`` of NULL is NULL, so NULLs stay NULL.
     """
     literals = ", ".join("E'\\t'" if p == "\t" else "E'\\r'" if p == "\r" else f"'{p}'"
                          for p in FORMULA_PREFIXES)
     return (f"CASE WHEN left({expression}, 1) IN ({literals}) "
+            f"AND {expression} !~ '^{INERT_SIGNED}$' "
             f"THEN '''' || {expression} ELSE {expression} END")
 
 

@@ -138,7 +138,7 @@ def test_exports_are_pseudonymous(researcher_client, mos_campaign, fmt):
 
 @pytest.mark.parametrize(
     ("role", "expected"),
-    [pytest.param(None, 403, id="anonymous"), pytest.param("participant", 403, id="participant"),
+    [pytest.param(None, 401, id="anonymous"), pytest.param("participant", 403, id="participant"),
      pytest.param("researcher", 200, id="researcher"), pytest.param("owner", 200, id="owner")],
 )
 def test_report_api_permissions(client, make_user, mos_campaign, role, expected):

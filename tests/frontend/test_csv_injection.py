@@ -26,12 +26,16 @@ def formula(name: str) -> str:
 
 @pytest.mark.parametrize("value, expected", [
     pytest.param("=1+2", "'=1+2", id="equals"),
-    pytest.param("+1", "'+1", id="plus"),
+    pytest.param("+SUM(A1)", "'+SUM(A1)", id="plus"),
     pytest.param("-2+3", "'-2+3", id="minus"),
+    pytest.param("-cmd|' /C calc'!A0", "'-cmd|' /C calc'!A0", id="minus-dde"),
+    pytest.param("+1", "+1", id="plus-number-is-inert"),
+    pytest.param("-Y_I-RbTO-zAy7uI", "-Y_I-RbTO-zAy7uI", id="generated-id-is-inert"),
     pytest.param("@SUM(A1)", "'@SUM(A1)", id="at"),
     pytest.param("\t=1", "'\t=1", id="tab"),
     pytest.param("\r=1", "'\r=1", id="cr"),
-    pytest.param("-0.5", "'-0.5", id="negative-number-as-text-is-text"),
+    pytest.param("-0.5", "-0.5", id="negative-number-as-text-is-inert"),
+    pytest.param("- 5", "'- 5", id="minus-space"),
     pytest.param("plain", "plain", id="plain"),
     pytest.param(" =1", " =1", id="space-first"),
     pytest.param("", "", id="empty"),
@@ -46,12 +50,12 @@ def test_escape_cell(value, expected):
 
 def test_escape_frame_keeps_numeric_columns_numeric():
     frame = pd.DataFrame({"label": ["=evil", "ok"], "theta": [-0.5, 1.25], "n": [-1, 2],
-                          "mixed": ["-x", None]})
+                          "mixed": ["-x y", None]})
     out = csv_safety.escape_frame(frame)
     assert list(out["label"]) == ["'=evil", "ok"]
     assert list(out["theta"]) == [-0.5, 1.25] and out["theta"].dtype == float
     assert list(out["n"]) == [-1, 2]
-    assert out["mixed"].iloc[0] == "'-x" and pd.isna(out["mixed"].iloc[1])
+    assert out["mixed"].iloc[0] == "'-x y" and pd.isna(out["mixed"].iloc[1])
     assert list(frame["label"]) == ["=evil", "ok"]  # input untouched
     assert "-0.5" in out.to_csv(index=False)
 
@@ -68,7 +72,8 @@ def test_sql_escape_on_the_database():
 
     if connection.vendor != "postgresql":
         pytest.skip("E'' literals are PostgreSQL syntax; the COPY path runs only there")
-    values = ["=1", "+1", "-1", "@x", "\t1", "\r1", "ok", "", "'=already", None]
+    values = ["=1", "+1", "-1", "@x", "\t1", "\r1", "ok", "", "'=already", None, "-a_b.c-d", "-2+3",
+              "-x(1)", "+ 1"]
     with connection.cursor() as cursor:
         for value in values:
             cursor.execute(f"SELECT {csv_safety.sql_escape('v')} FROM (SELECT %s::text AS v) AS t", [value])

@@ -128,7 +128,7 @@ API = [
 @pytest.mark.parametrize(
     ("who", "status"),
     [
-        pytest.param(None, 403, id="anonymous"),
+        pytest.param(None, 401, id="anonymous"),  # no credentials: 401 (M-13)
         pytest.param("alice", 403, id="participant"),
         pytest.param("outsider", 404, id="researcher-of-another-project"),
         pytest.param("researcher", 200, id="researcher"),
