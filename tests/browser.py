@@ -42,7 +42,11 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True)
+    # bypass_csp: Playwright's wait_for_function evaluates its predicate string in the page,
+    # which the Content-Security-Policy (no 'unsafe-eval') refuses. The policy itself is
+    # tested in tests/frontend/test_xss_crawl.py, whose contexts do not bypass it.
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True,
+                                  bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.set_default_navigation_timeout(45_000)
