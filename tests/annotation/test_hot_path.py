@@ -142,9 +142,9 @@ def test_fast_path_answers_like_drf(client, make_campaign, make_user, enrolled):
 def test_fast_path_keeps_access_rules(client, make_campaign, private_project, enrolled, make_user):
     campaign = make_campaign(n=3, template="quality_0_5", audio=False)
     token = enrolled(campaign)
-    # DRF's answers: 403 for a bad token (session authentication comes first and sends
-    # no WWW-Authenticate challenge), 404 for what the caller may not see
-    assert call(client, api(campaign, "next/"), {}, "not-a-token").status_code == 403
+    # DRF's answers: 401 for a bad token (token authentication comes first and sends
+    # the WWW-Authenticate challenge), 404 for what the caller may not see
+    assert call(client, api(campaign, "next/"), {}, "not-a-token").status_code == 401
     user = Token.objects.get(key=token).user
     campaign.status = CampaignStatus.DRAFT
     campaign.save(update_fields=["status"])
@@ -161,7 +161,7 @@ def test_fast_path_keeps_access_rules(client, make_campaign, private_project, en
     assert call(client, api(campaign, "next/"), {}, token).status_code == 200  # staff may
     user.is_active = False
     user.save(update_fields=["is_active"])
-    assert call(client, api(campaign, "next/"), {}, token).status_code == 403
+    assert call(client, api(campaign, "next/"), {}, token).status_code == 401  # "User inactive or deleted."
 
 
 def play(campaign, annotators, rounds: int) -> list[tuple[int, str | None]]:
