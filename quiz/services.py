@@ -240,9 +240,14 @@ def responder_for_model(*, project: Project, system_name: str, condition: str) -
 
 
 def presentation_get_or_create(
-    *, responder: Responder, question: Question, mode: str, rng: random.Random | None = None
+    *, responder: Responder, question: Question, mode: str, rng: random.Random | None = None,
+    stage: int = 1, design: str = "",
 ) -> Presentation:
-    """Serve ``question`` to ``responder``: fix (and store) the MCQ option order shown."""
+    """Serve ``question`` to ``responder``: fix (and store) the MCQ option order shown.
+
+    ``stage`` 2 marks the multiple-choice version served after a free answer (the
+    *free then MCQ* design); ``design`` records the study design in force.
+    """
     if mode == Mode.MCQ and not question.has_mcq:
         raise SubmissionError("mode", "this question has no multiple-choice options")
     existing = Presentation.objects.filter(responder=responder, question=question, mode=mode).first()
@@ -255,7 +260,8 @@ def presentation_get_or_create(
     try:
         with transaction.atomic():
             return Presentation.objects.create(
-                responder=responder, question=question, mode=mode, option_order=order
+                responder=responder, question=question, mode=mode, option_order=order,
+                stage=stage, design=design,
             )
     except IntegrityError:
         return Presentation.objects.get(responder=responder, question=question, mode=mode)
@@ -305,9 +311,14 @@ def response_submit(
     choice: int | None = None,
     option_order: list[int] | None = None,
     clue_index: int | None = None,
+    clue_time_s: float | None = None,
     clip_time_s: float | None = None,
     latency_ms: int | None = None,
     prompted: bool = False,
+    stage: int | None = None,
+    design: str = "",
+    listening: dict | None = None,
+    listened_fraction: float | None = None,
 ) -> tuple[Response, bool]:
     """Store and judge one answer; idempotent by ``client_token``.
 
@@ -357,6 +368,8 @@ def response_submit(
     clip_count = question.question_clips.count()
     if clue_index is not None and not 0 <= int(clue_index) < max(clip_count, 1):
         raise SubmissionError("clue_index", f"must be between 0 and {clip_count - 1}")
+    if stage is None:
+        stage = presentation.stage if presentation is not None else 1
     now = timezone.now()
     if latency_ms is None and presentation is not None:
         latency_ms = int((now - presentation.served_at).total_seconds() * 1000)
@@ -373,10 +386,15 @@ def response_submit(
                 choice_position=choice_position,
                 option_order=option_order,
                 clue_index=clue_index,
+                clue_time_s=clue_time_s,
                 clip_time_s=clip_time_s,
                 latency_ms=latency_ms,
                 client_token=client_token,
                 prompted=prompted,
+                stage=stage,
+                design=design or (presentation.design if presentation is not None else ""),
+                listening=listening or {},
+                listened_fraction=listened_fraction,
                 judged_at=now,
                 **verdict,
             )
