@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Project
@@ -138,22 +138,27 @@ def clip_presentation_for_player(*, user, clip: Clip) -> Presentation | None:
     """
     if not user.is_authenticated:
         return None
-    base = Presentation.objects.filter(
-        responder__user=user, responder__project_id=clip.project_id,
-        question__question_clips__clip=clip,
+    from .models import QuestionClip
+
+    positions = dict(
+        QuestionClip.objects.filter(clip=clip, question__project_id=clip.project_id)
+        .values_list("question_id", "position")
     )
-    visible = base.filter(
-        Q(question__pyramidal=False)
-        | Q(clues_revealed__gt=F("question__question_clips__position"))
-    ).order_by("-id").first()
-    if visible is not None:
-        return visible
-    answered = Response.objects.filter(
-        responder__user=user, question__question_clips__clip=clip, project_id=clip.project_id
-    ).values_list("question_id", "mode").first()
-    if answered is None:
-        return None
-    return base.filter(question_id=answered[0], mode=answered[1]).first()
+    presentations = Presentation.objects.filter(
+        responder__user=user, question_id__in=list(positions)
+    ).select_related("question").order_by("-id")
+    answered = set(
+        Response.objects.filter(responder__user=user, question_id__in=list(positions))
+        .values_list("question_id", "mode")
+    )
+    for presentation in presentations:
+        if (
+            not presentation.question.pyramidal
+            or positions[presentation.question_id] < presentation.clues_revealed
+            or (presentation.question_id, presentation.mode) in answered
+        ):
+            return presentation
+    return None
 
 
 def audio_fetch_record(*, presentation: Presentation, clip: Clip, range_header: str) -> None:
