@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import research_views, views
 
 app_name = "quiz"
 
@@ -12,5 +12,7 @@ urlpatterns = [
     path("p/<slug:slug>/play/reveal/", views.play_reveal, name="play_reveal"),
     path("p/<slug:slug>/play/me/", views.play_history, name="play_history"),
     path("p/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
+    path("p/<slug:slug>/study/", research_views.study_settings, name="study_settings"),
+    path("p/<slug:slug>/study/link/", research_views.study_link_rotate, name="study_link_rotate"),
     path("clips/<str:public_id>/", views.clip_audio, name="clip_audio"),
 ]

@@ -350,3 +350,56 @@ def test_listening_evidence_is_checked_and_stored(client, study):
     _page, third = _next(client, study)
     _post(client, study, "play_answer", {"presentation": third.pk, "client_token": "l3", "answer": "x"})
     assert Response.objects.get(client_token="l3").listened_fraction is None
+
+
+def test_researcher_sets_the_design_and_the_workspace_shows_it(client, study, make_user):
+    from accounts.models import Role
+    from accounts.services import membership_set
+    from quiz.study import study_for
+
+    researcher = make_user()
+    membership_set(project=study, user=researcher, role=Role.RESEARCHER)
+    participant = make_user()
+    membership_set(project=study, user=participant, role=Role.PARTICIPANT)
+    url = reverse("quiz:study_settings", args=[study.slug])
+    client.force_login(participant)
+    assert client.get(url).status_code == 403
+    client.force_login(researcher)
+    page = client.get(url)
+    assert page.status_code == 200 and b"Between-subjects" in page.content
+    form = {"design": "free_then_mcq", "one_mode": "free", "feedback": "correctness", "access": "open",
+            "prompt_limit": 1, "guests_per_hour": 5, "leaderboard_min_answers": 10,
+            "questionnaire": "[not json"}
+    assert client.post(url, form).status_code == 400
+    assert study_for(study).design == "between"
+    assert client.post(url, {**form, "questionnaire": ""}).status_code == 302
+    assert study_for(study).design == "free_then_mcq"
+    workspace = client.get(reverse("frontend:workspace", args=[study.slug])).content.decode()
+    assert "Free then multiple choice" in workspace and "Show right or wrong only" in workspace
+
+
+def test_exports_name_stage_design_and_listening_and_dashboards_skip_stage_two(client, study, make_user):
+    import csv
+    import io
+
+    from accounts.models import Role
+    from accounts.services import membership_set
+
+    study_update(project=study, design="free_then_mcq")
+    _play_all(client, study)
+    researcher = make_user()
+    membership_set(project=study, user=researcher, role=Role.OWNER)
+    client.force_login(researcher)
+    url = reverse("frontend:export_responses", args=[study.slug, "csv"])
+
+    def rows(query=""):
+        body = b"".join(client.get(url + query).streaming_content).decode()
+        return list(csv.DictReader(io.StringIO(body)))
+
+    default = rows()
+    assert {"stage", "design", "feedback", "clue_time_s", "listened_fraction", "protocol_version"} <= set(default[0])
+    assert {r["stage"] for r in default} == {"1"} and len(default) == 3
+    everything = rows("?stage=all")
+    assert len(everything) == 5 and {r["stage"] for r in everything} == {"1", "2"}
+    assert {r["design"] for r in everything} == {"free_then_mcq"}
+    assert {r["feedback"] for r in everything if r["stage"] == "1" and r["question_id"] != "q2"} == {"correctness"}
