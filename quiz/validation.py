@@ -175,6 +175,24 @@ def check_choices(texts: list[str], correct: int | None, *, field: str = "choice
     return errors
 
 
+def unstorable(fields: dict[str, Any], *, max_length: int = MAX_TEXT) -> tuple[str, str] | None:
+    """The first ``(field, message)`` whose string value the database cannot hold, or ``None``.
+
+    For request bodies (rating submissions) whose strings go straight into a query:
+    a NUL makes PostgreSQL refuse the statement, a lone surrogate the encoder. A
+    ``dict`` value is checked key by key as ``field.key``.
+    """
+    for field, value in fields.items():
+        items = value.items() if isinstance(value, dict) else [("", value)]
+        for key, text in items:
+            name = f"{field}.{key}" if key else field
+            if isinstance(key, str) and key and (problem := text_problem(key, 200)):
+                return name, problem
+            if isinstance(text, str) and (problem := text_problem(text, max_length)):
+                return name, problem
+    return None
+
+
 class DuplicateTracker:
     """Remembers where each key was first seen, to name both lines of a duplicate."""
 
