@@ -32,6 +32,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from accounts.api import ProjectAccess
+from accounts.api_filters import parse_filters
 from quiz.apis import IMPORT_PROBLEM
 from quiz.uploads import save_import_uploads
 from quiz.validation import unstorable
@@ -103,6 +104,7 @@ class CampaignListApi(_CampaignBase):
 
     @extend_schema(operation_id="annotation_campaigns_list", responses=CampaignOutput(many=True))
     def get(self, request: Request, slug: str) -> Response:
+        parse_filters(request.query_params, ())
         rows = selectors.campaigns_for_project(request.earshot_project)
         return Response(CampaignOutput(rows, many=True).data)
 
@@ -205,6 +207,7 @@ class RatingListApi(_CampaignBase):
 
     @extend_schema(operation_id="annotation_ratings_list", responses=RatingOutput(many=True))
     def get(self, request: Request, slug: str, campaign: str) -> Response:
+        parse_filters(request.query_params, ())
         c = self.campaign(request, campaign)
         rows = c.ratings.select_related("item", "annotator").order_by("pk")
         paginator = PageNumberPagination()

@@ -12,8 +12,6 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tests.annotation.conftest import make_annotator, make_campaign  # noqa: F401 - fixtures
-
 pytestmark = pytest.mark.django_db
 
 
