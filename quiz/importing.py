@@ -198,8 +198,10 @@ def read_records(path: Path) -> Iterator[Record]:
     except OSError as exc:
         yield Record(0, None, f"cannot be read ({exc.strerror or exc})")
         return
-    if suffix == ".json" and text.lstrip().startswith("["):
+    if suffix == ".json" and text.lstrip()[:1] not in ("{", ""):
         yield from _array_records(text)
+    elif suffix == ".json" and "\n" in text.strip():
+        yield from _json_object_or_lines(text)
     elif suffix in {".jsonl", ".ndjson", ".json"}:
         yield from _line_records(text)
     elif suffix in {".csv", ".tsv"}:
@@ -218,13 +220,23 @@ def _array_records(text: str) -> Iterator[Record]:
         yield Record(0, None, _json_error(exc))
         return
     if not isinstance(data, list):
-        yield Record(0, None, "a .json file must hold an array of objects, or one object per line")
+        yield Record(0, None, "a .json file must hold an array of objects, or one JSON object per line")
         return
     for index, record in enumerate(data, start=1):
         if not isinstance(record, dict):
             yield Record(index, None, "each element of the array must be a JSON object", "item")
         else:
             yield Record(index, record, None, "item")
+
+
+def _json_object_or_lines(text: str) -> Iterator[Record]:
+    """A ``.json`` file that starts with ``{``: one (maybe pretty-printed) object, or JSON lines."""
+    try:
+        record = _json_loads(text)
+    except ValueError:
+        yield from _line_records(text)
+        return
+    yield Record(1, record, None) if isinstance(record, dict) else Record(1, None, "must be a JSON object")
 
 
 def _line_records(text: str) -> Iterator[Record]:
@@ -250,8 +262,8 @@ def _csv_records(text: str, delimiter: str) -> Iterator[Record]:
                 yield Record(reader.line_num, None, "row has more cells than the header")
                 continue
             yield Record(reader.line_num, {k.strip(): v for k, v in record.items() if k}, None)
-    except csv.Error as exc:
-        yield Record(reader.line_num, None, f"malformed CSV ({exc})")
+    except csv.Error as exc:  # raised before line_num counts the line being parsed
+        yield Record(reader.line_num + 1, None, f"malformed CSV ({exc})")
 
 
 #: Kept for callers written before JSON arrays: yields (line, record, error) triples too.
