@@ -1,4 +1,4 @@
-"""Parsing and validating campaign items (JSONL/CSV + audio), no Django.
+"""Parsing and validating campaign items (JSONL, JSON array or CSV + audio), no Django.
 
 Same rules as the quiz import (``quiz.importing``): the whole file and every audio
 file are checked first; any problem raises :class:`~quiz.importing.ImportFailed`

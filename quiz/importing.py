@@ -28,8 +28,6 @@ from .validation import (
 )
 
 LETTERS = "ABCD"
-#: File types the imports read; ``.json`` may hold a JSON array or JSON lines.
-RECORD_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv", ".tsv")
 
 
 @dataclass(frozen=True)
