@@ -213,3 +213,18 @@ def test_token_rating_with_nul_is_a_400(ctx):
                             {"assignment": ctx["assignment"], "values": {"mos": "4"}, "client_token": "t1", **body},
                             format="json")
         assert response.status_code == 400, response.content
+
+
+def test_browser_rate_endpoint_refuses_nul_with_a_400(ctx, client):
+    """M-4, rating part: the campaign page's JSON endpoint, same checks as the API."""
+    from django.urls import reverse
+
+    from accounts.models import User
+
+    client.force_login(User.objects.get(username="bad-input-researcher"))
+    url = reverse("annotation:rate", args=["t", "listen"])
+    for extra in ({"client_token": "t\x00k"}, {"comments": {"mos": "x\x00"}}, {"assignment": "\x00"}):
+        body = {"assignment": ctx["assignment"], "values": {"mos": "4"}, "client_token": "t1", **extra}
+        response = client.post(url, json.dumps(body), content_type="application/json")
+        assert response.status_code == 400, response.content
+        assert response.json()["error"]["field"] in ("client_token", "comments.mos", "assignment")
