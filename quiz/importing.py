@@ -391,8 +391,9 @@ def parse_bank(path: Path, *, audio_dir: Path | None = None) -> list[BankRow]:
         category = check.text(record, "category", required=True, max_length=limits["category"])
         source = check.text(record, "source", max_length=limits["source"])
         choices, correct = _choices(record, check)
+        listed = len(problems)
         names = _audio_names(record, check)
-        if not names and len(problems) == before:
+        if not names and len(problems) == listed:
             check.add("audio", "at least one audio file is required")
         refs = [ref for name in names if (ref := audio.read(name, line, problems, item.unit)) is not None]
         metadata = check.metadata(record)

@@ -118,8 +118,8 @@ def json_problems(value: Any, field: str, *, depth: int = 0) -> Errors:
         return [(field, f"is nested more than {MAX_JSON_DEPTH} levels deep")]
     if isinstance(value, float) and not math.isfinite(value):
         return [(field, f"{value!r} is not a JSON number (use null or a finite number)")]
-    if isinstance(value, str):
-        problem = text_problem(value, MAX_TEXT)
+    if isinstance(value, str):  # characters only: jsonb has no length limit per string
+        problem = text_problem(value, len(value))
         return [(field, problem)] if problem else []
     errors: Errors = []
     if isinstance(value, dict):

@@ -92,6 +92,8 @@ CASES = [
     pytest.param("bank", "b.jsonl", q(audio={"file": "a.wav"}), "1: audio", id="bank-audio-object"),
     pytest.param("bank", "b.jsonl", [GOOD_Q, GOOD_Q], "2: id", id="bank-duplicate-id"),
     pytest.param("bank", "b.jsonl", q(audio="../../etc/passwd"), "1: audio", id="bank-path-traversal"),
+    pytest.param("bank", "b.jsonl", q(audio="a\x00.wav"), "1: audio", id="bank-nul-audio-name"),
+    pytest.param("bank", "b.jsonl", q(audio=["a.wav", 3]), "1: audio", id="bank-audio-list-of-number"),
     pytest.param("bank", "b.jsonl", q(audio="trunc.wav"), "1: audio", id="bank-truncated-wav"),
     pytest.param("bank", "b.jsonl", q(audio="one.wav"), "1: audio", id="bank-one-sample-wav"),
     pytest.param("bank", "b.jsonl", q(audio="slow.wav"), "1: audio", id="bank-1-hz-wav"),
