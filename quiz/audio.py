@@ -191,9 +191,11 @@ def _wav_header(handle: IO[bytes], name: str, size: int, limits: AudioLimits) ->
     handle.seek(0)
     if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
         return
-    position = 12
+    position, block = 12, 1
     handle.seek(position)
-    while position + 8 <= size:
+    for _ in range(10_000):  # a real header has a handful of chunks before "data"
+        if position + 8 > size:
+            break
         chunk = handle.read(8)
         if len(chunk) < 8:
             break
@@ -202,11 +204,13 @@ def _wav_header(handle: IO[bytes], name: str, size: int, limits: AudioLimits) ->
             body = handle.read(min(length, 16))
             if len(body) >= 8:
                 _check_rate(name, struct.unpack("<I", body[4:8])[0], limits)
+            if len(body) >= 14:
+                block = max(1, struct.unpack("<H", body[12:14])[0])
         elif kind == b"data":
             if length in (0, 0xFFFFFFFF):
                 break
             present = size - (position + 8)
-            if length > present:
+            if length - present >= block:  # less than one frame short: a writer's rounding
                 raise AudioError(f"{name}: file is truncated: its header announces {length} bytes of "
                                  f"audio, the file holds {present}")
             break
@@ -320,7 +324,9 @@ def _decode_av(handle: IO[bytes], name: str, size: int, fmt: str,
             rate = int(stream.codec_context.sample_rate or stream.rate or 0)
             _check_rate(name, rate, limits)
             channels = int(stream.codec_context.layout.nb_channels or 0)
-            declared = _declared_seconds(stream, container)
+            # Raw AAC (ADTS) has no length field: FFmpeg estimates one from the bitrate,
+            # too rough to call a file truncated by (or too long, before decoding).
+            declared = None if fmt == "AAC" else _declared_seconds(stream, container)
             if declared is not None:
                 _check_declared_length(name, round(declared * rate), rate, limits)
             decoded = 0

@@ -466,14 +466,16 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
 def _stored_token_clashes(project: Project, file: str, resolved: list) -> list[Problem]:
     """Rows whose client token a stored answer of the same model responder already uses
     for another question or mode (the unique key would refuse them mid-import)."""
-    tokens = {row.client_token for row, _, _ in resolved}
-    stored = {
-        (name, condition, token): (qid, mode)
-        for name, condition, token, qid, mode in Response.objects.filter(
-            project=project, responder__kind=ResponderKind.MODEL, client_token__in=tokens,
-        ).values_list("responder__system__name", "responder__condition", "client_token",
-                      "question__external_id", "mode")
-    }
+    tokens = sorted({row.client_token for row, _, _ in resolved})
+    stored: dict[tuple[str, str, str], tuple[str, str]] = {}
+    for start in range(0, len(tokens), 500):  # bounded IN lists (SQLite's variable limit)
+        stored.update({
+            (name, condition, token): (qid, mode)
+            for name, condition, token, qid, mode in Response.objects.filter(
+                project=project, responder__kind=ResponderKind.MODEL, client_token__in=tokens[start:start + 500],
+            ).values_list("responder__system__name", "responder__condition", "client_token",
+                          "question__external_id", "mode")
+        })
     problems = []
     for row, question, _ in resolved:
         owner = stored.get((row.system, row.condition, row.client_token))
