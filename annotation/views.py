@@ -20,7 +20,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.text import get_valid_filename
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -28,6 +27,8 @@ from accounts.models import Project
 from accounts.permissions import can_research
 from accounts.services import guest_create
 from quiz.http import serve_clip
+from quiz.uploads import save_import_uploads
+from quiz.validation import unstorable
 
 from . import plots, selectors, services
 from .exports import export_response
@@ -175,6 +176,8 @@ def rate(request: HttpRequest, slug: str, campaign: str) -> JsonResponse:
     if not isinstance(body, dict) or not isinstance(body.get("values"), dict):
         return JsonResponse({"error": {"field": "values", "message": _("Send the answers as an object.")}},
                             status=400)
+    if bad := unstorable({k: body.get(k) for k in ("assignment", "client_token", "comments", "values")}):
+        return JsonResponse({"error": {"field": bad[0], "message": bad[1]}}, status=400)
     try:
         result = services.rating_submit(
             annotator=annotator, assignment_id=str(body.get("assignment", "")), values=body["values"],
@@ -280,11 +283,7 @@ def campaign_detail(request: HttpRequest, slug: str, campaign: str) -> HttpRespo
         if form.is_valid():
             with tempfile.TemporaryDirectory() as tmp:
                 folder = Path(tmp)
-                upload = form.cleaned_data["items"]
-                items_path = folder / get_valid_filename(upload.name)
-                items_path.write_bytes(upload.read())
-                for f in form.cleaned_data["audio"]:
-                    (folder / get_valid_filename(Path(f.name).name)).write_bytes(f.read())
+                items_path = save_import_uploads(folder, form.cleaned_data["items"], form.cleaned_data["audio"])
                 try:
                     summary = services.items_import(campaign=c, path=items_path, audio_dir=folder)
                 except ImportFailed as exc:
