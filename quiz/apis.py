@@ -484,6 +484,10 @@ class ModelResponseListUploadApi(ProjectMixin, generics.GenericAPIView):
 DASHBOARD_FILTERS = (
     Param("mode", "choice", choices=("free", "mcq")), Param("category", description="Category slug."),
     Param("source"), Param("condition", max_length=60, description="Model condition (humans always kept)."),
+    Param("stage", "choice", choices=("1", "2", "all"),
+          description="1 (default): independent answers; 2: the MCQ second stage of free-then-MCQ; all: both."),
+    Param("min_listened", "number",
+          description="Keep responses whose listened fraction is at least this (0-1); drops those without evidence."),
 )
 EXPORT_FILTERS = (Param("as", "choice", choices=("csv", "jsonl", "parquet")), *DASHBOARD_FILTERS)
 
