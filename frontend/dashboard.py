@@ -20,6 +20,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import pandas as pd
 
+from .provenance import FIT_COLUMNS, ThetaFit
+
 HUMAN = "human"
 MODEL = "model"
 MODES = ("free", "mcq")
@@ -469,27 +471,47 @@ def qtype_rows(cube: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def model_ranking(per_responder: pd.DataFrame, abilities: Mapping[int, float] | None = None) -> pd.DataFrame:
+def model_ranking(per_responder: pd.DataFrame, thetas: Mapping[str, ThetaFit] | None = None) -> pd.DataFrame:
     """One row per model responder (system × condition): accuracy per mode and overall.
 
-    Sorted by overall accuracy (best first). ``abilities`` maps responder id to IRT
-    θ when a fit exists; the ``theta`` column is empty otherwise.
+    Sorted by overall accuracy (best first). ``thetas`` maps a mode to the
+    :class:`~frontend.provenance.ThetaFit` of that mode in this view: ``free_theta``
+    is θ from the free-answer fit matching the view, ``mcq_theta`` from the MCQ fit,
+    each followed (at the end of the table) by that fit's id, mode, model and
+    filters (``free_theta_fit_id`` ...). A mode without a matching fit, or outside
+    the view, has empty θ and provenance columns; there is no overall θ (fits are
+    per mode).
     """
     frame = _frame(per_responder, ["responder_id", "kind", "label", "mode", "n", "correct"])
     frame = frame[frame["kind"] == MODEL]
     if frame.empty:
-        cols = ["group", "label", "free_n", "free_correct", "free_accuracy", "mcq_n", "mcq_correct",
-                "mcq_accuracy", "overall_n", "overall_correct", "overall_accuracy", "theta"]
-        return pd.DataFrame(columns=cols)
+        return pd.DataFrame(columns=RANKING_COLUMNS)
     table = breakdown(frame, index="responder_id", series="mode", series_values=MODES, label="label")
     table["overall_n"] = table["free_n"] + table["mcq_n"]
     table["overall_correct"] = table["free_correct"] + table["mcq_correct"]
     _acc_columns(table, "overall")
-    table["theta"] = [(abilities or {}).get(int(g)) for g in table["group"]]
+    for mode in MODES:
+        source = (thetas or {}).get(mode)
+        abilities = source.abilities if source is not None else {}
+        table[f"{mode}_theta"] = pd.Series([abilities.get(int(g)) for g in table["group"]], index=table.index,
+                                           dtype=object)
+        columns = source.columns() if source is not None else dict.fromkeys(FIT_COLUMNS)
+        for key, value in columns.items():
+            table[f"{mode}_{key}"] = pd.Series([value] * len(table), index=table.index, dtype=object)
     table["_sort"] = table["overall_accuracy"].fillna(-1)
     table = table.sort_values(["_sort", "label"], ascending=[False, True]).drop(columns="_sort")
     table.insert(0, "rank", range(1, len(table) + 1))
-    return table.reset_index(drop=True)
+    return table[RANKING_COLUMNS].reset_index(drop=True)
+
+
+#: Columns of :func:`model_ranking`, in order (θ beside its mode's accuracy, provenance last).
+RANKING_COLUMNS = [
+    "rank", "group", "label",
+    "free_n", "free_correct", "free_accuracy", "free_theta",
+    "mcq_n", "mcq_correct", "mcq_accuracy", "mcq_theta",
+    "overall_n", "overall_correct", "overall_accuracy",
+    *[f"{mode}_{key}" for mode in MODES for key in FIT_COLUMNS],
+]
 
 
 # ------------------------------------------------------------------- MCQ diagnostics
@@ -661,16 +683,25 @@ def landis_koch(kappa: float | None) -> str:
     return _label(float(kappa))
 
 
-def category_vs_difficulty(category: pd.DataFrame, items: pd.DataFrame | None) -> pd.DataFrame:
-    """Category accuracy next to mean IRT difficulty ``b`` of its questions (when a fit exists).
+def category_vs_difficulty(category: pd.DataFrame, items: Mapping[str, pd.DataFrame | None],
+                           fits: Mapping[str, ThetaFit]) -> pd.DataFrame:
+    """Category accuracy next to the mean IRT difficulty ``b`` of its questions, per mode.
 
-    ``items``: ``question__category__name``, ``b`` per fitted question.
+    ``fits`` maps each mode of the view to the fit matching it (see
+    :mod:`frontend.provenance`); ``items[mode]``: ``question__category__name``,
+    ``b`` per question of that fit. Columns per mode: ``{mode}_mean_b``,
+    ``{mode}_fitted_items`` and ``{mode}_b_fit_id`` (empty / 0 when no fit matches),
+    so a difficulty is never read from a fit of another mode or filter.
     """
-    table = category[["label", "human_accuracy", "model_accuracy"]].rename(columns={"label": "category"})
-    if items is None or items.empty:
-        return table.assign(mean_b=None, fitted_items=0)
-    diff = items.groupby("question__category__name", as_index=False).agg(mean_b=("b", "mean"), fitted_items=("b", "size"))
-    diff = diff.rename(columns={"question__category__name": "category"})
-    out = table.merge(diff, on="category", how="left")
-    out["fitted_items"] = out["fitted_items"].fillna(0).astype(int)
+    out = category[["label", "human_accuracy", "model_accuracy"]].rename(columns={"label": "category"})
+    for mode, source in fits.items():
+        frame = items.get(mode)
+        if frame is None or frame.empty or not source.found:
+            out = out.assign(**{f"{mode}_mean_b": None, f"{mode}_fitted_items": 0, f"{mode}_b_fit_id": None})
+            continue
+        diff = frame.groupby("question__category__name", as_index=False).agg(
+            **{f"{mode}_mean_b": ("b", "mean"), f"{mode}_fitted_items": ("b", "size")})
+        out = out.merge(diff.rename(columns={"question__category__name": "category"}), on="category", how="left")
+        out[f"{mode}_fitted_items"] = out[f"{mode}_fitted_items"].fillna(0).astype(int)
+        out[f"{mode}_b_fit_id"] = pd.Series([source.fit_id] * len(out), index=out.index, dtype=object)
     return out

@@ -18,9 +18,9 @@ from frontend.dashboard import Filters
 from frontend.selectors import (
     TABLES,
     DashboardData,
-    fit_abilities,
     project_counts,
     responses_filtered,
+    theta_fits,
     uses_overrides,
 )
 from quiz.models import Category, Question, Responder
@@ -123,8 +123,9 @@ def dashboard_compute(project: Project, filters: Filters, *, only: set[str] | No
             tables["qtype"] = core.breakdown(c, index="qtype")
         if "condition" in want:
             tables["condition"] = core.condition_table(c)
+    theta = theta_fits(project, filters) if "models" in want else {}
     if "models" in want:
-        tables["models"] = core.model_ranking(per_resp, abilities=fit_abilities(project))
+        tables["models"] = core.model_ranking(per_resp, theta)
     if "mcq_positions" in want:
         tables["mcq_positions"] = core.mcq_positions(mcq_position_rows(project, filters))
     if "mcq_distractors" in want:
@@ -147,7 +148,7 @@ def dashboard_compute(project: Project, filters: Filters, *, only: set[str] | No
                 prompt=lambda f: f["question_id"].map(lambda i: info[i]["prompt"]),
             ) if unsolved_ids else items.iloc[0:0]
             tables["unsolved"] = core.no_human_correct(rows)
-    return DashboardData(filters=filters, head=head, tables=tables)
+    return DashboardData(filters=filters, head=head, tables=tables, theta=theta)
 
 
 def mcq_distractors_loop(rows: pd.DataFrame) -> pd.DataFrame:

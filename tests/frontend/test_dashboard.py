@@ -119,7 +119,8 @@ def test_model_ranking(dash, data):
     assert list(table["overall_accuracy"]) == [approx(0.8), approx(0.6), approx(0.0)]
     assert list(table["free_correct"]) == [2, 2, 0]
     assert list(table["mcq_correct"]) == [2, 1, 0]
-    assert table["theta"].isna().all() or all(v is None for v in table["theta"])  # no IRT fit
+    for column in ("free_theta", "mcq_theta", "free_theta_fit_id", "mcq_theta_fit_id"):  # no IRT fit
+        assert all(v is None for v in table[column]), column
 
 
 @pytest.mark.parametrize(
