@@ -234,6 +234,7 @@ def dashboard_page(request: HttpRequest, slug: str) -> HttpResponse:
             "table": _table_view(name, _cells(slug, filters, name, table), list(table.columns), slug, filters,
                                  data.theta),
             "chart_svg": reverse("frontend:dashboard_chart", args=[slug, name, "svg"]) + suffix if chart else "",
+            "chart_size": charts.chart_size(name, table) if chart else None,
             "chart_png": reverse("frontend:dashboard_chart", args=[slug, name, "png"]) + suffix if chart else "",
             "csv": reverse("frontend:dashboard_table", args=[slug, name, "csv"]) + suffix,
             "json": reverse("frontend:dashboard_table", args=[slug, name, "json"]) + suffix,

@@ -19,7 +19,6 @@ import pytest
 from django.urls import reverse
 
 from frontend import selectors
-from frontend.columns import column_label
 from frontend.dashboard import Filters
 from tests.irt.django_helpers import fast_result
 
@@ -205,42 +204,3 @@ def test_bundle_without_an_mcq_fit_says_so(client, dash, run_fit):
     assert models["mcq_theta"].isna().all() and models["mcq_theta_fit_id"].isna().all()
     assert "θ multiple choice: no fit for this view" in html
     assert {"section": "irt", "reason": "no succeeded mcq IRT fit with category=all; source=all"} in manifest["omitted"]
-
-
-@pytest.mark.parametrize(
-    ("key", "label"),
-    [
-        pytest.param("human_n", "Humans: answers", id="human-n"),
-        pytest.param("free_n", "Free answer: answers", id="free-n"),
-        pytest.param("mcq_accuracy", "Multiple choice: accuracy", id="mcq-acc"),
-        pytest.param("free_theta", "θ free answer", id="theta"),
-        pytest.param("mcq_theta_fit_id", "Multiple choice: θ fit #", id="fit-id"),
-        pytest.param("chose_B", "Chose B", id="chose"),
-        pytest.param("gap", "Gap, humans − models (points)", id="gap"),
-    ],
-)
-def test_column_labels(key, label):
-    assert column_label(key) == label
-
-
-def test_dashboard_headers_are_readable(client, dash):
-    client.force_login(dash.researcher)
-    html = client.get(reverse("frontend:dashboard", args=[dash.project.slug])).content.decode()
-    headers = re.findall(r'<th scope="col" title="([^"]*)">([^<]*)</th>', html)
-    assert headers
-    for key, text in headers:
-        assert "_" not in text, (key, text)
-    assert ("human_n", "Humans: answers") in headers
-
-
-def test_workspace_and_dashboard_count_humans_the_same_way(client, dash):
-    from accounts.services import guest_create
-    from quiz.services import responder_for_user
-
-    responder_for_user(project=dash.project, user=guest_create())  # opened the quiz, never answered
-    client.force_login(dash.researcher)
-    workspace = client.get(reverse("frontend:workspace", args=[dash.project.slug])).content.decode()
-    dashboard = client.get(reverse("frontend:dashboard", args=[dash.project.slug])).content.decode()
-    assert 'id="count-humans">3<' in workspace
-    assert 'id="count-humans">3<' in dashboard
-    assert 'id="counts-note"' in workspace and 'id="counts-note"' in dashboard
