@@ -338,12 +338,13 @@ def _researcher_urls(project) -> Iterator[str]:
     yield reverse("api-projects")
 
 
-def _annotate(walk: Walk, campaign, role: str = "annotator") -> None:
-    """An annotator goes through the whole flow of ``campaign``, rating every item served."""
+def _annotate(walk: Walk, campaign, role: str = "annotator", address: str = "10.1.0.1") -> None:
+    """An annotator (a new guest, from its own address: guest creation may be rate-limited
+    per client) goes through the whole flow of ``campaign``, rating every item served."""
     from annotation.models import Item
 
     slug, c = campaign.project.slug, campaign.slug
-    client = _client()
+    client = _client(REMOTE_ADDR=address)
     walk.go(client, role, reverse("annotation:start", args=[slug, c]))
     walk.go(client, role, reverse("annotation:start", args=[slug, c]), method="post")
     for step, data in (("consent", {"agree": "yes"}), ("instructions", {}), ("training", {})):
@@ -416,9 +417,9 @@ def test_every_page_of_every_role_renders_without_template_source(demo):
     served = _play(walk, demo)
     # annotators first, so the researcher's campaign reports have ratings (two raters: agreement)
     campaigns = list(Campaign.objects.filter(project=demo).exclude(status="draft"))
-    for campaign in campaigns:
+    for i, campaign in enumerate(campaigns):
         for n in range(2):
-            _annotate(walk, campaign, f"annotator-{n + 1}")
+            _annotate(walk, campaign, f"annotator-{n + 1}", f"10.1.{i}.{n + 1}")
 
     researcher = User.objects.get(username="researcher")
     client = _client()
