@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from accounts.models import Project
 
-from . import charts, exports, selectors
+from . import charts, diagnostics, exports, selectors
 from . import dashboard as core
 from .columns import column_label
 from .dashboard import Filters
@@ -99,7 +99,7 @@ def build(project: Project) -> tuple[dict[str, bytes], dict]:
                              add_table("mcq_distractors", t["mcq_distractors"])],
                             [add_figure("mcq_positions", t["mcq_positions"], "Chosen option by position"),
                              add_figure("mcq_distractors", t["mcq_distractors"], "Errors across distractors")]))
-    agreement = t["agreement"].assign(landis_koch=[core.landis_koch(k) for k in t["agreement"]["kappa"]])
+    agreement = t["agreement"].assign(landis_koch=[diagnostics.landis_koch(k) for k in t["agreement"]["kappa"]])
     sections.append(Section("agreement", "Inter-human agreement",
                             [add_table("agreement", agreement), add_table("unsolved", t["unsolved"])],
                             [add_figure("agreement", t["agreement"], "Inter-human agreement")]))

@@ -29,6 +29,7 @@ from accounts.models import Project
 from quiz.models import Category, ModelSystem, Question, Responder, Response
 
 from . import dashboard as core
+from . import diagnostics
 from .dashboard import Filters
 from .provenance import ThetaFit
 
@@ -562,14 +563,14 @@ def _dashboard_compute(project: Project, filters: Filters, *, only: set[str] | N
     if "models" in want:
         tables["models"] = core.model_ranking(per_resp, theta)
     if "mcq_positions" in want:
-        tables["mcq_positions"] = core.mcq_positions(core.mcq_position_rows(scan, info))
+        tables["mcq_positions"] = diagnostics.mcq_positions(core.mcq_position_rows(scan, info))
     if "mcq_distractors" in want:
-        tables["mcq_distractors"] = core.mcq_distractors(core.mcq_distractor_rows(scan, info))
+        tables["mcq_distractors"] = diagnostics.mcq_distractors(core.mcq_distractor_rows(scan, info))
     if want & {"agreement", "unsolved"}:
         items = core.human_item_rows(scan)
         if "agreement" in want:
             top = top_items(project, filters, scan, head.topline.responder_ids)
-            tables["agreement"] = core.agreement_table(items, top)
+            tables["agreement"] = diagnostics.agreement_table(items, top)
         if "unsolved" in want:
             unsolved_ids = (
                 items.groupby("question_id")[["n", "correct"]].sum().query("n > 0 and correct == 0").index.tolist()
@@ -582,7 +583,7 @@ def _dashboard_compute(project: Project, filters: Filters, *, only: set[str] | N
                 external_id=lambda f: f["question_id"].map(lambda i: info_q[i]["external_id"]),
                 prompt=lambda f: f["question_id"].map(lambda i: info_q[i]["prompt"]),
             ) if unsolved_ids else items.iloc[0:0]
-            tables["unsolved"] = core.no_human_correct(rows)
+            tables["unsolved"] = diagnostics.no_human_correct(rows)
     return DashboardData(filters=filters, head=head, tables=tables, theta=theta)
 
 
