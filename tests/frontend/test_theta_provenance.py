@@ -204,3 +204,22 @@ def test_bundle_without_an_mcq_fit_says_so(client, dash, run_fit):
     assert models["mcq_theta"].isna().all() and models["mcq_theta_fit_id"].isna().all()
     assert "θ multiple choice: no fit for this view" in html
     assert {"section": "irt", "reason": "no succeeded mcq IRT fit with category=all; source=all"} in manifest["omitted"]
+
+
+def test_start_button_queues_a_fit_with_the_views_mode_and_filters(client, dash, two_fits, settings,
+                                                                   django_capture_on_commit_callbacks):
+    from irt.models import Fit
+
+    settings.EARSHOT_IRT_INLINE_THREAD = False  # eager Celery: the fit runs on commit, in this process
+    client.force_login(dash.researcher)
+    html = client.get(reverse("frontend:dashboard", args=[dash.project.slug]), {"category": WHO}).content.decode()
+    form = re.search(r'<form method="post" action="([^"]+)" class="inline-form">(.*?)</form>',
+                     html[html.index('id="theta-fit-free"'):], re.S)
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form.group(2)))
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(form.group(1), fields)
+    fit = Fit.objects.order_by("-id").first()
+    assert (fit.mode, fit.options["category"], fit.options["source"]) == ("free", WHO, "")
+    assert fit.status == "succeeded", fit.error
+    after = selectors.dashboard_data(dash.project, Filters(category=WHO))
+    assert after.theta["free"].fit_id == fit.pk
