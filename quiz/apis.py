@@ -503,6 +503,9 @@ class DashboardApi(ProjectMixin, APIView):
             "counts": serializers.DictField(child=serializers.IntegerField()),
             "topline": serializers.DictField(),
             "tables": serializers.DictField(child=serializers.ListField(child=serializers.DictField())),
+            "theta_fits": serializers.DictField(
+                child=serializers.DictField(), help_text="Per mode, the IRT fit behind the model ranking's θ "
+                "(fit_id null: no fit matches this view's mode and filters)."),
         }),
     )
     def get(self, request: Request, slug: str) -> ApiResponse:
