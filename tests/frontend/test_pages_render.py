@@ -60,6 +60,7 @@ SKIPPED: dict[str, str] = {
     "annotation_items_import": "POST-only upload (tests/annotation/test_import.py)",
     "annotation_rating_submit": "POST-only JSON (tests/annotation); the page flow rates through annotation:rate",
     "annotation_next": "POST-only: serves an assignment to the API caller (tests/annotation)",
+    "quiz:study_link_rotate": "POST-only; replaces the study link's token (tests/quiz/test_study.py)",
 }
 #: Admin URL names other than index/changelist/add/change (delete, history, password, autocomplete...):
 #: Django's own views and templates, nothing Earshot renders.
@@ -235,8 +236,9 @@ def _answer(walk: Walk, client: Client, slug: str, presentation, n: int):
         body["choice_position"] = 0
     else:
         body["answer"] = "a wrong guess"
-        if presentation.question.pyramidal:
-            body["clue_index"] = 0
+    if presentation.question.pyramidal:
+        walk.go(client, "guest", reverse("quiz:play_reveal", args=[slug]),
+                json_body={"presentation": presentation.pk})
     return walk.go(client, "guest", reverse("quiz:play_answer", args=[slug]), json_body=body)
 
 
@@ -256,6 +258,7 @@ def _play(walk: Walk, project, guests: int = 2) -> set[str]:
         walk.go(client, "guest", reverse("quiz:play_start", args=[slug]))
         walk.go(client, "guest", reverse("quiz:play_start", args=[slug]), method="post",
                 data={"handle": f"render-guest-{g}", "mode": "free"})
+        walk.go(client, "guest", reverse("quiz:play_protocol", args=[slug]))
         answered = None
         for mode in ("free", "mcq"):
             for _ in range(40):
@@ -299,7 +302,7 @@ def _researcher_urls(project) -> Iterator[str]:
     def r(name: str, *args) -> str:
         return reverse(name, args=[slug, *args])
 
-    yield from (r("frontend:workspace"), r("frontend:dashboard"), r("frontend:dashboard") + "?mode=mcq",
+    yield from (r("frontend:workspace"), r("quiz:study_settings"), r("frontend:dashboard"), r("frontend:dashboard") + "?mode=mcq",
                 r("frontend:dashboard") + "?category=nothing-matches", r("frontend:dashboard") + "?format=json",
                 r("frontend:responses"), r("frontend:responses") + "?kind=human&correct=0",
                 r("frontend:questions"), r("frontend:export_bundle"))

@@ -74,7 +74,7 @@ class Command(BaseCommand):
                 question = questions[qid]
                 if mode == "mcq":
                     presentation = services.presentation_get_or_create(
-                        responder=responder, question=question, mode=mode, rng=rng
+                        responder=responder, question=question, mode=mode, rng=rng, design="between"
                     )
                     services.response_submit(
                         responder=responder, question=question, mode=mode,
@@ -83,6 +83,9 @@ class Command(BaseCommand):
                         latency_ms=rng.randint(2500, 15000),
                     )
                 else:
+                    services.presentation_get_or_create(
+                        responder=responder, question=question, mode=mode, design="between"
+                    )
                     services.response_submit(
                         responder=responder, question=question, mode=mode,
                         client_token=f"demo-{index}-{qid}-{mode}", answer_text=str(answer), design="between",
