@@ -1,8 +1,10 @@
-"""Writes for judging: overrides, challenges, re-scoring, LLM judge runs, label imports."""
+"""Writes for judging: overrides, challenges, re-scoring, the judge registry, rubrics,
+LLM judge runs, label imports."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -19,16 +21,33 @@ from quiz.models import Mode, ModelSystem, Question, Responder, ResponderKind, R
 
 from . import selectors
 from .equivalence import EQUIVALENCE_VERSION, judge_many
-from .llm import LlmConfig, LlmError, LlmJudgeClient, cache_key, load_prompt, parse_reply
+from .llm import (
+    BUILTIN_PROMPTS,
+    PURPOSES,
+    LlmConfig,
+    LlmError,
+    LlmJudgeClient,
+    Prompt,
+    cache_key,
+    load_prompt,
+    parse_reply,
+    prompt_from_rubric,
+    template_problems,
+)
 from .models import (
     Challenge,
     ChallengeStatus,
     HumanJudgement,
+    Judge,
     JudgementSource,
     LlmCall,
+    Rubric,
     VerdictEvent,
     VerdictRecord,
 )
+from .registry import JudgeIdentity, judge_key, judge_name
+
+_RUBRIC_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 
 
 class JudgingError(ValueError):
@@ -219,6 +238,7 @@ def responses_rescore(
         )
         records: list[VerdictRecord] = []
         updates: list[Response] = []
+        current = rules_judge()
         for response, verdict in zip(batch, verdicts, strict=True):
             report.examined += 1
             new = _verdict_fields(verdict)
@@ -228,7 +248,7 @@ def responses_rescore(
                 if response.shadow_done:
                     continue
                 records.append(VerdictRecord(
-                    response=response, judge="rules", event=VerdictEvent.SHADOWED,
+                    response=response, judge="rules", judge_ref=current, event=VerdictEvent.SHADOWED,
                     answer_text=response.answer_text, **new,
                 ))
             elif new == old:
@@ -237,8 +257,8 @@ def responses_rescore(
             else:
                 report.updated += 1
                 records.append(VerdictRecord(
-                    response=response, judge="rules", event=VerdictEvent.SUPERSEDED,
-                    answer_text=response.answer_text, **old,
+                    response=response, judge="rules", judge_ref=rules_judge(old["rule_version"]),
+                    event=VerdictEvent.SUPERSEDED, answer_text=response.answer_text, **old,
                 ))
                 for key, value in new.items():
                     setattr(response, key, value)
@@ -266,6 +286,86 @@ def responses_rescore(
     return report
 
 
+# ------------------------------------------------------------------ judge registry
+
+
+def judge_register(identity: JudgeIdentity, *, rubric: Rubric | None = None) -> Judge:
+    """The registered judge of ``identity`` (created on first use; idempotent)."""
+    key = judge_key(identity)
+    judge = Judge.objects.filter(key=key).first()
+    if judge is not None:
+        return judge
+    try:
+        with transaction.atomic():
+            return Judge.objects.create(
+                key=key, name=judge_name(identity), kind=identity.kind, purpose=identity.purpose,
+                version=identity.version, model=identity.model, prompt_id=identity.prompt_id,
+                prompt_version=identity.prompt_version, rubric=rubric,
+                parameters=identity.parameters,
+            )
+    except IntegrityError:  # registered concurrently
+        return Judge.objects.get(key=key)
+
+
+def rules_judge(version: str = EQUIVALENCE_VERSION) -> Judge:
+    """The rule engine at ``version`` as a registered judge (``rules@<version>``)."""
+    return judge_register(JudgeIdentity(kind="rules", version=str(version)))
+
+
+# ------------------------------------------------------------------------ rubrics
+
+
+def rubric_save(
+    *, project: Project, name: str, purpose: str, system: str, user: str, by=None,
+    note: str = "", based_on: str = "",
+) -> tuple[Rubric, bool]:
+    """Save a project rubric; an edit adds the next version. Returns ``(rubric, created)``.
+
+    Saving text identical to the latest version adds nothing. A rubric keeps its
+    purpose across versions (a verdict rubric cannot become a 0-5 one: pick a new
+    name). Verdicts made with an older version keep pointing at it.
+    """
+    name = (name or "").strip()
+    if not _RUBRIC_NAME.fullmatch(name):
+        raise JudgingError("name", "must be 1-40 lowercase letters, digits or hyphens")
+    if name in BUILTIN_PROMPTS:
+        raise JudgingError("name", f"{name!r} is a built-in prompt; choose another name")
+    for field_name, message in template_problems(purpose, system, user):
+        raise JudgingError(field_name, message)
+    if based_on and based_on not in BUILTIN_PROMPTS:
+        raise JudgingError("based_on", f"must be one of {', '.join(BUILTIN_PROMPTS)}")
+    system, user = system.strip(), user.strip()
+    with transaction.atomic():
+        latest = (
+            Rubric.objects.select_for_update().filter(project=project, name=name).order_by("-version").first()
+        )
+        if latest is not None:
+            if latest.purpose != purpose:
+                raise JudgingError(
+                    "purpose", f"rubric {name!r} is a {latest.purpose} rubric; save under a new name"
+                )
+            if (latest.system, latest.user) == (system, user):
+                return latest, False
+        rubric = Rubric.objects.create(
+            project=project, name=name, version=(latest.version + 1) if latest else 1,
+            purpose=purpose, system=system, user=user, note=(note or "").strip()[:200],
+            based_on=based_on or (latest.based_on if latest else ""), created_by=by,
+        )
+    return rubric, True
+
+
+def prompt_resolve(*, project: Project | None, name: str) -> tuple[Prompt, Rubric | None]:
+    """The prompt called ``name``: the project's latest rubric version, else a built-in."""
+    if project is not None:
+        rubric = selectors.rubric_latest(project=project, name=name)
+        if rubric is not None:
+            return prompt_from_rubric(rubric.name, rubric.version, rubric.purpose, rubric.system,
+                                      rubric.user), rubric
+    if name in BUILTIN_PROMPTS:
+        return load_prompt(name), None
+    raise JudgingError("rubric", f"no rubric {name!r}" + (f" in project {project.slug!r}" if project else ""))
+
+
 # ---------------------------------------------------------------------- LLM judge
 
 
@@ -277,7 +377,6 @@ def llm_config(**overrides) -> LlmConfig:
         "model": settings.EARSHOT_LLM_JUDGE_MODEL,
         "timeout_s": float(getattr(settings, "EARSHOT_LLM_JUDGE_TIMEOUT_S", 30.0)),
         "max_attempts": int(getattr(settings, "EARSHOT_LLM_JUDGE_MAX_ATTEMPTS", 4)),
-        "backoff_s": float(getattr(settings, "EARSHOT_LLM_JUDGE_BACKOFF_S", 1.0)),
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     return LlmConfig(**values)
@@ -290,6 +389,8 @@ class LlmRunReport:
     purpose: str
     model: str
     prompt: str
+    judge: str = ""
+    scope: str = "grey"
     candidates: int = 0
     cached: int = 0
     called: int = 0
@@ -302,20 +403,27 @@ class LlmRunReport:
     errors: list[str] = field(default_factory=list)
 
 
-def _llm_candidates(*, project: Project | None, purpose: str, low: float, high: float) -> Iterable[Response]:
+#: Which responses a run asks about: grey-zone verdicts (routing), human-labelled
+#: answers (an agreement study), or every free answer.
+LLM_SCOPES = ("grey", "labelled", "all")
+
+
+def _llm_candidates(*, project: Project | None, scope: str, low: float, high: float) -> Iterable[Response]:
     """Responses to send, those without a human ruling first.
 
     Answers a human already ruled on are still sent (their LLM verdicts are what the
     judge-human agreement report compares), but after every unruled one: a run cut
     short by its budget spends it where the LLM verdict can change results.
     """
-    if purpose == "verdict":
+    ruled = Exists(HumanJudgement.objects.filter(response=OuterRef("pk")))
+    if scope == "grey":
         qs = selectors.grey_zone_responses(project=project, low=low, high=high, include_overridden=True)
     else:
         qs = Response.objects.filter(mode=Mode.FREE).exclude(answer_text="")
         if project is not None:
             qs = qs.filter(project=project)
-    ruled = Exists(HumanJudgement.objects.filter(response=OuterRef("pk")))
+        if scope == "labelled":
+            qs = qs.filter(ruled)
     return (
         qs.select_related("question").alias(ruled=ruled).order_by("ruled", "id").iterator(chunk_size=500)
     )
@@ -325,35 +433,58 @@ def llm_judge_run(
     *,
     project: Project | None = None,
     purpose: str = "verdict",
+    rubric: str | None = None,
+    scope: str | None = None,
     budget: int | None = None,
     grey_zone: tuple[float, float] | None = None,
     config: LlmConfig | None = None,
     client: LlmJudgeClient | None = None,
 ) -> LlmRunReport:
-    """Ask the LLM judge about uncertain verdicts (or for 0-5 quality scores).
+    """Ask an LLM judge about uncertain verdicts, or score answers for a study.
 
-    ``purpose="verdict"`` sends only free answers whose rule score lies in the grey
-    zone; ``"quality"`` scores every free answer 0-5. Each request is looked up in
-    the :class:`LlmCall` cache first (same prompt version, model and inputs: no
-    second call); at most ``budget`` uncached requests are sent (retries of one
-    request do not count). Results are stored as ``added`` verdict records of judge
-    ``llm:<model>``. Runs in a Celery task or a management command, never in a
-    web request.
+    The prompt is ``rubric`` (a project rubric's latest version, or a built-in:
+    ``verdict``, ``quality``, ``score``), by default the built-in for ``purpose``.
+    ``scope="grey"`` (the default for verdicts) sends only free answers whose rule
+    score lies in the grey zone, and those verdicts count in the effective verdict
+    (``added``); ``"labelled"`` (answers with a human judgement) and ``"all"``
+    (every free answer, the default for quality and score rubrics) are agreement
+    studies: their binary verdicts are stored as ``study`` records that never change
+    a result. Each request is looked up in the :class:`LlmCall` cache first (same
+    prompt version, model, parameters and inputs: no second call); at most ``budget``
+    uncached requests are sent (the SDK's retries of one request do not count).
+    Every record names its registered :class:`Judge`. Runs in a Celery task or a
+    management command, never in a web request.
     """
-    if purpose not in ("verdict", "quality"):
-        raise JudgingError("purpose", "must be 'verdict' or 'quality'")
+    if rubric is None:
+        if purpose not in PURPOSES:
+            raise JudgingError("purpose", f"must be one of {', '.join(PURPOSES)}")
+        rubric = purpose
+    prompt, rubric_row = prompt_resolve(project=project, name=rubric)
+    purpose = prompt.purpose
+    scope = scope or ("grey" if purpose == "verdict" else "all")
+    if scope not in LLM_SCOPES:
+        raise JudgingError("scope", f"must be one of {', '.join(LLM_SCOPES)}")
     config = config or llm_config()
-    prompt = load_prompt(purpose)
     low, high = grey_zone or selectors.grey_zone()
-    judge_name = f"llm:{config.model}"[:80]
-    report = LlmRunReport(purpose=purpose, model=config.model, prompt=prompt.label)
-    for response in _llm_candidates(project=project, purpose=purpose, low=low, high=high):
+    judge = judge_register(
+        JudgeIdentity(
+            kind="llm", purpose=purpose, model=config.model, prompt_id=prompt.label,
+            prompt_version=prompt.version, rubric_id=rubric_row.pk if rubric_row else None,
+            parameters=config.parameters,
+        ),
+        rubric=rubric_row,
+    )
+    event = VerdictEvent.STUDY if purpose == "verdict" and scope != "grey" else VerdictEvent.ADDED
+    family = f"llm:{config.model}"[:80]
+    report = LlmRunReport(purpose=purpose, model=config.model, prompt=prompt.label, judge=judge.name,
+                          scope=scope)
+    for response in _llm_candidates(project=project, scope=scope, low=low, high=high):
         report.candidates += 1
         question = response.question
         messages = prompt.messages(
             question=question.prompt, answerline=question.answerline, answer=response.answer_text
         )
-        key = cache_key(prompt, config.model, messages)
+        key = cache_key(prompt, config.model, messages, config.parameters)
         call = LlmCall.objects.filter(key=key).first()
         if call is not None and call.ok:
             report.cached += 1
@@ -375,8 +506,7 @@ def llm_judge_run(
             if call.parsed is None:
                 report.unreadable += 1
                 continue
-        if _llm_record(response, call, judge_name=judge_name, prompt_label=prompt.label,
-                       version=prompt.version, purpose=purpose):
+        if _llm_record(response, call, judge=judge, family=family, prompt=prompt, event=event):
             report.recorded += 1
     return report
 
@@ -385,7 +515,7 @@ def _llm_call(client: LlmJudgeClient, *, key: str, purpose: str, prompt_label: s
               messages: list[dict]) -> LlmCall:
     """Make one call (outside any transaction) and store it in the cache."""
     started = time.perf_counter()
-    values: dict = {"purpose": purpose, "prompt_id": prompt_label, "model": model,
+    values: dict = {"purpose": purpose, "prompt_id": prompt_label[:80], "model": model,
                     "request": {"messages": messages}}
     try:
         result = client.complete(messages)
@@ -406,28 +536,33 @@ def _llm_call(client: LlmJudgeClient, *, key: str, purpose: str, prompt_label: s
     return call
 
 
-def _llm_record(response: Response, call: LlmCall, *, judge_name: str, prompt_label: str,
-                version: str, purpose: str) -> bool:
-    """Store the LLM's decision as a verdict record (once per response, call and answer)."""
-    if call.parsed is None:
-        return False
-    if VerdictRecord.objects.filter(response=response, llm_call=call, answer_text=response.answer_text).exists():
-        return False
+def _llm_record(response: Response, call: LlmCall, *, judge: Judge, family: str, prompt: Prompt,
+                event: str) -> bool:
+    """Store the LLM's decision as a verdict record (once per judge, call, answer and event)."""
     parsed = call.parsed
+    wanted = {"verdict": "correct", "quality": "quality", "score": "score"}[prompt.purpose]
+    if parsed is None or wanted not in parsed:  # e.g. a cached reply read for another purpose
+        return False
+    if VerdictRecord.objects.filter(response=response, judge_ref=judge, llm_call=call, event=event,
+                                    answer_text=response.answer_text).exists():
+        return False
     values = {
         "response": response,
-        "judge": judge_name,
-        "event": VerdictEvent.ADDED,
+        "judge": family,
+        "judge_ref": judge,
+        "event": event,
         "answer_text": response.answer_text,
-        "rule": prompt_label[:60],
-        "rule_version": version,
+        "rule": prompt.label[:80],
+        "rule_version": prompt.version[:40],
         "explanation": parsed.get("reason", ""),
         "llm_call": call,
     }
-    if purpose == "verdict":
+    if prompt.purpose == "verdict":
         values.update(correct=bool(parsed["correct"]), score=1.0 if parsed["correct"] else 0.0)
-    else:
+    elif prompt.purpose == "quality":
         values.update(correct=None, quality=int(parsed["quality"]))
+    else:
+        values.update(correct=None, score=float(parsed["score"]))
     VerdictRecord.objects.create(**values)
     return True
 

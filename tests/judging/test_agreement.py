@@ -218,7 +218,8 @@ def test_import_labels_reports_every_problem_and_writes_nothing(tmp_path, judged
     assert not HumanJudgement.objects.exists()
 
 
-@pytest.mark.parametrize("module", ["judging.agreement", "judging.baseline", "judging.llm"])
+@pytest.mark.parametrize("module", ["judging.agreement", "judging.agreement_report", "judging.baseline",
+                                    "judging.llm", "judging.refusal", "judging.registry"])
 def test_pure_modules_do_not_import_django(module):
     import subprocess
     import sys
