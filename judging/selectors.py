@@ -31,6 +31,7 @@ from django.db.models.functions import Abs, Coalesce
 from accounts.models import Project
 from quiz.models import Mode, Response
 
+from .agreement_report import study_report
 from .baseline import exact_match
 from .models import (
     Challenge,
@@ -371,6 +372,13 @@ def agreement_study_rows(*, project: Project) -> StudyRows:
     judges = ["exact", *sorted(rules_names), *sorted(scales)]
     scales.update(dict.fromkeys(["exact", *rules_names], "verdict"))
     return StudyRows(rows=rows, judges=judges, scales=scales)
+
+
+def agreement_study_report(*, project: Project, n_boot: int = 1000, seed: int = 0) -> dict:
+    """The agreement report of a project (what the page, the JSON, the CSV and the API show)."""
+    study = agreement_study_rows(project=project)
+    return {"project": project.slug,
+            **study_report(study.rows, study.judges, scales=study.scales, n_boot=n_boot, seed=seed)}
 
 
 def llm_calls_summary() -> dict[str, int]:
