@@ -315,7 +315,8 @@ class JudgeListApi(APIView):
         prompt_version = serializers.CharField()
         rubric_id = serializers.IntegerField(allow_null=True)
         parameters = serializers.DictField()
-        verdicts = serializers.IntegerField(help_text="verdict records on this project's answers")
+        verdicts = serializers.IntegerField(source="n_verdicts",
+                                            help_text="verdict records on this project's answers")
 
     @extend_schema(operation_id="judging_judges_list", responses=JudgeSerializer(many=True))
     def get(self, request: Request, slug: str) -> ApiResponse:
@@ -325,7 +326,7 @@ class JudgeListApi(APIView):
         ids = VerdictRecord.objects.filter(response__project=project).values_list("judge_ref", flat=True)
         judges = (
             Judge.objects.filter(pk__in=ids)
-            .annotate(verdicts=Count("verdicts", filter=Q(verdicts__response__project=project)))
+            .annotate(n_verdicts=Count("verdicts", filter=Q(verdicts__response__project=project)))
             .order_by("kind", "name", "id")
         )
         return ApiResponse(self.JudgeSerializer(judges, many=True).data)
