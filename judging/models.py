@@ -152,6 +152,7 @@ class JudgementSource(models.TextChoices):
     CHALLENGE = "challenge", "Resolved challenge"
     API = "api", "REST API"
     IMPORT = "import", "Imported labels"
+    CAMPAIGN = "campaign", "Annotation campaign ratings"
 
 
 class HumanJudgement(models.Model):

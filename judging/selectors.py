@@ -211,7 +211,7 @@ def response_trail(response: Response) -> Trail:
     """The adjudication trail of one response."""
     return Trail(
         response=response,
-        verdicts=list(response.verdict_records.order_by("id")),
+        verdicts=list(response.verdict_records.select_related("judge_ref").order_by("id")),
         judgements=list(response.human_judgements.select_related("by").order_by("id")),
         challenge=Challenge.objects.filter(response=response).first(),
         effective=effective_correct(response),

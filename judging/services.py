@@ -676,3 +676,79 @@ def human_labels_import(*, project: Project, path: Path, by=None) -> LabelImport
                          annotator=annotator, source=JudgementSource.IMPORT)
             summary.created += 1
     return summary
+
+
+# ------------------------------------------------------- labels from a campaign
+
+
+@dataclass
+class CampaignLabelSummary:
+    """What turning a campaign's ratings into human judgements did."""
+
+    created: int = 0
+    unchanged: int = 0
+    undecided: list[str] = field(default_factory=list)  # "item: reason"
+
+
+def human_labels_from_campaign(*, project: Project, campaign_slug: str, by=None) -> CampaignLabelSummary:
+    """Human judgements from an annotation campaign's ratings of responses.
+
+    Each regular item must name its response in ``metadata.response_id`` (a free
+    answer of this project). Its ratings (criterion ``correct`` yes/no and/or
+    ``quality`` 0-5) are aggregated by :func:`judging.human_labels.aggregate_item`;
+    items with a tie or no usable rating are reported as undecided and left out.
+    Any item naming no or an unknown response aborts the whole run (every problem
+    listed, nothing written). Running it again adds nothing unless ratings changed.
+    """
+    from annotation.selectors import campaign_get, ratings_frame
+
+    from .human_labels import aggregate_item
+
+    campaign = campaign_get(project, campaign_slug)
+    if campaign is None:
+        raise ImportFailed([Problem(campaign_slug, 0, "campaign", f"no campaign {campaign_slug!r} in {project.slug!r}")])
+    items = list(campaign.items.filter(kind="regular").values_list("external_id", "metadata"))
+    problems: list[Problem] = []
+    wanted: dict[str, int] = {}
+    for external_id, metadata in items:
+        raw = (metadata or {}).get("response_id")
+        try:
+            wanted[external_id] = int(raw)
+        except (TypeError, ValueError):
+            problems.append(Problem(campaign.slug, 0, f"item {external_id}",
+                                    "metadata.response_id is required (an integer)"))
+    responses = Response.objects.in_bulk(list(wanted.values()))
+    for external_id, rid in wanted.items():
+        response = responses.get(rid)
+        if response is None or response.project_id != project.pk:
+            problems.append(Problem(campaign.slug, 0, f"item {external_id}",
+                                    f"no response #{rid} in project {project.slug!r}"))
+    if problems:
+        raise ImportFailed(problems)
+    frame = ratings_frame(campaign)
+    votes: dict[str, tuple[list[str], list[str]]] = {}
+    if not frame.empty:
+        for item_id, criterion, value in zip(frame["item_id"].astype(str), frame["criterion"].astype(str),
+                                             frame["value"].astype(str), strict=True):
+            if criterion in ("correct", "quality") and item_id in wanted:
+                votes.setdefault(item_id, ([], []))[0 if criterion == "correct" else 1].append(value)
+    summary = CampaignLabelSummary()
+    annotator = f"campaign:{campaign.slug}"[:120]
+    with transaction.atomic():
+        for external_id, rid in wanted.items():
+            label = aggregate_item(*votes.get(external_id, ([], [])))
+            if label.correct is None:
+                summary.undecided.append(f"{external_id}: {label.reason}")
+                continue
+            response = responses[rid]
+            latest = HumanJudgement.objects.filter(response=response).order_by("-id").first()
+            if latest and (latest.correct, latest.quality, latest.annotator, latest.source) == (
+                label.correct, label.quality, annotator, JudgementSource.CAMPAIGN
+            ):
+                summary.unchanged += 1
+                continue
+            override_set(response=response, correct=label.correct, quality=label.quality, by=by,
+                         annotator=annotator, source=JudgementSource.CAMPAIGN,
+                         note=f"{label.reason} (campaign {campaign.slug})")
+            summary.created += 1
+    return summary

@@ -148,5 +148,10 @@ class Migration(migrations.Migration):
             model_name='judge',
             index=models.Index(fields=['name'], name='judge_name'),
         ),
+        migrations.AlterField(
+            model_name='humanjudgement',
+            name='source',
+            field=models.CharField(choices=[('adjudication', 'Adjudication page'), ('challenge', 'Resolved challenge'), ('api', 'REST API'), ('import', 'Imported labels'), ('campaign', 'Annotation campaign ratings')], max_length=20),
+        ),
         migrations.RunPython(register_existing_verdicts, migrations.RunPython.noop),
     ]

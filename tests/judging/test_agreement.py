@@ -222,6 +222,7 @@ def test_import_labels_reports_every_problem_and_writes_nothing(tmp_path, judged
 
 
 @pytest.mark.parametrize("module", ["judging.agreement", "judging.agreement_report", "judging.baseline",
+                                    "judging.demo_agreement", "judging.demo_llm", "judging.human_labels",
                                     "judging.llm", "judging.refusal", "judging.registry"])
 def test_pure_modules_do_not_import_django(module):
     import subprocess
