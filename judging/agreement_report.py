@@ -71,13 +71,12 @@ def binary_from_score(score: float | None, scale: str) -> bool | None:
 # ------------------------------------------------------------------ bootstrap
 
 
-def _vector_stats(h: np.ndarray, j: np.ndarray) -> dict[str, np.ndarray]:
-    """Accuracy, kappa and MCC of each row of (B, n) boolean resamples; NaN if undefined."""
-    n = h.shape[1]
-    tp = np.sum(h & j, axis=1).astype(float)
-    tn = np.sum(~h & ~j, axis=1).astype(float)
-    fp = np.sum(~h & j, axis=1).astype(float)
-    fn = np.sum(h & ~j, axis=1).astype(float)
+def _vector_stats(cells: np.ndarray, n: int) -> dict[str, np.ndarray]:
+    """Accuracy, kappa and MCC from (B, 4) counts [tn, fn, fp, tp] of B resamples; NaN if undefined.
+
+    Column order follows the pair code ``2 * judge + human``.
+    """
+    tn, fn, fp, tp = (cells[:, i].astype(float) for i in range(4))
     acc = (tp + tn) / n
     p_h, p_j = (tp + fn) / n, (tp + fp) / n
     p_e = p_h * p_j + (1 - p_h) * (1 - p_j)
@@ -88,14 +87,31 @@ def _vector_stats(h: np.ndarray, j: np.ndarray) -> dict[str, np.ndarray]:
     return {"accuracy": acc, "kappa": kappa, "mcc": mcc}
 
 
-def _vector_spearman(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Spearman rho of each row of (B, m) resamples (average ranks); NaN if undefined."""
-    rx, ry = rankdata(x, axis=1), rankdata(y, axis=1)
-    rx -= rx.mean(axis=1, keepdims=True)
-    ry -= ry.mean(axis=1, keepdims=True)
-    denom = np.sqrt(np.sum(rx * rx, axis=1) * np.sum(ry * ry, axis=1))
+def _weighted_ranks(weights: np.ndarray, codes: np.ndarray, k: int) -> np.ndarray:
+    """Average ranks (ties: mean rank) of each distinct pair's value in each resample.
+
+    ``weights``: (B, d) how often each of the d distinct (x, y) pairs was drawn;
+    ``codes``: (d,) the pair's value code 0..k-1. A value's rank is (values drawn
+    below it) + (its draws + 1) / 2.
+    """
+    per_value = np.zeros((weights.shape[0], k))
+    np.add.at(per_value.T, codes, weights.T)
+    below = np.cumsum(per_value, axis=1) - per_value
+    return (below + (per_value + 1) / 2.0)[:, codes]
+
+
+def _weighted_spearman(weights: np.ndarray, x_codes: np.ndarray, kx: int, y_codes: np.ndarray,
+                       ky: int) -> np.ndarray:
+    """Spearman rho of each resample, given as (B, d) draw counts of the distinct pairs."""
+    m = weights.sum(axis=1, keepdims=True)
+    rx = _weighted_ranks(weights, x_codes, kx)
+    ry = _weighted_ranks(weights, y_codes, ky)
+    rx -= np.sum(weights * rx, axis=1, keepdims=True) / m
+    ry -= np.sum(weights * ry, axis=1, keepdims=True) / m
+    sxy = np.sum(weights * rx * ry, axis=1)
+    denom = np.sqrt(np.sum(weights * rx * rx, axis=1) * np.sum(weights * ry * ry, axis=1))
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denom == 0, np.nan, np.sum(rx * ry, axis=1) / np.where(denom == 0, 1, denom))
+        return np.where(denom <= 1e-12, np.nan, sxy / np.where(denom <= 1e-12, 1, denom))
 
 
 def _interval(values: np.ndarray, level: float) -> tuple[float, float] | None:
@@ -120,23 +136,46 @@ def bootstrap_intervals(
     """Percentile bootstrap intervals of accuracy, kappa, MCC (and rho of the scores).
 
     Responses are resampled with replacement ``n_boot`` times (pairs stay
-    together). ``human_score``/``judge_score`` are the pairs with both scores known,
-    resampled on their own. An interval is None when the sample is empty or the
-    statistic is undefined in most resamples (e.g. kappa when everyone agrees).
+    together). A resample is drawn as its counts of each distinct (human, judge)
+    pair -- multinomial with the observed shares, which is exactly the distribution
+    of resampling rows with replacement -- so a resample costs O(distinct pairs),
+    not O(n). ``human_score``/``judge_score`` are the pairs with both scores known,
+    resampled on their own (ties get average ranks, as in scipy's ``spearmanr``). An interval is None when the sample is empty or the
+    statistic is undefined in most resamples (e.g. kappa when everyone agrees), and
+    every interval is None when ``n_boot`` is 0.
     """
     rng = np.random.default_rng(seed)
     h, j = np.asarray(human, dtype=bool), np.asarray(verdict, dtype=bool)
     out: dict[str, tuple[float, float] | None] = {"accuracy": None, "kappa": None, "mcc": None,
                                                    "spearman": None}
+    if n_boot <= 0:
+        return out
     if h.size:
-        idx = rng.integers(0, h.size, size=(n_boot, h.size))
-        for name, values in _vector_stats(h[idx], j[idx]).items():
+        observed = np.bincount(2 * j.astype(np.int64) + h.astype(np.int64), minlength=4)  # tn fn fp tp
+        tables = rng.multinomial(h.size, observed / h.size, size=n_boot)
+        for name, values in _vector_stats(tables, h.size).items():
             out[name] = _interval(values, level)
     if human_score is not None and judge_score is not None and len(human_score) >= 3:
         x, y = np.asarray(human_score, dtype=float), np.asarray(judge_score, dtype=float)
-        idx = rng.integers(0, x.size, size=(n_boot, x.size))
-        out["spearman"] = _interval(_vector_spearman(x[idx], y[idx]), level)
+        ux, xc = np.unique(x, return_inverse=True)
+        uy, yc = np.unique(y, return_inverse=True)
+        pairs, counts = np.unique(np.stack([xc, yc], axis=1), axis=0, return_counts=True)
+        rhos = []
+        for rows in _chunks(n_boot, len(pairs)):
+            weights = rng.multinomial(x.size, counts / x.size, size=rows).astype(float)
+            rhos.append(_weighted_spearman(weights, pairs[:, 0], ux.size, pairs[:, 1], uy.size))
+        out["spearman"] = _interval(np.concatenate(rhos), level)
     return out
+
+
+#: At most this many resampled weights in memory at once (bootstrap in blocks of resamples).
+_BLOCK = 2_000_000
+
+
+def _chunks(n_boot: int, n: int) -> list[int]:
+    """Resamples per block, so a block holds at most ``_BLOCK`` weights (>= 1 resample)."""
+    per = max(1, _BLOCK // max(n, 1))
+    return [min(per, n_boot - start) for start in range(0, n_boot, per)]
 
 
 # ------------------------------------------------------------- agreement cells

@@ -123,20 +123,48 @@ def test_bootstrap_interval_agrees_with_scipy_bootstrap():
 
 
 def test_bootstrap_matches_explicit_resampling_loop():
-    rows = _rows(seed=2, n=60)
+    """Multinomial draws of the 2x2 table = resampling rows: same interval as a naive loop."""
+    rows = _rows(seed=2, n=80)
     h = np.array([r["human_correct"] for r in rows])
     j = np.array([r["verdicts"]["A"]["correct"] for r in rows])
-    ours = ar.bootstrap_intervals(h, j, n_boot=200, seed=9)
-    idx = np.random.default_rng(9).integers(0, h.size, size=(200, h.size))
-    kappas = [sm_kappa([[np.sum(h[i] & j[i]), np.sum(h[i] & ~j[i])],
-                        [np.sum(~h[i] & j[i]), np.sum(~h[i] & ~j[i])]]).kappa for i in idx]
-    assert ours["kappa"] == pytest.approx(tuple(np.quantile(kappas, [0.025, 0.975])))
+    ours = ar.bootstrap_intervals(h, j, n_boot=6000, seed=9)
+    idx = np.random.default_rng(1).integers(0, h.size, size=(6000, h.size))
+    hh, jj = h[idx], j[idx]
+    po = np.mean(hh == jj, axis=1)
+    pe = hh.mean(1) * jj.mean(1) + (1 - hh.mean(1)) * (1 - jj.mean(1))
+    kappas = (po - pe) / (1 - pe)
+    for i in range(20):  # the loop's kappa is statsmodels' kappa
+        table = [[np.sum(hh[i] & jj[i]), np.sum(hh[i] & ~jj[i])], [np.sum(~hh[i] & jj[i]), np.sum(~hh[i] & ~jj[i])]]
+        assert kappas[i] == pytest.approx(sm_kappa(table).kappa)
+    assert ours["kappa"] == pytest.approx(tuple(np.quantile(kappas, [0.025, 0.975])), abs=0.025)
+
+
+def test_spearman_bootstrap_matches_index_resampling():
+    """Weighted ranks of the distinct pairs = scipy's spearmanr on each resample (ties averaged)."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 6, 120).astype(float)
+    y = np.clip(x + rng.integers(-2, 3, 120), 0, 5).astype(float)
+    ux, xc = np.unique(x, return_inverse=True)
+    uy, yc = np.unique(y, return_inverse=True)
+    pairs, inverse = np.unique(np.stack([xc, yc], axis=1), axis=0, return_inverse=True)
+    idx = rng.integers(0, x.size, size=(50, x.size))
+    weights = np.stack([np.bincount(inverse.ravel()[i], minlength=len(pairs)) for i in idx]).astype(float)
+    mine = ar._weighted_spearman(weights, pairs[:, 0], ux.size, pairs[:, 1], uy.size)
+    ref = [stats.spearmanr(x[i], y[i]).statistic for i in idx]
+    assert mine == pytest.approx(ref, abs=1e-12)
+    low, high = ar.bootstrap_intervals([True] * 3, [True] * 3, x, y, n_boot=4000, seed=1)["spearman"]
+    boot = stats.bootstrap((x, y), lambda a, b: stats.spearmanr(a, b).statistic, paired=True,
+                           vectorized=False, n_resamples=2000, method="percentile",
+                           random_state=np.random.default_rng(2))
+    assert low == pytest.approx(boot.confidence_interval.low, abs=0.03)
+    assert high == pytest.approx(boot.confidence_interval.high, abs=0.03)
 
 
 def test_undefined_statistics_have_no_interval():
     out = ar.bootstrap_intervals([True] * 20, [True] * 20, n_boot=100)
     assert out["kappa"] is None and out["mcc"] is None and out["accuracy"] == (1.0, 1.0)
     assert ar.bootstrap_intervals([], [], n_boot=10)["accuracy"] is None
+    assert set(ar.bootstrap_intervals([True, False], [True, True], n_boot=0).values()) == {None}
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -198,3 +226,15 @@ def test_study_report_is_json_ready():
     assert {c["judge"] for c in data["cells"]} == {"A", "B", "Q"}
     assert data["ranking"]["judges"] == ["human", "A", "B", "Q"]
     assert data["refusals"][0]["refused"] > 0
+
+
+def test_bootstrap_in_blocks_equals_one_draw(monkeypatch):
+    """Large samples are resampled in blocks (bounded memory); the numbers do not change."""
+    rows = _rows(seed=4, n=300)
+    h = np.array([r["human_correct"] for r in rows])
+    j = np.array([r["verdicts"]["A"]["correct"] for r in rows])
+    q = np.array([r["human_score"] for r in rows], dtype=float)
+    s = np.array([r["verdicts"]["Q"]["score"] for r in rows], dtype=float)
+    whole = ar.bootstrap_intervals(h, j, q, s, n_boot=500, seed=2)
+    monkeypatch.setattr(ar, "_BLOCK", 7 * 20)  # a handful of resamples per block
+    assert ar.bootstrap_intervals(h, j, q, s, n_boot=500, seed=2) == whole
