@@ -215,3 +215,20 @@ def test_budget_counts_requests_not_sdk_retries(judged, fake_llm, imported):
         Response.objects.filter(pk=extra.pk).update(score=0.4)
     report = services.llm_judge_run(project=imported, budget=2)
     assert (report.called, report.skipped_budget, fake_llm.calls) == (2, 2, 3)
+
+
+def test_command_runs_a_rubric_study_with_another_model(judged, fake_llm, imported):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    out = StringIO()
+    call_command("judging_llm", "--project", "t", "--rubric", "verdict", "--scope", "labelled",
+                 "--model", "judge-z", stdout=out)
+    assert "llm:judge-z/verdict-v1 (labelled): 0 candidates" in out.getvalue()
+    call_command("judging_llm", "--project", "t", "--scope", "all", "--model", "judge-z", stdout=out)
+    assert fake_llm.requests[-1]["model"] == "judge-z"
+    assert VerdictRecord.objects.filter(event=VerdictEvent.STUDY).count() == 4
+    with pytest.raises(CommandError, match="no rubric 'missing'"):
+        call_command("judging_llm", "--project", "t", "--rubric", "missing")
