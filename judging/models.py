@@ -100,7 +100,9 @@ class Judge(models.Model):
     model = models.CharField(max_length=120, blank=True)
     prompt_id = models.CharField(max_length=80, blank=True, help_text="Prompt label, e.g. verdict-v1.")
     prompt_version = models.CharField(max_length=20, blank=True)
-    rubric = models.ForeignKey(Rubric, null=True, blank=True, on_delete=models.PROTECT, related_name="judges")
+    # A project's rubric judges go with the project; a judge with verdicts cannot be
+    # deleted on its own (RESTRICT below), only together with those verdicts.
+    rubric = models.ForeignKey(Rubric, null=True, blank=True, on_delete=models.CASCADE, related_name="judges")
     parameters = models.JSONField(default=dict, blank=True, help_text="temperature, max_tokens, ...")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -118,7 +120,7 @@ class VerdictRecord(models.Model):
     response = models.ForeignKey(Response, on_delete=models.CASCADE, related_name="verdict_records")
     judge = models.CharField(max_length=80, help_text='Family: "rules" or "llm:<model>".')
     judge_ref = models.ForeignKey(
-        Judge, null=True, blank=True, on_delete=models.PROTECT, related_name="verdicts",
+        Judge, null=True, blank=True, on_delete=models.RESTRICT, related_name="verdicts",
         help_text="The registered judge that made this verdict (exact rule version, prompt, model).",
     )
     event = models.CharField(max_length=12, choices=VerdictEvent.choices)

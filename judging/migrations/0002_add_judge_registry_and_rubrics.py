@@ -119,7 +119,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='verdictrecord',
             name='judge_ref',
-            field=models.ForeignKey(blank=True, help_text='The registered judge that made this verdict (exact rule version, prompt, model).', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='verdicts', to='judging.judge'),
+            field=models.ForeignKey(blank=True, help_text='The registered judge that made this verdict (exact rule version, prompt, model).', null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='verdicts', to='judging.judge'),
         ),
         migrations.AddIndex(
             model_name='verdictrecord',
@@ -138,7 +138,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='judge',
             name='rubric',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='judges', to='judging.rubric'),
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='judges', to='judging.rubric'),
         ),
         migrations.AddConstraint(
             model_name='rubric',

@@ -232,3 +232,18 @@ def test_command_runs_a_rubric_study_with_another_model(judged, fake_llm, import
     assert VerdictRecord.objects.filter(event=VerdictEvent.STUDY).count() == 4
     with pytest.raises(CommandError, match="no rubric 'missing'"):
         call_command("judging_llm", "--project", "t", "--rubric", "missing")
+
+
+def test_judges_are_deleted_only_with_their_verdicts(judged, fake_llm, imported):
+    from django.db.models import RestrictedError
+
+    base = load_prompt("verdict")
+    services.rubric_save(project=imported, name="strict", purpose="verdict", system=base.system, user=base.user)
+    services.llm_judge_run(project=imported, rubric="strict", config=_cfg("judge-a"))
+    rubric = Rubric.objects.get()
+    with pytest.raises(RestrictedError):
+        rubric.delete()  # its judge's verdicts would lose their judge
+    Response.objects.filter(project=imported).delete()  # verdicts go with their responses
+    assert not VerdictRecord.objects.exists()
+    rubric.delete()  # now the rubric takes its judge along
+    assert not Judge.objects.filter(rubric__isnull=False).exists()
