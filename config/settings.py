@@ -187,7 +187,6 @@ EARSHOT_LLM_JUDGE_MODEL = os.environ.get("EARSHOT_LLM_JUDGE_MODEL", "gpt-4o-mini
 EARSHOT_LLM_JUDGE_ENABLED = bool(OPENAI_BASE_URL or OPENAI_API_KEY)
 EARSHOT_LLM_JUDGE_TIMEOUT_S = float(os.environ.get("EARSHOT_LLM_JUDGE_TIMEOUT_S", 30))
 EARSHOT_LLM_JUDGE_MAX_ATTEMPTS = int(os.environ.get("EARSHOT_LLM_JUDGE_MAX_ATTEMPTS", 4))
-EARSHOT_LLM_JUDGE_BACKOFF_S = float(os.environ.get("EARSHOT_LLM_JUDGE_BACKOFF_S", 1))
 # Calibrated scores in this closed range are "uncertain": adjudication queue, LLM judge.
 EARSHOT_JUDGE_GREY_ZONE = (
     float(os.environ.get("EARSHOT_JUDGE_GREY_LOW", 0.3)),
