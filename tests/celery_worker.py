@@ -65,9 +65,14 @@ def real_celery_worker(url: str, *task_modules: str) -> Iterator[Any]:
         broker_url=url, result_backend=url, task_always_eager=False, task_eager_propagates=False
     )
     _drop_cached_connections(app)
+    from django.test import override_settings
+
     try:
         app.control.purge()  # leftovers of an interrupted run
-        with start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=30):
+        # no maintenance thread in the test process (tests call irt_fits_maintain themselves)
+        with override_settings(EARSHOT_IRT_MAINTENANCE_INTERVAL_S=0), start_worker(
+            app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=30
+        ):
             yield app
     finally:
         app.conf.update(saved)
