@@ -210,6 +210,7 @@ CELERY_TASK_PUBLISH_RETRY = False
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_BROKER_CONNECTION_TIMEOUT
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+    "max_retries": 0,  # a publisher's first connect; workers reconnect by their own policy
     "visibility_timeout": int(
         os.environ.get("EARSHOT_BROKER_VISIBILITY_TIMEOUT_S", EARSHOT_IRT_MAX_FIT_S + 1800)
     ),

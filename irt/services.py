@@ -175,6 +175,10 @@ def irt_fit_dispatch(fit_id: int) -> bool:
 
     if broker_configured() or not getattr(settings, "EARSHOT_IRT_INLINE_THREAD", True):
         eager = not broker_configured()
+        # recorded before publishing: a worker may take the fit before this returns
+        Fit.objects.filter(pk=fit_id, status=FitStatus.QUEUED).update(
+            dispatched_at=timezone.now(), dispatch_error="", progress_message="queued"
+        )
         try:
             irt_fit_task.apply_async((fit_id,), retry=False)
         except Exception as exc:
@@ -189,9 +193,6 @@ def irt_fit_dispatch(fit_id: int) -> bool:
             )
             logger.warning("IRT fit #%s not dispatched: %s", fit_id, message)
             return False
-        Fit.objects.filter(pk=fit_id, status=FitStatus.QUEUED).update(
-            dispatched_at=timezone.now(), dispatch_error="", progress_message="queued"
-        )
         return True
     threading.Thread(target=_run_in_thread, args=(fit_id,), name=f"irt-fit-{fit_id}", daemon=True).start()
     return True
