@@ -118,8 +118,15 @@ class FitOptions:
 def irt_fit(*args, **kwargs):
     """:func:`irt.fit.fit`, imported on first use: torch and Pyro load only in the
     process that fits (a worker), not in every web process that imports the URLs."""
-    from irt.fit import fit
-
+    try:
+        from irt.fit import fit
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("torch", "pyro"):
+            raise
+        raise RuntimeError(
+            "IRT fits need torch and Pyro, which this host does not have: install the `irt` "
+            "extra where workers run (scripts/install.sh without --web, or pip install '.[irt]')"
+        ) from exc
     return fit(*args, **kwargs)
 
 
