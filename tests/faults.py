@@ -158,3 +158,68 @@ class WorkerProcess:
         self.proc = None
         self.log.close()
         Path(self.log.name).unlink(missing_ok=True)
+
+
+class PrivatePostgres:
+    """A throw-away PostgreSQL cluster (``initdb`` in a temporary folder) on a free port.
+
+    Run as the ``postgres`` system user when this process is root (PostgreSQL refuses
+    to run as root); trust authentication for the superuser ``root`` on 127.0.0.1.
+    """
+
+    def __init__(self, port: int | None = None) -> None:
+        import glob
+
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(Path(p).parent.name))
+        if not bins:
+            pytest.skip("PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin")
+        self.bin = Path(bins[-1])
+        self.port = port or free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="earshot-pg-"))
+        self.data = self.dir / "data"
+        self.log = self.dir / "server.log"
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres", "postgres")
+
+    def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        cmd = [str(self.bin / args[0]), *args[1:]]
+        if os.geteuid() == 0:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        # no pipes: the server that pg_ctl starts would inherit them and hold them open
+        with tempfile.TemporaryFile("w+") as out:
+            res = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                 text=True, timeout=120)
+            out.seek(0)
+            res.stdout = out.read()
+        if check and res.returncode:
+            raise RuntimeError(f"{' '.join(args)} failed ({res.returncode}): {res.stdout[-2000:]}")
+        return res
+
+    def url(self, db: str = "postgres") -> str:
+        return f"postgres://root@127.0.0.1:{self.port}/{db}"
+
+    def init(self) -> PrivatePostgres:
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "root", "-E", "UTF8", "--no-sync")
+        return self
+
+    def start(self) -> PrivatePostgres:
+        opts = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off -c max_connections=200"
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", opts, "-w", "start")
+        return self
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop", check=False)
+
+    def restart(self) -> float:
+        """Fast restart (every connection is cut); returns the seconds it took."""
+        t0 = time.perf_counter()
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "restart")
+        return time.perf_counter() - t0
+
+    def createdb(self, name: str) -> str:
+        subprocess.run(["psql", self.url(), "-qc", f'CREATE DATABASE "{name}"'], check=True, capture_output=True)
+        return self.url(name)
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
