@@ -200,3 +200,25 @@ def test_killed_worker_fit_is_redelivered_and_finishes(irt_data, private_redis):
         first.close()
         if second is not None:
             second.close()
+
+
+def test_a_run_whose_fit_was_taken_over_stores_nothing(irt_data, monkeypatch):
+    """The reaper re-queued a fit whose worker looked dead and another worker claimed
+    it; the first run, still alive after all, must not overwrite or fail it."""
+    import irt.services
+    from irt.models import Fit
+    from irt.services import irt_fit_create, irt_fit_run
+
+    real = irt.services.irt_fit
+    fit = irt_fit_create(project=irt_data.project, options={"method": "map"}, dispatch=False)
+
+    def taken_over(*args, **kwargs):
+        result = real(*args, **kwargs)
+        Fit.objects.filter(pk=fit.pk).update(claimed_by="other-host:1:task-2", progress_message="fitting elsewhere")
+        return result
+
+    monkeypatch.setattr(irt.services, "irt_fit", taken_over)
+    after = irt_fit_run(fit.pk, task_id="task-1")
+    assert after.status == "running" and after.claimed_by == "other-host:1:task-2"
+    assert after.progress_message == "fitting elsewhere" and after.error == ""
+    assert not after.abilities.exists() and after.result is None
