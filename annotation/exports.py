@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 from django.http import Http404, HttpResponse
 
+from frontend.exports import parquet_safe
+
 from . import selectors
 from .models import Campaign
 
@@ -88,7 +90,7 @@ def export_response(campaign: Campaign, table: str, fmt: str) -> HttpResponse:
         body = json.dumps(records(frame), ensure_ascii=False, indent=1).encode("utf-8")
     else:
         buf = io.BytesIO()
-        frame.astype({c: str for c in frame.columns if frame[c].dtype == object}).to_parquet(buf, index=False)
+        parquet_safe(frame).to_parquet(buf, index=False)  # nulls stay null (not "None")
         body = buf.getvalue()
     response = HttpResponse(body, content_type=FORMATS[fmt])
     response["Content-Disposition"] = f'attachment; filename="{name}"'

@@ -192,9 +192,40 @@ EARSHOT_JUDGE_GREY_ZONE = (
     float(os.environ.get("EARSHOT_JUDGE_GREY_LOW", 0.3)),
     float(os.environ.get("EARSHOT_JUDGE_GREY_HIGH", 0.7)),
 )
-# A running IRT fit whose worker wrote no progress for this long is marked failed
-# ("worker lost") and may be taken over by a redelivered task.
-EARSHOT_IRT_STALE_AFTER_S = float(os.environ.get("EARSHOT_IRT_STALE_AFTER_S", 600))
+
+# --- Faults heal by themselves (F-11, M-9, M-10; docs/deployment.md "Workers and faults").
+# Health-checked persistent connections: after a database restart the first query of a
+# request reconnects instead of answering 500.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# The longest IRT fit allowed (its soft time limit); the broker's visibility timeout is
+# longer, so a running fit's message is never handed to a second worker.
+EARSHOT_IRT_MAX_FIT_S = float(os.environ.get("EARSHOT_IRT_MAX_FIT_S", 6 * 3600))
+# A running fit stamps a heartbeat this often; silent for STALE_AFTER_S, the worker-side
+# reaper (every MAINTENANCE_INTERVAL_S; 0 = off) re-queues it, up to MAX_ATTEMPTS claims.
+EARSHOT_IRT_HEARTBEAT_S = float(os.environ.get("EARSHOT_IRT_HEARTBEAT_S", 15))
+EARSHOT_IRT_STALE_AFTER_S = float(os.environ.get("EARSHOT_IRT_STALE_AFTER_S", 60))
+EARSHOT_IRT_MAINTENANCE_INTERVAL_S = float(os.environ.get("EARSHOT_IRT_MAINTENANCE_INTERVAL_S", 60))
+EARSHOT_IRT_MAX_ATTEMPTS = int(os.environ.get("EARSHOT_IRT_MAX_ATTEMPTS", 3))
+# A queued fit no worker took within this long (broker or workers down) is failed.
+EARSHOT_IRT_QUEUE_GIVE_UP_S = float(os.environ.get("EARSHOT_IRT_QUEUE_GIVE_UP_S", 24 * 3600))
+# Publishing never retries inside a request thread and gives up connecting after 1 s.
+CELERY_BROKER_CONNECTION_TIMEOUT = float(os.environ.get("EARSHOT_BROKER_CONNECT_TIMEOUT_S", 1))
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_BROKER_CONNECTION_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+    "max_retries": 0,  # a publisher's first connect; workers reconnect by their own policy
+    "visibility_timeout": int(
+        os.environ.get("EARSHOT_BROKER_VISIBILITY_TIMEOUT_S", EARSHOT_IRT_MAX_FIT_S + 1800)
+    ),
+}
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Clip bytes through nginx's X-Accel-Redirect (deploy/nginx.conf's internal location)
+# instead of gunicorn threads; Django still checks access and answers 304/416 itself.
+EARSHOT_X_ACCEL = env_bool("EARSHOT_X_ACCEL", False)
+EARSHOT_X_ACCEL_PREFIX = os.environ.get("EARSHOT_X_ACCEL_PREFIX", "/_earshot_media/")
+# --- end of faults block
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

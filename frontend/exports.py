@@ -119,17 +119,37 @@ def table_bytes(table: pd.DataFrame, fmt: str) -> bytes:
         return json.dumps(table_records(table), ensure_ascii=False, indent=1, default=str).encode("utf-8")
     if fmt == "parquet":
         buffer = io.BytesIO()
-        frame = table.copy()
-        for column in frame.columns:
-            if frame[column].dtype == object:
-                values = frame[column].dropna()
-                if len(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
-                    frame[column] = pd.to_numeric(frame[column])
-                else:
-                    frame[column] = frame[column].map(lambda v: None if v is None else str(v))
-        frame.to_parquet(buffer, index=False)
+        parquet_safe(table).to_parquet(buffer, index=False)
         return buffer.getvalue()
     raise ValueError(f"unsupported table format {fmt!r}")
+
+
+def parquet_safe(table: pd.DataFrame) -> pd.DataFrame:
+    """A copy whose mixed (object) columns Arrow can store: all-numeric ones become
+    numbers, the rest strings, and missing values (None, NaN, NA) stay null.
+
+    Why: ``astype(str)`` turns None into the string "None" under pandas 2.x (pandas 3
+    keeps it missing), and Arrow refuses object columns mixing strings and numbers.
+    """
+    frame = table.copy()
+    for column in frame.columns:
+        if frame[column].dtype != object:
+            continue
+        values = frame[column].dropna()
+        if len(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            frame[column] = pd.to_numeric(frame[column])
+        else:
+            frame[column] = pd.Series(
+                [None if _missing(v) else str(v) for v in frame[column]], index=frame.index, dtype=object
+            )
+    return frame
+
+
+def _missing(value: Any) -> bool:
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # lists and arrays are values, not missing
+        return False
 
 
 # --------------------------------------------------------------------------- responses
