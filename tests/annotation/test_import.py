@@ -113,9 +113,15 @@ def test_import_command_reports_problems(project, campaign, tmp_path, wav):
 )
 def test_create_campaign_command_from_template(project, template, policy, criteria_keys):
     call_command("annotation_create_campaign", f"x-{template}".replace("_", "-"), "--project", "t",
-                 "--template", template, "--open")
+                 "--template", template)
     c = project.campaigns.get()
-    assert (c.policy, [x["key"] for x in c.criteria], c.status) == (policy, criteria_keys, "open")
+    assert (c.policy, [x["key"] for x in c.criteria], c.status) == (policy, criteria_keys, "draft")
+
+
+def test_create_campaign_command_refuses_to_open_without_items(project):
+    with pytest.raises(CommandError, match="without items"):
+        call_command("annotation_create_campaign", "empty", "--project", "t", "--open")
+    assert not project.campaigns.exists()  # nothing half-made
 
 
 def test_create_campaign_command_rejects_bad_policy(project):

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from accounts.models import Project
 from annotation import services
@@ -45,17 +46,22 @@ class Command(BaseCommand):
             except (OSError, json.JSONDecodeError) as exc:
                 raise CommandError(f"{o['criteria']}: {exc}") from exc
         try:
-            campaign = services.campaign_create(
-                project=project, name=o["name"] or o["slug"], slug=o["slug"], template=o["template"],
-                criteria=criteria, policy=o["policy"], policy_k=o["k"], policy_n=o["n"],
-                policy_quota=o["quota"], policy_annotators=o["annotators"],
-                expiry_minutes=o["expiry_minutes"], language=o["language"],
-                instructions=o["instructions"], consent_text=o["consent"],
-                completion_code=o["completion_code"], completion_url=o["completion_url"])
+            with transaction.atomic():  # --open on a campaign that cannot open creates nothing
+                campaign = self._create(project, criteria, o)
         except services.CampaignError as exc:
             raise CommandError(str(exc)) from exc
-        if o["open"]:
-            services.campaign_set_status(campaign=campaign, status="open")
         self.stdout.write(self.style.SUCCESS(
             f"campaign {campaign.slug!r} ({campaign.template}, {campaign.policy}) created in {project.slug!r}"
             f"; status {campaign.status}"))
+
+    def _create(self, project, criteria, o):
+        campaign = services.campaign_create(
+            project=project, name=o["name"] or o["slug"], slug=o["slug"], template=o["template"],
+            criteria=criteria, policy=o["policy"], policy_k=o["k"], policy_n=o["n"],
+            policy_quota=o["quota"], policy_annotators=o["annotators"],
+            expiry_minutes=o["expiry_minutes"], language=o["language"],
+            instructions=o["instructions"], consent_text=o["consent"],
+            completion_code=o["completion_code"], completion_url=o["completion_url"])
+        if o["open"]:
+            services.campaign_set_status(campaign=campaign, status="open")
+        return campaign
