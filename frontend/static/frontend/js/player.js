@@ -84,7 +84,7 @@ export class Player {
     a.addEventListener("playing", () => { this.open(); this.render(); });
     a.addEventListener("timeupdate", () => { this.advance(); this.render(); });
     a.addEventListener("pause", () => { this.advance(); this.close(); this.render(); });
-    a.addEventListener("ended", () => { this.advance(); this.close(); this.ended = true; this.render(); });
+    a.addEventListener("ended", () => { this.advance(); this.ended = true; this.close(); this.render(); });
     a.addEventListener("seeking", () => this.guardSeek());
     a.addEventListener("loadedmetadata", () => this.render());
     if (keys) document.addEventListener("keydown", (e) => this.onKey(e));
