@@ -47,6 +47,8 @@ def test_annotator_completes_a_mos_campaign(page, live_server, mos_campaign):
     base = f"{live_server.url}/p/lt/c/mos/"
     page.goto(base + f"?t={mos_campaign.access_token}&PROLIFIC_PID=pid-e2e&STUDY_ID=study-1&SESSION_ID=sess-1")
     assert not Annotator.objects.exists()  # the GET created nothing
+    box, label = page.locator("#agree").bounding_box(), page.locator("label.check span").bounding_box()
+    assert box["width"] < 40 and box["x"] < label["x"] and abs(box["y"] - label["y"]) < 20  # D26: beside it
     page.check("#agree")
     page.click("#continue")
     page.wait_for_selector("text=Rate the overall quality of each clip.")
