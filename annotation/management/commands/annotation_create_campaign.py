@@ -32,6 +32,12 @@ class Command(BaseCommand):
         parser.add_argument("--instructions", default=None)
         parser.add_argument("--consent", default=None)
         parser.add_argument("--completion-code", default=None)
+        parser.add_argument("--no-work-code", default=None,
+                            help="code for annotators who find nothing left to rate (Prolific: return)")
+        parser.add_argument("--screened-out-code", default=None,
+                            help="code for annotators who fail the qualification items")
+        parser.add_argument("--min-listen-fraction", type=float, default=None,
+                            help="share of each clip (0-1) that must be heard (default 1)")
         parser.add_argument("--completion-url", default=None)
         parser.add_argument("--open", action="store_true", help="open the campaign right away")
 
@@ -61,7 +67,9 @@ class Command(BaseCommand):
             policy_quota=o["quota"], policy_annotators=o["annotators"],
             expiry_minutes=o["expiry_minutes"], language=o["language"],
             instructions=o["instructions"], consent_text=o["consent"],
-            completion_code=o["completion_code"], completion_url=o["completion_url"])
+            completion_code=o["completion_code"], completion_url=o["completion_url"],
+            no_work_code=o["no_work_code"], screened_out_code=o["screened_out_code"],
+            min_listen_fraction=o["min_listen_fraction"])
         if o["open"]:
             services.campaign_set_status(campaign=campaign, status="open")
         return campaign

@@ -35,8 +35,10 @@ function setup(root) {
     if (submitBtn) submitBtn.disabled = false;
     const hint = document.getElementById("listen-hint");
     if (hint) hint.hidden = true;
-    const first = buttons()[0];
-    if (first) first.focus();
+    // focus the scale, not its first button: Space stays the player's (replay), and a
+    // stray Space must not answer "1"; number keys answer, Tab reaches the buttons
+    const group = root.querySelector(".scale");
+    if (group) { group.tabIndex = -1; group.focus(); }
   }
 
   if (player) {
