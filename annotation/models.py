@@ -247,6 +247,9 @@ class Assignment(models.Model):
     public_id = models.CharField(max_length=24, unique=True, default=_public_id, editable=False)
     repeat = models.PositiveSmallIntegerField(default=0)
     served_at = models.DateTimeField()
+    audio_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the clip's bytes were first requested (listening can start "
+                                         "no earlier: the listening check's timeline starts here).")
     expires_at = models.DateTimeField()
     submitted_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=AssignmentStatus.choices, default=AssignmentStatus.ACTIVE)

@@ -446,6 +446,14 @@ EXPIRY_EVERY = timedelta(seconds=5)
 _last_expiry: dict[int, datetime] = {}
 
 
+def assignment_audio_fetched(*, assignment: Assignment, now: datetime | None = None) -> None:
+    """Record when the assignment's clip was first requested (once; later requests and
+    range requests change nothing). Listening cannot start earlier, so the listening
+    check measures its timeline from here (from serving when the clip was never fetched
+    through Earshot, e.g. an API client that has the audio already)."""
+    Assignment.objects.filter(pk=assignment.pk, audio_at__isnull=True).update(audio_at=now or timezone.now())
+
+
 def _expire_throttled(campaign: Campaign, now: datetime) -> None:
     """Expire stale assignments at most every few seconds per campaign and process.
 
@@ -761,7 +769,8 @@ def listening_verdict(campaign: Campaign, duration_s: float | None, played: Any,
                       served_at: datetime, now: datetime) -> listening.ListeningCheck | None:
     """The listening rule of a submission, shared by both submission paths.
 
-    ``None`` for items without audio. Otherwise the pure
+    ``served_at``: when listening could start at the earliest (the clip's first fetch,
+    else serving). ``None`` for items without audio. Otherwise the pure
     :func:`frontend.listening.check_evidence` verdict on the player's report, with
     ``min_fraction`` the campaign's ``min_listen_fraction`` when it requires listening
     (0 when not). Raises :class:`RatingError` (field ``played``) when the evidence
@@ -788,7 +797,8 @@ def listening_verdict(campaign: Campaign, duration_s: float | None, played: Any,
 # since serving; the stored intervals are the clipped, merged ones.
 _SUBMIT_SQL = """
 WITH target AS (
-    SELECT s.id, s.item_id, s.served_at, clip.duration_s AS d FROM annotation_assignment s
+    SELECT s.id, s.item_id, s.served_at, coalesce(s.audio_at, s.served_at) AS heard_from,
+           clip.duration_s AS d FROM annotation_assignment s
     JOIN annotation_campaign c ON c.id = s.campaign_id AND c.status = 'open'
     JOIN annotation_item item ON item.id = s.item_id
     LEFT JOIN quiz_clip clip ON clip.id = item.clip_id
@@ -808,7 +818,7 @@ WITH target AS (
     SELECT * FROM heard WHERE d IS NULL
        OR (NOT %(reported)s AND NOT %(full_listen)s)
        OR (%(reported)s AND d > 0 AND %(min_start)s >= -%(tol)s AND %(max_end)s <= d + %(tol)s
-           AND extract(epoch FROM %(now)s - served_at) + %(slack)s >= heard
+           AND extract(epoch FROM %(now)s - heard_from) + %(slack)s >= heard
            AND (NOT %(full_listen)s OR least(1, heard / d) >= %(min_fraction)s - %(fslack)s))
 ), done AS (
     UPDATE annotation_assignment s SET status = 'submitted', submitted_at = %(now)s
@@ -948,7 +958,7 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
         elapsed = (now - assignment.served_at).total_seconds()
         clip = assignment.item.clip
         check = listening_verdict(campaign, clip.duration_s if clip is not None else None, played,
-                                  served_at=assignment.served_at, now=now)
+                                  served_at=assignment.audio_at or assignment.served_at, now=now)
         evidence = [list(p) for p in check.intervals] if check else []
         heard = check.heard_fraction if check else None
         ratings = [

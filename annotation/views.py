@@ -275,6 +275,8 @@ def audio(request: HttpRequest, slug: str, campaign: str, assignment: str) -> Ht
                           annotator=annotator) if annotator else None
     if a is None or a.item.clip is None:
         raise Http404("No such clip")
+    if a.audio_at is None:  # the listening check's timeline starts at the first byte served
+        services.assignment_audio_fetched(assignment=a)
     return serve_clip(request, a.item.clip)
 
 

@@ -265,3 +265,27 @@ def test_listened_fraction_in_exports_and_the_report_filter(client, make_campaig
     report = reverse("annotation:campaign_report", args=[campaign.project.slug, campaign.slug])
     page = client.get(report + "?min_heard=0.9").content.decode()
     assert 'name="min_heard"' in page and 'value="0.9"' in page
+
+
+def test_the_timeline_starts_when_the_clip_was_first_fetched(client, make_campaign):
+    """Listening cannot start before the clip's bytes were first requested."""
+    campaign = make_campaign(n=1, conditions=("x",), policy_n=1)
+    enter(client, campaign)
+    client.get(url(campaign, "work"))
+    a = Assignment.objects.select_related("item__clip").get()
+    Assignment.objects.filter(pk=a.pk).update(served_at=a.served_at - timedelta(seconds=30))
+    assert client.get(url(campaign, "audio", a.public_id)).status_code == 200
+    client.get(url(campaign, "audio", a.public_id), HTTP_RANGE="bytes=0-99")
+    a.refresh_from_db()
+    first = a.audio_at
+    assert first is not None
+
+    def post(token):
+        return client.post(url(campaign, "rate"), json.dumps({
+            "assignment": a.public_id, "values": {"mos": "4"}, "client_token": token,
+            "played": heard(a)}), content_type="application/json")
+
+    reply = post("now")  # served 30 s ago, but the clip was fetched just now
+    assert reply.status_code == 400 and "too soon" in reply.json()["error"]["message"]
+    Assignment.objects.filter(pk=a.pk).update(audio_at=first - timedelta(seconds=5))
+    assert post("later").status_code == 200

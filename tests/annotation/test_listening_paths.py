@@ -31,13 +31,16 @@ CASES = [
 ]
 
 
-def outcome(make_campaign, make_annotator, played, later, fields, *, fast: bool, monkeypatch):
+def outcome(make_campaign, make_annotator, played, later, fields, *, fast: bool, monkeypatch,
+            fetched_after=None):
     if not fast:
         monkeypatch.setattr(services, "_submit_pg", lambda *a, **k: None)
     campaign = make_campaign(n=1, conditions=("x",), policy_n=1, **fields)
     me = make_annotator(campaign)
     a = services.assignment_next_for_annotator(me, campaign)
     d = a.item.clip.duration_s
+    if fetched_after is not None:
+        services.assignment_audio_fetched(assignment=a, now=a.served_at + timedelta(seconds=fetched_after))
     try:
         result = services.rating_submit(annotator=me, assignment_id=a.public_id, values={"mos": "4"},
                                         client_token="t", played=played(d), now=a.served_at + timedelta(seconds=later))
@@ -57,6 +60,18 @@ def test_fast_path_matches_the_reference_on_listening_evidence(make_campaign, ma
     Rating.objects.all().delete()
     reference = outcome(make_campaign, make_annotator, played, later, fields, fast=False, monkeypatch=monkeypatch)
     assert fast == reference
+
+
+@pytest.mark.parametrize("fetched_after", [pytest.param(0.5, id="fetched-late-ok"),
+                                           pytest.param(4.9, id="fetched-too-late")])
+def test_fast_path_matches_the_reference_on_the_fetch_timeline(make_campaign, make_annotator, monkeypatch,
+                                                               fetched_after):
+    args = (make_campaign, make_annotator, lambda d: [[0, d]], 5, {})
+    fast = outcome(*args, fast=True, monkeypatch=monkeypatch, fetched_after=fetched_after)
+    Rating.objects.all().delete()
+    reference = outcome(*args, fast=False, monkeypatch=monkeypatch, fetched_after=fetched_after)
+    assert fast == reference
+    assert fast[0] == ("stored" if fetched_after < 4.5 else "refused")
 
 
 def test_fast_path_refuses_stopped_campaigns_and_expired_assignments(make_campaign, make_annotator):
