@@ -89,7 +89,9 @@ def test_a_campaign_annotator_gets_nothing_else_of_the_project(client, private_c
     assert client.get(reverse("annotation:work", args=[slug, private_campaign.slug])).status_code == 200
     a = Assignment.objects.select_related("item__clip").get()
     assert client.get(reverse("annotation:audio", args=[slug, private_campaign.slug, a.public_id])).status_code == 200
-    Assignment.objects.filter(pk=a.pk).update(served_at=a.served_at - timedelta(seconds=30))
+    a.refresh_from_db()  # fetched just now: pretend serving and fetching were a while ago
+    Assignment.objects.filter(pk=a.pk).update(served_at=a.served_at - timedelta(seconds=30),
+                                              audio_at=a.audio_at - timedelta(seconds=30))
     reply = client.post(f"/api/v1/projects/{slug}/campaigns/{private_campaign.slug}/ratings/submit/",
                         json.dumps({"assignment": a.public_id, "values": {"mos": 4}, "client_token": "api",
                                     "played": heard(a)}), content_type="application/json")
