@@ -21,7 +21,6 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils.text import get_valid_filename
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -35,8 +34,12 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from accounts.api import ProjectAccess
+from accounts.api_filters import parse_filters
 from accounts.models import Project
 from accounts.permissions import can_play
+from quiz.apis import IMPORT_PROBLEM
+from quiz.uploads import save_import_uploads
+from quiz.validation import unstorable
 
 from . import selectors, services
 from .exports import report_json
@@ -109,6 +112,7 @@ class CampaignListApi(_CampaignBase):
 
     @extend_schema(operation_id="annotation_campaigns_list", responses=CampaignOutput(many=True))
     def get(self, request: Request, slug: str) -> Response:
+        parse_filters(request.query_params, ())
         rows = selectors.campaigns_for_project(request.earshot_project)
         return Response(CampaignOutput(rows, many=True).data)
 
@@ -177,7 +181,9 @@ class ItemImportApi(_CampaignBase):
             "created": serializers.IntegerField(), "updated": serializers.IntegerField(),
             "clips_created": serializers.IntegerField(), "by_kind": serializers.DictField()}),
             400: inline_serializer("ItemImportProblems", fields={
-                "problems": serializers.ListField(child=serializers.CharField())})})
+                "errors": IMPORT_PROBLEM,
+                "problems": serializers.ListField(child=serializers.CharField(),
+                                                  help_text="The same problems as FILE:LINE: field: message.")})})
     def post(self, request: Request, slug: str, campaign: str) -> Response:
         c = self.campaign(request, campaign)
         upload = request.FILES.get("items")
@@ -185,14 +191,12 @@ class ItemImportApi(_CampaignBase):
             return _error("items", "an items file is required", 400)
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            path = folder / get_valid_filename(upload.name)
-            path.write_bytes(upload.read())
-            for f in request.FILES.getlist("audio"):
-                (folder / get_valid_filename(Path(f.name).name)).write_bytes(f.read())
+            path = save_import_uploads(folder, upload, request.FILES.getlist("audio"))
             try:
                 summary = services.items_import(campaign=c, path=path, audio_dir=folder)
             except ImportFailed as exc:
-                return Response({"problems": [str(p) for p in exc.problems]}, status=400)
+                return Response({"errors": [p.as_dict() for p in exc.problems],
+                                 "problems": [str(p) for p in exc.problems]}, status=400)
         return Response({"created": summary.created, "updated": summary.updated,
                          "clips_created": summary.clips_created, "by_kind": summary.by_kind}, status=201)
 
@@ -212,6 +216,7 @@ class RatingListApi(_CampaignBase):
 
     @extend_schema(operation_id="annotation_ratings_list", responses=RatingOutput(many=True))
     def get(self, request: Request, slug: str, campaign: str) -> Response:
+        parse_filters(request.query_params, ())
         c = self.campaign(request, campaign)
         rows = c.ratings.select_related("item", "annotator").order_by("pk")
         paginator = PageNumberPagination()
@@ -396,6 +401,9 @@ class RatingSubmitApi(_TokenFastPath, _AnnotatorBase):
         c = self.campaign(request, campaign)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        if bad := unstorable({k: data.validated_data.get(k) for k in ("assignment", "client_token", "comments",
+                                                                      "values")}):
+            return _error(bad[0], bad[1], 400)
         annotator = c.annotators.filter(user=request.user).first()
         if annotator is None:
             return _error("annotator", "ask for an item first", 404)
@@ -416,7 +424,9 @@ class RatingSubmitApi(_TokenFastPath, _AnnotatorBase):
         plain = (isinstance(assignment, str) and 0 < len(assignment.strip()) <= 24
                  and isinstance(values, dict) and isinstance(token, str) and 0 < len(token.strip()) <= 64
                  and (comments is None or (isinstance(comments, dict)
-                                           and all(isinstance(v, str) for v in comments.values()))))
+                                           and all(isinstance(v, str) for v in comments.values())))
+                 and unstorable({"assignment": assignment, "client_token": token, "comments": comments,
+                                 "values": values}) is None)
         if not plain:  # DRF's serializer words the error
             return None
         try:

@@ -34,6 +34,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.permissions import role_in
 from accounts.services import guest_create
 from quiz.http import serve_clip
+from quiz.validation import unstorable
 
 from . import selectors, services
 from .models import (
@@ -255,6 +256,8 @@ def rate(request: HttpRequest, slug: str, campaign: str) -> JsonResponse:
     if not isinstance(body, dict) or not isinstance(body.get("values"), dict):
         return JsonResponse({"error": {"field": "values", "message": _("Send the answers as an object.")}},
                             status=400)
+    if bad := unstorable({k: body.get(k) for k in ("assignment", "client_token", "comments", "values")}):
+        return JsonResponse({"error": {"field": bad[0], "message": bad[1]}}, status=400)
     try:
         result = services.rating_submit(
             annotator=annotator, assignment_id=str(body.get("assignment", "")), values=body["values"],

@@ -16,13 +16,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.utils.text import get_valid_filename
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import Project
 from accounts.permissions import can_research
 from quiz.http import serve_clip
+from quiz.uploads import save_import_uploads
 
 from . import plots, selectors, services
 from .exports import export_response
@@ -103,11 +103,7 @@ def campaign_detail(request: HttpRequest, slug: str, campaign: str) -> HttpRespo
         if form.is_valid():
             with tempfile.TemporaryDirectory() as tmp:
                 folder = Path(tmp)
-                upload = form.cleaned_data["items"]
-                items_path = folder / get_valid_filename(upload.name)
-                items_path.write_bytes(upload.read())
-                for f in form.cleaned_data["audio"]:
-                    (folder / get_valid_filename(Path(f.name).name)).write_bytes(f.read())
+                items_path = save_import_uploads(folder, form.cleaned_data["items"], form.cleaned_data["audio"])
                 try:
                     summary = services.items_import(campaign=c, path=items_path, audio_dir=folder)
                 except ImportFailed as exc:

@@ -157,6 +157,12 @@ MEDIA_URL = "/media-not-served/"
 EARSHOT_MAX_UPLOAD_BYTES = int(os.environ.get("EARSHOT_MAX_UPLOAD_BYTES", 50 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = EARSHOT_MAX_UPLOAD_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# What a usable clip is (quiz.audio.AudioLimits): refused at import with a plain message.
+EARSHOT_CLIP_MIN_SECONDS = float(os.environ.get("EARSHOT_CLIP_MIN_SECONDS", 0.1))
+EARSHOT_CLIP_MAX_SECONDS = float(os.environ.get("EARSHOT_CLIP_MAX_SECONDS", 1800))
+EARSHOT_CLIP_MAX_BYTES = int(os.environ.get("EARSHOT_CLIP_MAX_BYTES", 200 * 1024 * 1024))
+EARSHOT_AUDIO_MIN_SAMPLE_RATE = int(os.environ.get("EARSHOT_AUDIO_MIN_SAMPLE_RATE", 8000))
+EARSHOT_AUDIO_MAX_SAMPLE_RATE = int(os.environ.get("EARSHOT_AUDIO_MAX_SAMPLE_RATE", 192000))
 
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
@@ -197,6 +203,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON bodies with NUL or lone surrogates are a 400 (accounts.api_parsers), not a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "accounts.api_parsers.StorableJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,

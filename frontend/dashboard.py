@@ -42,8 +42,14 @@ class Filters:
     category: str = ""
     source: str = ""
     condition: str = ""
+    #: "" counts independent (stage 1) answers only; "all" adds the multiple-choice
+    #: second stage of the *free then MCQ* design; "2" shows the second stage alone.
+    stage: str = ""
+    #: keep only responses whose listened fraction is at least this (e.g. "0.9");
+    #: responses without listening evidence (models, scripts) are dropped then.
+    min_listened: str = ""
 
-    KEYS = ("mode", "category", "source", "condition")
+    KEYS = ("mode", "category", "source", "condition", "stage", "min_listened")
 
     @classmethod
     def from_query(cls, params: Mapping[str, str]) -> Filters:
@@ -51,6 +57,13 @@ class Filters:
         values = {key: str(params.get(key, "") or "").strip()[:120] for key in cls.KEYS}
         if values["mode"] not in MODES:
             values["mode"] = ""
+        if values["stage"] not in ("", "all", "1", "2"):
+            values["stage"] = ""
+        try:
+            if values["min_listened"] and not 0 <= float(values["min_listened"]) <= 1:
+                values["min_listened"] = ""
+        except ValueError:
+            values["min_listened"] = ""
         return cls(**values)
 
     def as_query(self) -> dict[str, str]:

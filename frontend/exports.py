@@ -59,6 +59,13 @@ RESPONSE_COLUMNS: dict[str, str] = {
     "choice": "choice",
     "choice_position": "choice_position",
     "clue_index": "clue_index",
+    "clue_time_s": "clue_time_s",
+    "stage": "stage",
+    "design": "design",
+    "feedback": "feedback",
+    "prompted": "prompted",
+    "listened_fraction": "listened_fraction",
+    "protocol_version": "responder__enrolment__protocol_version",
     "latency_ms": "latency_ms",
     "correct": "verdict",
     "auto_correct": "correct",
@@ -76,7 +83,9 @@ ARROW_SCHEMA = pa.schema([
     ("source", pa.string()), ("responder_id", pa.int64()), ("responder", pa.string()),
     ("kind", pa.string()), ("system", pa.string()), ("condition", pa.string()), ("mode", pa.string()),
     ("answer_text", pa.string()), ("choice", pa.int16()), ("choice_position", pa.int16()),
-    ("clue_index", pa.int16()), ("latency_ms", pa.int64()), ("correct", pa.bool_()),
+    ("clue_index", pa.int16()), ("clue_time_s", pa.float64()), ("stage", pa.int16()),
+    ("design", pa.string()), ("feedback", pa.string()), ("prompted", pa.bool_()),
+    ("listened_fraction", pa.float64()), ("protocol_version", pa.int32()), ("latency_ms", pa.int64()), ("correct", pa.bool_()),
     ("auto_correct", pa.bool_()), ("prompt", pa.bool_()), ("score", pa.float64()), ("rule", pa.string()),
     ("rule_version", pa.string()), ("matched", pa.string()), ("explanation", pa.string()),
     ("created_at", pa.timestamp("us", tz="UTC")),
@@ -164,7 +173,7 @@ def csv_stream(rows: Iterable[tuple], *, batch: int = 500) -> Iterator[bytes]:
         yield "".join(parts).encode("utf-8")
 
 
-BOOL_COLUMNS = ("correct", "auto_correct", "prompt")
+BOOL_COLUMNS = ("correct", "auto_correct", "prompt", "prompted")
 
 
 def postgres_copy_sql(project: Project, filters: Filters | None = None, *, as_json: bool = False) -> tuple[str, tuple]:

@@ -98,6 +98,10 @@ def responses_filtered(project: Project, filters: Filters) -> QuerySet[Response]
 def responses_scoped(project: Project, filters: Filters) -> QuerySet[Response]:
     """The project's responses under the dashboard filters (no verdict annotation)."""
     qs = Response.objects.filter(project=project)
+    if filters.stage != "all":
+        qs = qs.filter(stage=int(filters.stage or 1))
+    if filters.min_listened:
+        qs = qs.filter(listened_fraction__gte=float(filters.min_listened))
     if filters.mode:
         qs = qs.filter(mode=filters.mode)
     if filters.category:

@@ -92,8 +92,10 @@ def workspace(request: HttpRequest, slug: str) -> HttpResponse:
         "humans": project.responders.filter(kind="human").count(),
         "model_systems": project.model_systems.count(),
     }
+    from quiz.study import study_for
+
     return render(request, "frontend/workspace.html", {
-        "project": project, "counts": counts, "token": token,
+        "project": project, "counts": counts, "token": token, "study": study_for(project),
         "new_token": request.session.pop("earshot_new_token", None),
     })
 

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api import ProjectAccess
+from accounts.api_filters import parse_filters
 from irt import selectors, services
 from irt.models import Fit, FitStatus
 
@@ -60,6 +61,7 @@ class FitListCreateApi(_ProjectApi):
 
     @extend_schema(operation_id="irt_fits_list", responses=FitOutputSerializer(many=True), tags=["irt"])
     def get(self, request: Request, slug: str) -> Response:
+        parse_filters(request.query_params, ())
         services.irt_fits_reap_stale(request.earshot_project)
         fits = selectors.fit_list(request.earshot_project)[:200]
         return Response(FitOutputSerializer(fits, many=True).data)

@@ -99,7 +99,8 @@ def _effective_correct_rows(
     :func:`judging.selectors.effective_verdicts` (latest human judgement > LLM verdict
     on the same answer > the rule engine's verdict). One query.
     """
-    qs = Response.objects.filter(project=project, mode=mode, question__is_active=True)
+    # Independent answers only: the MCQ second stage of a free-then-MCQ study is not one.
+    qs = Response.objects.filter(project=project, mode=mode, question__is_active=True, stage=1)
     if source:
         qs = qs.filter(question__source=source)
     if category:

@@ -16,6 +16,7 @@ from rest_framework.response import Response as ApiResponse
 from rest_framework.views import APIView
 
 from accounts.api import ProjectAccess
+from accounts.api_filters import Param, parse_filters
 from quiz.models import Response
 
 from . import selectors, services
@@ -55,6 +56,10 @@ class EffectiveVerdictListApi(APIView):
         llm_correct = serializers.BooleanField(allow_null=True)
         llm_quality = serializers.IntegerField(allow_null=True)
 
+    FILTERS = (Param("mode", "choice", choices=("free", "mcq")),
+               Param("source", "choice", choices=("human", "llm", "rules")),
+               Param("min_score", "number"), Param("max_score", "number"))
+
     @extend_schema(
         operation_id="judging_verdicts_list",
         parameters=[
@@ -68,17 +73,14 @@ class EffectiveVerdictListApi(APIView):
         responses=EffectiveVerdictSerializer(many=True),
     )
     def get(self, request: Request, slug: str) -> ApiResponse:
-        qs = selectors.effective_verdicts(project=request.earshot_project, mode=request.query_params.get("mode"))
-        source = request.query_params.get("source")
-        if source:
-            qs = qs.filter(verdict_source=source)
-        try:
-            if "min_score" in request.query_params:
-                qs = qs.filter(score__gte=float(request.query_params["min_score"]))
-            if "max_score" in request.query_params:
-                qs = qs.filter(score__lte=float(request.query_params["max_score"]))
-        except ValueError:
-            return ApiResponse({"detail": "min_score/max_score must be numbers"}, status=400)
+        params = parse_filters(request.query_params, self.FILTERS)
+        qs = selectors.effective_verdicts(project=request.earshot_project, mode=params.get("mode"))
+        if "source" in params:
+            qs = qs.filter(verdict_source=params["source"])
+        if "min_score" in params:
+            qs = qs.filter(score__gte=params["min_score"])
+        if "max_score" in params:
+            qs = qs.filter(score__lte=params["max_score"])
         qs = qs.select_related("question", "responder").order_by("id")
         paginator = _Paginated()
         page = paginator.paginate_queryset(qs, request, view=self)
@@ -118,6 +120,7 @@ class OverrideListCreateApi(APIView):
         responses=HumanJudgementSerializer(many=True),
     )
     def get(self, request: Request, slug: str) -> ApiResponse:
+        parse_filters(request.query_params, ())
         qs = selectors.human_judgements_list(project=request.earshot_project)
         paginator = _Paginated()
         page = paginator.paginate_queryset(qs, request, view=self)
@@ -174,7 +177,8 @@ class ChallengeListApi(APIView):
         responses=ChallengeSerializer(many=True),
     )
     def get(self, request: Request, slug: str) -> ApiResponse:
-        qs = selectors.challenges_list(project=request.earshot_project, status=request.query_params.get("status"))
+        params = parse_filters(request.query_params, (Param("status", "choice", choices=tuple(ChallengeStatus.values)),))
+        qs = selectors.challenges_list(project=request.earshot_project, status=params.get("status"))
         paginator = _Paginated()
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response(self.ChallengeSerializer(page, many=True).data)
