@@ -1,9 +1,11 @@
 """REST API for campaigns: one APIView per operation, nested Input/Output serializers.
 
 Researchers (project role owner/researcher) list, create and inspect campaigns, import
-items, list ratings and read the report. Annotators (anyone who may play the project;
-a campaign link enrols them) ask for their next item and submit ratings. Rater ids are
-always the annotator's pseudonymous ``public_id``.
+items, list ratings and read the report. Annotators ask for their next item and submit
+ratings: anyone who may play the project (it is public, or they are a member), and the
+annotators a campaign link enrolled — for that campaign only (their enrolment grants
+nothing else of the project). Rater ids are always the annotator's pseudonymous
+``public_id``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
@@ -33,6 +35,8 @@ from rest_framework.views import APIView
 
 from accounts.api import ProjectAccess
 from accounts.api_filters import parse_filters
+from accounts.models import Project
+from accounts.permissions import can_play
 from quiz.apis import IMPORT_PROBLEM
 from quiz.uploads import save_import_uploads
 from quiz.validation import unstorable
@@ -52,7 +56,7 @@ def _error(field: str, message: str, code: int) -> Response:
 
 
 class CampaignOutput(serializers.ModelSerializer):
-    status = serializers.CharField(read_only=True, help_text="draft, open or closed")
+    status = serializers.CharField(read_only=True, help_text="draft, open, paused or closed")
     template = serializers.CharField(read_only=True)
     policy = serializers.CharField(read_only=True)
 
@@ -61,7 +65,8 @@ class CampaignOutput(serializers.ModelSerializer):
         fields = ["slug", "name", "template", "criteria", "question_text", "instructions", "consent_text",
                   "language", "policy", "policy_k", "policy_n", "policy_quota", "policy_annotators",
                   "control_every", "expiry_minutes", "allow_repeat", "require_full_listen",
-                  "completion_code", "completion_url", "status", "created_at"]
+                  "min_listen_fraction", "completion_code", "no_work_code", "screened_out_code",
+                  "completion_url", "status", "created_at"]
 
 
 class _CampaignBase(APIView):
@@ -96,9 +101,12 @@ class CampaignListApi(_CampaignBase):
         expiry_minutes = serializers.IntegerField(required=False, min_value=1)
         allow_repeat = serializers.BooleanField(required=False)
         require_full_listen = serializers.BooleanField(required=False)
+        min_listen_fraction = serializers.FloatField(required=False, min_value=0, max_value=1)
         completion_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
+        no_work_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
+        screened_out_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
         completion_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
-        status = serializers.CharField(required=False, help_text="draft, open or closed")
+        status = serializers.CharField(required=False, help_text="draft, open, paused or closed")
 
     InputSerializer = CampaignCreateInputSerializer
 
@@ -133,7 +141,7 @@ class CampaignDetailApi(_CampaignBase):
     """One campaign with its progress (items × ratings, annotators, coverage)."""
 
     class CampaignStatusInputSerializer(serializers.Serializer):
-        status = serializers.CharField(help_text="draft, open or closed")
+        status = serializers.CharField(help_text="draft, open, paused or closed")
 
     StatusInput = CampaignStatusInputSerializer
 
@@ -199,7 +207,8 @@ class RatingOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Rating
-        fields = ["id", "item_id", "rater_id", "criterion", "value", "comment", "submitted_at", "elapsed_ms"]
+        fields = ["id", "item_id", "rater_id", "criterion", "value", "comment", "submitted_at", "elapsed_ms",
+                  "heard_fraction"]
 
 
 class RatingListApi(_CampaignBase):
@@ -226,8 +235,23 @@ class CampaignReportApi(_CampaignBase):
 # ------------------------------------------------------------------------- annotators
 
 
+class CampaignAccess(BasePermission):
+    """DRF permission of the annotator calls: play access to the project, or an
+    annotator of the URL's campaign (a campaign link enrolled them: that campaign only).
+    Neither: 404, as for a project the caller cannot see."""
+
+    def has_permission(self, request: Request, view) -> bool:
+        project = get_object_or_404(Project, slug=view.kwargs["slug"])
+        if not can_play(request.user, project) and not Annotator.objects.filter(
+                campaign__project=project, campaign__slug=view.kwargs["campaign"],
+                user_id=getattr(request.user, "pk", None)).exists():
+            raise NotFound("No such project")
+        request.earshot_project = project
+        return True
+
+
 class _AnnotatorBase(_CampaignBase):
-    project_level = "play"
+    permission_classes = [IsAuthenticated, CampaignAccess]
 
     def campaign(self, request: Request, campaign: str) -> Campaign:
         found = get_object_or_404(Campaign.objects.select_related("project"),
@@ -235,6 +259,13 @@ class _AnnotatorBase(_CampaignBase):
         if found.status == CampaignStatus.DRAFT:
             raise NotFound("No such campaign")
         return found
+
+
+def _stopped(campaign: Campaign) -> Response | None:
+    """409 for a paused or closed campaign (no work, no code); ``None`` when open."""
+    if campaign.status == CampaignStatus.OPEN:
+        return None
+    return _error("campaign", f"this campaign is {campaign.get_status_display().lower()}", 409)
 
 
 def _json(payload: Any, status_code: int = 200) -> HttpResponse:
@@ -320,6 +351,8 @@ class AssignmentNextApi(_TokenFastPath, _AnnotatorBase):
             services.annotator_step(annotator=annotator, step="consent")
         if annotator.consent_at is None:
             return _error("consent", "give consent first (send consent: true)", 409)
+        if (stopped := _stopped(c)) is not None:
+            return stopped
         assignment = services.assignment_next_for_annotator(annotator, c)
         if assignment is None:
             annotator.campaign = c
@@ -330,9 +363,9 @@ class AssignmentNextApi(_TokenFastPath, _AnnotatorBase):
 
     @classmethod
     def fast(cls, annotator: Annotator, body: dict[str, Any]) -> HttpResponse | None:
-        if body or annotator.consent_at is None:  # consent to record or missing: DRF's path
-            return None
         campaign = annotator.campaign
+        if body or annotator.consent_at is None or campaign.status != CampaignStatus.OPEN:
+            return None  # consent to record or missing, or a stopped campaign: DRF's path
         assignment = services.assignment_next_for_annotator(annotator, campaign)
         if assignment is None:
             services.annotator_complete(annotator=annotator)
@@ -350,6 +383,12 @@ class RatingSubmitApi(_TokenFastPath, _AnnotatorBase):
         values = serializers.DictField(child=serializers.JSONField())
         comments = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False)
         client_token = serializers.CharField(max_length=64)
+        played = serializers.ListField(
+            child=serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2),
+            required=False, allow_null=True,
+            help_text="Listening evidence: the played intervals [[start, end], ...] in clip seconds, as "
+                      "Earshot's player reports them. Required for clips when the campaign requires "
+                      "listening.")
 
     InputSerializer = RatingSubmitInputSerializer
 
@@ -372,7 +411,8 @@ class RatingSubmitApi(_TokenFastPath, _AnnotatorBase):
         try:
             result = services.rating_submit(
                 annotator=annotator, assignment_id=values["assignment"], values=values["values"],
-                comments=values.get("comments"), client_token=values["client_token"])
+                comments=values.get("comments"), client_token=values["client_token"],
+                played=request.data.get("played"))
         except services.RatingError as exc:
             return _error(exc.field, exc.message, exc.status)
         return Response(_submitted(annotator, result), status=201 if result.created else 200)
@@ -391,7 +431,8 @@ class RatingSubmitApi(_TokenFastPath, _AnnotatorBase):
             return None
         try:
             result = services.rating_submit(annotator=annotator, assignment_id=assignment.strip(),
-                                            values=values, comments=comments, client_token=token.strip())
+                                            values=values, comments=comments, client_token=token.strip(),
+                                            played=body.get("played"))
         except services.RatingError as exc:
             return _json({"error": {"field": exc.field, "message": exc.message}}, exc.status)
         return _json(_submitted(annotator, result), 201 if result.created else 200)
@@ -402,4 +443,4 @@ def _submitted(annotator: Annotator, result: services.SubmitResult) -> dict[str,
     return {"created": result.created, "ratings": [
         {"id": r.pk, "item_id": None, "rater_id": annotator.public_id, "criterion": r.criterion,
          "value": r.value, "comment": r.comment, "submitted_at": r.submitted_at,
-         "elapsed_ms": r.elapsed_ms} for r in result.ratings]}
+         "elapsed_ms": r.elapsed_ms, "heard_fraction": r.heard_fraction} for r in result.ratings]}

@@ -25,11 +25,12 @@ FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json",
            "parquet": "application/vnd.apache.parquet"}
 
 
-def report_table(campaign: Campaign, table: str) -> pd.DataFrame:
-    """One named table of the campaign report (or the ratings)."""
+def report_table(campaign: Campaign, table: str, *, min_heard: float | None = None) -> pd.DataFrame:
+    """One named table of the campaign report (or the ratings); ``min_heard`` filters
+    ratings on their listening evidence first."""
     if table == "ratings":
-        return selectors.ratings_export_frame(campaign)
-    frame = selectors.ratings_frame(campaign)
+        return selectors.ratings_export_frame(campaign, min_heard=min_heard)
+    frame = selectors.ratings_frame(campaign, min_heard=min_heard)
     if frame.empty:
         return pd.DataFrame()
     report = selectors.report_for(campaign, frame)
@@ -78,11 +79,12 @@ def report_json(campaign: Campaign) -> dict[str, Any]:
     }
 
 
-def export_response(campaign: Campaign, table: str, fmt: str) -> HttpResponse:
+def export_response(campaign: Campaign, table: str, fmt: str, *,
+                    min_heard: float | None = None) -> HttpResponse:
     """An HTTP download of ``table`` in ``fmt``."""
     if table not in TABLES or fmt not in FORMATS:
         raise Http404("Unknown table or format")
-    frame = report_table(campaign, table)
+    frame = report_table(campaign, table, min_heard=min_heard)
     name = f"{campaign.project.slug}-{campaign.slug}-{table}.{fmt}"
     if fmt == "csv":
         body: bytes = frame.to_csv(index=False).encode("utf-8")

@@ -12,6 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from tests.annotation.conftest import heard
+
 pytestmark = pytest.mark.django_db
 
 
@@ -41,7 +43,7 @@ def test_bundle_with_a_sparse_campaign(client, owner, project, make_campaign, ma
         assignment = services.assignment_next_for_annotator(annotator, campaign)
         services.rating_submit(annotator=annotator, assignment_id=assignment.public_id,
                                values={c["key"]: "3" for c in campaign.criteria}, client_token="t-1",
-                               now=timezone.now() + timedelta(seconds=5))
+                               played=heard(assignment), now=timezone.now() + timedelta(seconds=5))
     client.force_login(owner)
     page = client.get(reverse("frontend:export_bundle", args=[project.slug]))
     assert page.status_code == 200

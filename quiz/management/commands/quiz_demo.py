@@ -11,6 +11,7 @@ from django.db import transaction
 
 from accounts.models import Project, Role, User
 from accounts.services import guest_create, membership_set, project_create, user_create
+from annotation.demo import demo_campaign_seed
 from quiz import demo, services, study
 from quiz.models import Presentation, Question
 
@@ -51,6 +52,7 @@ class Command(BaseCommand):
             # answers each question in one mode.
             study.study_for(project)
             created_players = self._players(project, players, seed)
+            campaign = demo_campaign_seed(project, seed=seed)  # the annotator role (annotation app)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo project '{project.slug}': {summary.created} questions created, "
@@ -58,6 +60,7 @@ class Command(BaseCommand):
                 f"model responses: {model_summary.created} new; {created_players} simulated players."
             )
         )
+        self.stdout.write(f"Annotation campaign '{campaign.slug}' (open): /p/{project.slug}/c/{campaign.slug}/")
         self.stdout.write(f"Researcher login: researcher / {DEMO_PASSWORD}  (admin: admin / {DEMO_PASSWORD})")
 
     def _players(self, project: Project, count: int, seed: int) -> int:
