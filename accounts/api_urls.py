@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
 from .api import ProjectAccess
+from .api_filters import Param, parse_filters
 from .authentication import token_expired
 from .models import Membership, Project
 from .permissions import role_in
@@ -49,9 +50,8 @@ class ProjectListApi(generics.GenericAPIView):
                    parameters=[OpenApiParameter("ordering", str, enum=["slug", "-slug", "name", "-name", "created_at", "-created_at"])],
                    responses=ProjectSerializer(many=True))
     def get(self, request: Request) -> Response:
-        ordering = request.query_params.get("ordering", "slug")
-        if ordering.lstrip("-") not in ("slug", "name", "created_at"):
-            ordering = "slug"
+        ordering = parse_filters(request.query_params, (Param("ordering", "ordering", choices=(
+            "slug", "name", "created_at")),)).get("ordering", "slug")
         qs = my_projects(request.user).order_by(ordering)
         page = self.paginate_queryset(qs)
         return self.get_paginated_response(ProjectSerializer(page, many=True, context={"request": request}).data)

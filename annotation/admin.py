@@ -23,7 +23,7 @@ class ItemAdmin(admin.ModelAdmin):
 
 @admin.register(Annotator)
 class AnnotatorAdmin(admin.ModelAdmin):
-    list_display = ("public_id", "campaign", "platform", "qualification", "consent_at", "completed_at")
+    list_display = ("public_id", "campaign", "platform", "qualification", "consent_at", "completed_at", "outcome")
     list_filter = ("platform", "qualification", "campaign")
     raw_id_fields = ("user",)
 
@@ -37,7 +37,7 @@ class AssignmentAdmin(admin.ModelAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin):
-    list_display = ("campaign", "item", "annotator", "criterion", "value", "submitted_at")
+    list_display = ("campaign", "item", "annotator", "criterion", "value", "submitted_at", "heard_fraction")
     list_filter = ("campaign", "criterion")
     raw_id_fields = ("assignment", "item", "annotator")
 

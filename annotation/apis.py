@@ -1,9 +1,11 @@
 """REST API for campaigns: one APIView per operation, nested Input/Output serializers.
 
 Researchers (project role owner/researcher) list, create and inspect campaigns, import
-items, list ratings and read the report. Annotators (anyone who may play the project;
-a campaign link enrols them) ask for their next item and submit ratings. Rater ids are
-always the annotator's pseudonymous ``public_id``.
+items, list ratings and read the report. Annotators ask for their next item and submit
+ratings: anyone who may play the project (it is public, or they are a member), and the
+annotators a campaign link enrolled — for that campaign only (their enrolment grants
+nothing else of the project). Rater ids are always the annotator's pseudonymous
+``public_id``.
 """
 
 from __future__ import annotations
@@ -19,20 +21,25 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils.text import get_valid_filename
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from accounts.api import ProjectAccess
+from accounts.api_filters import parse_filters
+from accounts.models import Project
+from accounts.permissions import can_play
+from quiz.apis import IMPORT_PROBLEM
+from quiz.uploads import save_import_uploads
+from quiz.validation import unstorable
 
 from . import selectors, services
 from .exports import report_json
@@ -49,7 +56,7 @@ def _error(field: str, message: str, code: int) -> Response:
 
 
 class CampaignOutput(serializers.ModelSerializer):
-    status = serializers.CharField(read_only=True, help_text="draft, open or closed")
+    status = serializers.CharField(read_only=True, help_text="draft, open, paused or closed")
     template = serializers.CharField(read_only=True)
     policy = serializers.CharField(read_only=True)
 
@@ -58,7 +65,8 @@ class CampaignOutput(serializers.ModelSerializer):
         fields = ["slug", "name", "template", "criteria", "question_text", "instructions", "consent_text",
                   "language", "policy", "policy_k", "policy_n", "policy_quota", "policy_annotators",
                   "control_every", "expiry_minutes", "allow_repeat", "require_full_listen",
-                  "completion_code", "completion_url", "status", "created_at"]
+                  "min_listen_fraction", "completion_code", "no_work_code", "screened_out_code",
+                  "completion_url", "status", "created_at"]
 
 
 class _CampaignBase(APIView):
@@ -93,14 +101,18 @@ class CampaignListApi(_CampaignBase):
         expiry_minutes = serializers.IntegerField(required=False, min_value=1)
         allow_repeat = serializers.BooleanField(required=False)
         require_full_listen = serializers.BooleanField(required=False)
+        min_listen_fraction = serializers.FloatField(required=False, min_value=0, max_value=1)
         completion_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
+        no_work_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
+        screened_out_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
         completion_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
-        status = serializers.CharField(required=False, help_text="draft, open or closed")
+        status = serializers.CharField(required=False, help_text="draft, open, paused or closed")
 
     InputSerializer = CampaignCreateInputSerializer
 
     @extend_schema(operation_id="annotation_campaigns_list", responses=CampaignOutput(many=True))
     def get(self, request: Request, slug: str) -> Response:
+        parse_filters(request.query_params, ())
         rows = selectors.campaigns_for_project(request.earshot_project)
         return Response(CampaignOutput(rows, many=True).data)
 
@@ -129,7 +141,7 @@ class CampaignDetailApi(_CampaignBase):
     """One campaign with its progress (items × ratings, annotators, coverage)."""
 
     class CampaignStatusInputSerializer(serializers.Serializer):
-        status = serializers.CharField(help_text="draft, open or closed")
+        status = serializers.CharField(help_text="draft, open, paused or closed")
 
     StatusInput = CampaignStatusInputSerializer
 
@@ -169,7 +181,9 @@ class ItemImportApi(_CampaignBase):
             "created": serializers.IntegerField(), "updated": serializers.IntegerField(),
             "clips_created": serializers.IntegerField(), "by_kind": serializers.DictField()}),
             400: inline_serializer("ItemImportProblems", fields={
-                "problems": serializers.ListField(child=serializers.CharField())})})
+                "errors": IMPORT_PROBLEM,
+                "problems": serializers.ListField(child=serializers.CharField(),
+                                                  help_text="The same problems as FILE:LINE: field: message.")})})
     def post(self, request: Request, slug: str, campaign: str) -> Response:
         c = self.campaign(request, campaign)
         upload = request.FILES.get("items")
@@ -177,14 +191,12 @@ class ItemImportApi(_CampaignBase):
             return _error("items", "an items file is required", 400)
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            path = folder / get_valid_filename(upload.name)
-            path.write_bytes(upload.read())
-            for f in request.FILES.getlist("audio"):
-                (folder / get_valid_filename(Path(f.name).name)).write_bytes(f.read())
+            path = save_import_uploads(folder, upload, request.FILES.getlist("audio"))
             try:
                 summary = services.items_import(campaign=c, path=path, audio_dir=folder)
             except ImportFailed as exc:
-                return Response({"problems": [str(p) for p in exc.problems]}, status=400)
+                return Response({"errors": [p.as_dict() for p in exc.problems],
+                                 "problems": [str(p) for p in exc.problems]}, status=400)
         return Response({"created": summary.created, "updated": summary.updated,
                          "clips_created": summary.clips_created, "by_kind": summary.by_kind}, status=201)
 
@@ -195,7 +207,8 @@ class RatingOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Rating
-        fields = ["id", "item_id", "rater_id", "criterion", "value", "comment", "submitted_at", "elapsed_ms"]
+        fields = ["id", "item_id", "rater_id", "criterion", "value", "comment", "submitted_at", "elapsed_ms",
+                  "heard_fraction"]
 
 
 class RatingListApi(_CampaignBase):
@@ -203,6 +216,7 @@ class RatingListApi(_CampaignBase):
 
     @extend_schema(operation_id="annotation_ratings_list", responses=RatingOutput(many=True))
     def get(self, request: Request, slug: str, campaign: str) -> Response:
+        parse_filters(request.query_params, ())
         c = self.campaign(request, campaign)
         rows = c.ratings.select_related("item", "annotator").order_by("pk")
         paginator = PageNumberPagination()
@@ -221,8 +235,23 @@ class CampaignReportApi(_CampaignBase):
 # ------------------------------------------------------------------------- annotators
 
 
+class CampaignAccess(BasePermission):
+    """DRF permission of the annotator calls: play access to the project, or an
+    annotator of the URL's campaign (a campaign link enrolled them: that campaign only).
+    Neither: 404, as for a project the caller cannot see."""
+
+    def has_permission(self, request: Request, view) -> bool:
+        project = get_object_or_404(Project, slug=view.kwargs["slug"])
+        if not can_play(request.user, project) and not Annotator.objects.filter(
+                campaign__project=project, campaign__slug=view.kwargs["campaign"],
+                user_id=getattr(request.user, "pk", None)).exists():
+            raise NotFound("No such project")
+        request.earshot_project = project
+        return True
+
+
 class _AnnotatorBase(_CampaignBase):
-    project_level = "play"
+    permission_classes = [IsAuthenticated, CampaignAccess]
 
     def campaign(self, request: Request, campaign: str) -> Campaign:
         found = get_object_or_404(Campaign.objects.select_related("project"),
@@ -230,6 +259,13 @@ class _AnnotatorBase(_CampaignBase):
         if found.status == CampaignStatus.DRAFT:
             raise NotFound("No such campaign")
         return found
+
+
+def _stopped(campaign: Campaign) -> Response | None:
+    """409 for a paused or closed campaign (no work, no code); ``None`` when open."""
+    if campaign.status == CampaignStatus.OPEN:
+        return None
+    return _error("campaign", f"this campaign is {campaign.get_status_display().lower()}", 409)
 
 
 def _json(payload: Any, status_code: int = 200) -> HttpResponse:
@@ -315,6 +351,8 @@ class AssignmentNextApi(_TokenFastPath, _AnnotatorBase):
             services.annotator_step(annotator=annotator, step="consent")
         if annotator.consent_at is None:
             return _error("consent", "give consent first (send consent: true)", 409)
+        if (stopped := _stopped(c)) is not None:
+            return stopped
         assignment = services.assignment_next_for_annotator(annotator, c)
         if assignment is None:
             annotator.campaign = c
@@ -325,9 +363,9 @@ class AssignmentNextApi(_TokenFastPath, _AnnotatorBase):
 
     @classmethod
     def fast(cls, annotator: Annotator, body: dict[str, Any]) -> HttpResponse | None:
-        if body or annotator.consent_at is None:  # consent to record or missing: DRF's path
-            return None
         campaign = annotator.campaign
+        if body or annotator.consent_at is None or campaign.status != CampaignStatus.OPEN:
+            return None  # consent to record or missing, or a stopped campaign: DRF's path
         assignment = services.assignment_next_for_annotator(annotator, campaign)
         if assignment is None:
             services.annotator_complete(annotator=annotator)
@@ -345,6 +383,12 @@ class RatingSubmitApi(_TokenFastPath, _AnnotatorBase):
         values = serializers.DictField(child=serializers.JSONField())
         comments = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False)
         client_token = serializers.CharField(max_length=64)
+        played = serializers.ListField(
+            child=serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2),
+            required=False, allow_null=True,
+            help_text="Listening evidence: the played intervals [[start, end], ...] in clip seconds, as "
+                      "Earshot's player reports them. Required for clips when the campaign requires "
+                      "listening.")
 
     InputSerializer = RatingSubmitInputSerializer
 
@@ -357,6 +401,9 @@ class RatingSubmitApi(_TokenFastPath, _AnnotatorBase):
         c = self.campaign(request, campaign)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        if bad := unstorable({k: data.validated_data.get(k) for k in ("assignment", "client_token", "comments",
+                                                                      "values")}):
+            return _error(bad[0], bad[1], 400)
         annotator = c.annotators.filter(user=request.user).first()
         if annotator is None:
             return _error("annotator", "ask for an item first", 404)
@@ -364,7 +411,8 @@ class RatingSubmitApi(_TokenFastPath, _AnnotatorBase):
         try:
             result = services.rating_submit(
                 annotator=annotator, assignment_id=values["assignment"], values=values["values"],
-                comments=values.get("comments"), client_token=values["client_token"])
+                comments=values.get("comments"), client_token=values["client_token"],
+                played=request.data.get("played"))
         except services.RatingError as exc:
             return _error(exc.field, exc.message, exc.status)
         return Response(_submitted(annotator, result), status=201 if result.created else 200)
@@ -376,12 +424,15 @@ class RatingSubmitApi(_TokenFastPath, _AnnotatorBase):
         plain = (isinstance(assignment, str) and 0 < len(assignment.strip()) <= 24
                  and isinstance(values, dict) and isinstance(token, str) and 0 < len(token.strip()) <= 64
                  and (comments is None or (isinstance(comments, dict)
-                                           and all(isinstance(v, str) for v in comments.values()))))
+                                           and all(isinstance(v, str) for v in comments.values())))
+                 and unstorable({"assignment": assignment, "client_token": token, "comments": comments,
+                                 "values": values}) is None)
         if not plain:  # DRF's serializer words the error
             return None
         try:
             result = services.rating_submit(annotator=annotator, assignment_id=assignment.strip(),
-                                            values=values, comments=comments, client_token=token.strip())
+                                            values=values, comments=comments, client_token=token.strip(),
+                                            played=body.get("played"))
         except services.RatingError as exc:
             return _json({"error": {"field": exc.field, "message": exc.message}}, exc.status)
         return _json(_submitted(annotator, result), 201 if result.created else 200)
@@ -392,4 +443,4 @@ def _submitted(annotator: Annotator, result: services.SubmitResult) -> dict[str,
     return {"created": result.created, "ratings": [
         {"id": r.pk, "item_id": None, "rater_id": annotator.public_id, "criterion": r.criterion,
          "value": r.value, "comment": r.comment, "submitted_at": r.submitted_at,
-         "elapsed_ms": r.elapsed_ms} for r in result.ratings]}
+         "elapsed_ms": r.elapsed_ms, "heard_fraction": r.heard_fraction} for r in result.ratings]}

@@ -16,6 +16,7 @@ import pandas as pd
 from django.http import Http404, HttpResponse
 
 from frontend.csv_safety import escape_frame
+from frontend.exports import parquet_safe
 
 from . import selectors
 from .models import Campaign
@@ -25,11 +26,12 @@ FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json",
            "parquet": "application/vnd.apache.parquet"}
 
 
-def report_table(campaign: Campaign, table: str) -> pd.DataFrame:
-    """One named table of the campaign report (or the ratings)."""
+def report_table(campaign: Campaign, table: str, *, min_heard: float | None = None) -> pd.DataFrame:
+    """One named table of the campaign report (or the ratings); ``min_heard`` filters
+    ratings on their listening evidence first."""
     if table == "ratings":
-        return selectors.ratings_export_frame(campaign)
-    frame = selectors.ratings_frame(campaign)
+        return selectors.ratings_export_frame(campaign, min_heard=min_heard)
+    frame = selectors.ratings_frame(campaign, min_heard=min_heard)
     if frame.empty:
         return pd.DataFrame()
     report = selectors.report_for(campaign, frame)
@@ -78,11 +80,12 @@ def report_json(campaign: Campaign) -> dict[str, Any]:
     }
 
 
-def export_response(campaign: Campaign, table: str, fmt: str, *, raw: bool = False) -> HttpResponse:
+def export_response(campaign: Campaign, table: str, fmt: str, *, raw: bool = False,
+                    min_heard: float | None = None) -> HttpResponse:
     """An HTTP download of ``table`` in ``fmt`` (CSV formula cells quoted unless ``raw``)."""
     if table not in TABLES or fmt not in FORMATS:
         raise Http404("Unknown table or format")
-    frame = report_table(campaign, table)
+    frame = report_table(campaign, table, min_heard=min_heard)
     name = f"{campaign.project.slug}-{campaign.slug}-{table}.{fmt}"
     if fmt == "csv":
         body: bytes = (frame if raw else escape_frame(frame)).to_csv(index=False).encode("utf-8")
@@ -90,7 +93,7 @@ def export_response(campaign: Campaign, table: str, fmt: str, *, raw: bool = Fal
         body = json.dumps(records(frame), ensure_ascii=False, indent=1).encode("utf-8")
     else:
         buf = io.BytesIO()
-        frame.astype({c: str for c in frame.columns if frame[c].dtype == object}).to_parquet(buf, index=False)
+        parquet_safe(frame).to_parquet(buf, index=False)  # nulls stay null (not "None")
         body = buf.getvalue()
     response = HttpResponse(body, content_type=FORMATS[fmt])
     response["Content-Disposition"] = f'attachment; filename="{name}"'

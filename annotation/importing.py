@@ -1,4 +1,4 @@
-"""Parsing and validating campaign items (JSONL/CSV + audio), no Django.
+"""Parsing and validating campaign items (JSONL, JSON array or CSV + audio), no Django.
 
 Same rules as the quiz import (``quiz.importing``): the whole file and every audio
 file are checked first; any problem raises :class:`~quiz.importing.ImportFailed`
@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from quiz.importing import AudioReader, AudioRef, ImportFailed, Problem, _read_records, _text
+from quiz.importing import AudioReader, AudioRef, ImportFailed, Problem, RowChecker, read_records
+from quiz.validation import LIMITS, DuplicateTracker
 
 from .scales import CriterionError, validate_value
 
@@ -48,7 +49,7 @@ class ItemRow:
 
 
 def _expected(record: dict, kind: str, criteria: Sequence[Mapping[str, Any]],
-              problems: list[Problem], file: str, line: int) -> dict[str, str]:
+              check: RowChecker) -> dict[str, str]:
     """Gold / trap / qualification answers, checked against the criteria's scales."""
     by_key = {c["key"]: c for c in criteria}
     raw: Any = record.get("expected")
@@ -58,21 +59,22 @@ def _expected(record: dict, kind: str, criteria: Sequence[Mapping[str, Any]],
             scalar = record.get("gold")
         raw = {} if scalar in (None, "") or not criteria else {criteria[0]["key"]: scalar}
     if not isinstance(raw, dict):
-        problems.append(Problem(file, line, "expected", "must be an object {criterion: value}"))
+        check.add("expected", "must be an object {criterion: value}")
         return {}
     out: dict[str, str] = {}
+    failed = False
     for key, value in raw.items():
         if key not in by_key:
-            problems.append(Problem(file, line, "expected", f"unknown criterion {key!r}"))
+            check.add("expected", f"unknown criterion {str(key)[:60]!r}")
+            failed = True
             continue
         try:
             out[key] = validate_value(by_key[key], value)
         except CriterionError as exc:
-            problems.append(Problem(file, line, "expected", str(exc)))
-    if kind in ("gold", "trap", "qualification") and not out and not any(
-            p.line == line and p.field == "expected" for p in problems):
-        problems.append(Problem(file, line, "expected",
-                                f"a {kind} item needs its answer ('gold', 'trap' or 'expected')"))
+            check.add("expected", str(exc))
+            failed = True
+    if kind in ("gold", "trap", "qualification") and not out and not failed:
+        check.add("expected", f"a {kind} item needs its answer ('gold', 'trap' or 'expected')")
     return out
 
 
@@ -83,45 +85,37 @@ def parse_items(path: Path, *, criteria: Sequence[Mapping[str, Any]],
     audio_dir = audio_dir or path.parent
     problems: list[Problem] = []
     rows: list[ItemRow] = []
-    seen_ids: dict[str, int] = {}
+    ids = DuplicateTracker()
     audio = AudioReader(audio_dir, file)
+    limits = LIMITS["item"]
     if not path.exists():
         raise ImportFailed([Problem(file, 0, "", "file not found")])
-    for line, record, error in _read_records(path):
-        if error:
-            problems.append(Problem(file, line, "", error))
+    for item in read_records(path):
+        if item.error:
+            problems.append(item.problem(file, "", item.error))
             continue
-        assert record is not None
+        assert item.record is not None
+        record, line = item.record, item.line
+        check = RowChecker(problems, lambda f, m, item=item: item.problem(file, f, m))
         before = len(problems)
-        external_id = _text(record, "id", problems, file, line, required=True)
-        if external_id:
-            if len(external_id) > 120:
-                problems.append(Problem(file, line, "id", "is longer than 120 characters"))
-            if external_id in seen_ids:
-                problems.append(Problem(file, line, "id",
-                                        f"duplicate id {external_id!r} (first on line {seen_ids[external_id]})"))
-            else:
-                seen_ids[external_id] = line
-        kind = (_text(record, "kind", problems, file, line, required=False) or "regular").lower()
+        external_id = check.text(record, "id", required=True, max_length=limits["id"])
+        if external_id and (first := ids.first(external_id, line)) is not None:
+            check.add("id", f"duplicate id {external_id!r} (first on {item.unit} {first})")
+        kind = (check.text(record, "kind", max_length=20) or "regular").lower()
         if kind not in KINDS:
-            problems.append(Problem(file, line, "kind", f"must be one of {', '.join(KINDS)}, got {kind!r}"))
-        texts = {k: _text(record, k, problems, file, line, required=False) for k in TEXT_FIELDS}
-        meta = {k: _text(record, k, problems, file, line, required=False) for k in META_FIELDS}
-        for k, v in meta.items():
-            if len(v) > 120 and k != "source":
-                problems.append(Problem(file, line, k, "is longer than 120 characters"))
-        metadata = record.get("metadata") or {}
-        if not isinstance(metadata, dict):
-            problems.append(Problem(file, line, "metadata", "must be a JSON object"))
-            metadata = {}
+            check.add("kind", f"must be one of {', '.join(KINDS)}, got {kind[:40]!r}")
+        texts = {k: check.text(record, k) for k in TEXT_FIELDS}
+        meta = {k: check.text(record, k, max_length=limits[k]) for k in META_FIELDS}
+        metadata = check.metadata(record)
         ref: AudioRef | None = None
-        name = str(record.get("audio") or "").strip()
-        if name:
-            ref = audio.read(name, line, problems)
+        name = record.get("audio")
+        if name not in (None, "") and not isinstance(name, str):
+            check.add("audio", "must be a file name")
+        elif name and name.strip():
+            ref = audio.read(name.strip(), line, problems, item.unit)
         elif not any(texts.values()):
-            problems.append(Problem(file, line, "audio",
-                                    "an item needs audio or text (context, question, reference, response)"))
-        expected = _expected(record, kind, criteria, problems, file, line)
+            check.add("audio", "an item needs audio or text (context, question, reference, response)")
+        expected = _expected(record, kind, criteria, check)
         if len(problems) == before:
             rows.append(ItemRow(line=line, external_id=external_id, kind=kind, audio=ref, texts=texts,
                                 meta=meta, metadata=metadata, expected=expected))

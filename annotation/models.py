@@ -26,6 +26,11 @@ def _completion_code() -> str:
     return secrets.token_hex(4).upper()
 
 
+def _access_token() -> str:
+    """The secret part of a private campaign's link (rotatable; 128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
 class Template(models.TextChoices):
     MOS = "mos", "MOS (ACR 1–5)"
     NATURALNESS = "naturalness", "Binary naturalness"
@@ -45,6 +50,7 @@ class PolicyKind(models.TextChoices):
 class CampaignStatus(models.TextChoices):
     DRAFT = "draft", "Draft"
     OPEN = "open", "Open"
+    PAUSED = "paused", "Paused"
     CLOSED = "closed", "Closed"
 
 
@@ -76,12 +82,28 @@ class Campaign(models.Model):
     expiry_minutes = models.PositiveIntegerField(default=30)
     allow_repeat = models.BooleanField(default=False)
     require_full_listen = models.BooleanField(
-        default=True, help_text="Reject ratings sent sooner than the clip's duration after serving."
+        default=True, help_text="Refuse ratings whose listening evidence says the clip was not heard."
+    )
+    min_listen_fraction = models.FloatField(
+        default=1.0, help_text="Share of each clip (0-1) the player must report as heard, when "
+                               "listening is required."
     )
     qc = models.JSONField(default=dict, blank=True, help_text="annotation.quality.QcConfig overrides.")
     seed = models.BigIntegerField(default=0)
-    completion_code = models.CharField(max_length=40, default=_completion_code, blank=True)
+    completion_code = models.CharField(
+        max_length=40, default=_completion_code, blank=True,
+        help_text="Given only to annotators who met their quota.")
+    no_work_code = models.CharField(
+        max_length=40, default=_completion_code, blank=True,
+        help_text="Given to annotators who arrive when there is nothing left to assign "
+                  "(Prolific: a 'return' code).")
+    screened_out_code = models.CharField(
+        max_length=40, default=_completion_code, blank=True,
+        help_text="Given to annotators who fail the qualification items (Prolific: 'screened out').")
     completion_url = models.URLField(max_length=500, blank=True)
+    access_token = models.CharField(
+        max_length=43, default=_access_token,
+        help_text="Private projects: the campaign link must carry ?t=<this>; rotate it to revoke links.")
     status = models.CharField(max_length=10, choices=CampaignStatus.choices, default=CampaignStatus.DRAFT)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -165,6 +187,15 @@ class Qualification(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+class Outcome(models.TextChoices):
+    """How an annotator's participation ended; decides which code they were given."""
+
+    NONE = "", "Not finished"
+    COMPLETED = "completed", "Completed (quota met)"
+    NO_WORK = "no_work", "No work left (study full)"
+    SCREENED_OUT = "screened_out", "Screened out (failed qualification)"
+
+
 class Annotator(models.Model):
     """A participant in one campaign, platform-neutral and pseudonymous.
 
@@ -182,8 +213,9 @@ class Annotator(models.Model):
     instructions_at = models.DateTimeField(null=True, blank=True)
     training_at = models.DateTimeField(null=True, blank=True)
     qualification = models.CharField(max_length=15, choices=Qualification.choices, default=Qualification.NOT_REQUIRED)
-    completed_at = models.DateTimeField(null=True, blank=True)
-    completion_code = models.CharField(max_length=40, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True, help_text="When the outcome was decided.")
+    outcome = models.CharField(max_length=15, choices=Outcome.choices, blank=True, default=Outcome.NONE)
+    completion_code = models.CharField(max_length=40, blank=True, help_text="The code this annotator was given.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -215,6 +247,9 @@ class Assignment(models.Model):
     public_id = models.CharField(max_length=24, unique=True, default=_public_id, editable=False)
     repeat = models.PositiveSmallIntegerField(default=0)
     served_at = models.DateTimeField()
+    audio_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the clip's bytes were first requested (listening can start "
+                                         "no earlier: the listening check's timeline starts here).")
     expires_at = models.DateTimeField()
     submitted_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=AssignmentStatus.choices, default=AssignmentStatus.ACTIVE)
@@ -249,6 +284,11 @@ class Rating(models.Model):
     client_token = models.CharField(max_length=64)
     submitted_at = models.DateTimeField()
     elapsed_ms = models.PositiveIntegerField(help_text="Time from serving the item to the submission.")
+    played = models.JSONField(
+        default=list, blank=True,
+        help_text="Listening evidence: merged played intervals [[start, end], ...] in clip seconds.")
+    heard_fraction = models.FloatField(
+        null=True, blank=True, help_text="Share of the clip heard (0-1); null for items without audio.")
 
     class Meta:
         constraints = [

@@ -267,8 +267,10 @@ def rater_quality(ratings: pd.DataFrame, config: QcConfig | None = None) -> pd.D
 
     # --- correlation with the item MOS (criterion x item), numeric scored ratings -----
     use = scored & ~np.isnan(x)
-    i_codes, _ = pd.factorize(ratings["item_id"])
-    unit = c_codes.astype(np.int64) * (int(i_codes.max()) + 2) + i_codes
+    i_codes, i_uniq = pd.factorize(ratings["item_id"])
+    # len(i_uniq) + 1 == i_codes.max() + 2 (codes run 0..len-1, -1 for a missing id),
+    # and it is defined for a campaign with no ratings yet (F-9: max() of nothing raised).
+    unit = c_codes.astype(np.int64) * (len(i_uniq) + 1) + i_codes
     corr = rater_mos_correlation(r_codes[use], unit[use], x[use],
                                  min_items=cfg.min_items_correlation)
     r_mos = np.full(n_r, np.nan)

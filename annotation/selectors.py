@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ from .models import (
     Campaign,
     CampaignStatus,
     ItemKind,
+    Outcome,
     PolicyKind,
     Qualification,
     Rating,
@@ -62,7 +64,9 @@ def campaign_progress(campaign: Campaign) -> dict[str, Any]:
     done = list(campaign.items.filter(kind=ItemKind.REGULAR).values_list("n_done", flat=True))
     coverage = dict(sorted(pd.Series(done, dtype=int).value_counts().items())) if done else {}
     annotators = campaign.annotators.aggregate(
-        total=Count("pk"), completed=Count("pk", filter=Q(completed_at__isnull=False)),
+        total=Count("pk"), completed=Count("pk", filter=Q(outcome=Outcome.COMPLETED)),
+        no_work=Count("pk", filter=Q(outcome=Outcome.NO_WORK)),
+        screened_out=Count("pk", filter=Q(outcome=Outcome.SCREENED_OUT)),
         failed=Count("pk", filter=Q(qualification=Qualification.FAILED)))
     target = campaign.policy_k if campaign.policy in (PolicyKind.OVERLAP, PolicyKind.AUDIT_SAMPLE) else (
         1 if campaign.policy == PolicyKind.PARTITION else None)
@@ -78,12 +82,25 @@ def campaign_progress(campaign: Campaign) -> dict[str, Any]:
         "coverage": {int(k): int(v) for k, v in coverage.items()},
         "target_per_item": target,
         "items_complete": complete,
+        "items_rated": sum(1 for d in done if d >= 1),
         "percent_complete": (100.0 * complete / len(done)) if done and target else None,
     }
 
 
 def annotator_progress(annotator: Annotator) -> tuple[int, int]:
     """(items submitted, expected total) for the annotator's progress bar."""
+    done, quota = annotator_quota(annotator)
+    return done, max(quota, done)
+
+
+def annotator_quota(annotator: Annotator) -> tuple[int, int]:
+    """(items submitted, the annotator's quota): what they must rate to earn the code.
+
+    The quota is every item the policy gives one annotator: listener sample ``n``
+    (at most the regular items), audit sample ``n`` per batch, otherwise all regular
+    items capped by ``policy_quota`` (partition: ceil(items / annotators)); plus every
+    gold/trap control, plus the qualification items when the campaign has any.
+    """
     campaign = annotator.campaign
     counts = dict(campaign.items.values("kind").annotate(n=Count("pk")).values_list("kind", "n"))
     n_regular = counts.get(ItemKind.REGULAR, 0)
@@ -103,7 +120,7 @@ def annotator_progress(annotator: Annotator) -> tuple[int, int]:
             regular = min(regular, quota)
     done = annotator.assignments.filter(status=AssignmentStatus.SUBMITTED).count()
     total = regular + n_control + (n_qual if annotator.qualification != Qualification.NOT_REQUIRED else 0)
-    return done, max(total, done)
+    return done, total
 
 
 @dataclass(frozen=True)
@@ -161,8 +178,8 @@ def annotator_context(token: str, project_slug: str, campaign_slug: str) -> Anno
     The annotation API's hot path (``next``, ``submit``) runs this one query instead of
     DRF's token lookup, the project and role checks, the campaign and the annotator
     lookups (five queries). ``None``: unknown token or inactive user (the API answers
-    401). Play access is :func:`accounts.permissions.can_play`: a public project, any
-    membership, or staff; a test compares both.
+    401). Access is :class:`annotation.apis.CampaignAccess`'s: a public project, any
+    membership, staff, or an annotator of this campaign; a test compares both.
     """
     with prepared.cursor() as cursor:
         cursor.execute(_CONTEXT_SQL, [project_slug, campaign_slug, token])
@@ -174,7 +191,9 @@ def annotator_context(token: str, project_slug: str, campaign_slug: str) -> Anno
     start = 4 + len(Project._meta.concrete_fields)
     campaign = _instance(Campaign, row, start)
     annotator = _instance(Annotator, row, start + len(Campaign._meta.concrete_fields))
-    may_play = project is not None and (project.is_public or role is not None or is_staff)
+    # play access, or an annotator of this campaign (a campaign link enrolled them)
+    may_play = project is not None and (project.is_public or role is not None or is_staff
+                                        or annotator is not None)
     if not may_play or campaign is None or campaign.status == CampaignStatus.DRAFT:
         return AnnotatorContext(user_id, None, None)
     campaign.project = project
@@ -247,7 +266,32 @@ def training_items(campaign: Campaign) -> list[dict[str, Any]]:
 # ----------------------------------------------------------------------------- ratings
 
 
-def _ratings_columns(campaign: Campaign) -> pd.DataFrame:
+def parse_min_heard(raw: str | None) -> float | None:
+    """The ``min_heard`` filter of the report and exports: a share in [0, 1] or ``None``.
+
+    Bad values raise :class:`ValueError` naming the parameter (pages answer 400).
+    """
+    if raw is None or str(raw).strip() == "":
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError("min_heard: must be a number between 0 and 1") from None
+    if not 0 <= value <= 1:
+        raise ValueError("min_heard: must be a number between 0 and 1")
+    return value
+
+
+def listening_summary(campaign: Campaign) -> dict[str, Any]:
+    """How much of their clips the raters heard: submissions with evidence, below 100%, mean."""
+    rows = campaign.ratings.filter(heard_fraction__isnull=False).values("assignment_id", "heard_fraction")
+    fractions = pd.Series({r["assignment_id"]: r["heard_fraction"] for r in rows}, dtype=float)
+    return {"n_with_evidence": len(fractions),
+            "n_partial": int((fractions < 0.98).sum()) if len(fractions) else 0,
+            "mean": float(fractions.mean()) if len(fractions) else None}
+
+
+def _ratings_columns(campaign: Campaign, min_heard: float | None = None) -> pd.DataFrame:
     """(item_id, annotator_id, criterion, value) of every rating of the campaign, fast.
 
     PostgreSQL: the server joins the rows into one tab-separated text (``string_agg``)
@@ -256,7 +300,12 @@ def _ratings_columns(campaign: Campaign) -> pd.DataFrame:
     forbids them). Elsewhere: a plain cursor.
     """
     table = Rating._meta.db_table
-    sql = f"SELECT item_id, annotator_id, criterion, value FROM {table} WHERE campaign_id = %s"
+    where = "campaign_id = %s"
+    params: list[Any] = [campaign.pk]
+    if min_heard is not None:
+        where += " AND (heard_fraction IS NULL OR heard_fraction >= %s)"
+        params.append(min_heard)
+    sql = f"SELECT item_id, annotator_id, criterion, value FROM {table} WHERE {where}"
     names = ["item_id", "annotator_id", "criterion", "value"]
     if connection.vendor == "postgresql":
         import pyarrow as pa
@@ -265,9 +314,9 @@ def _ratings_columns(campaign: Campaign) -> pd.DataFrame:
         # one text value built by the server (tab-separated lines), parsed once by pyarrow:
         # ~3x faster than COPY, whose client yields one Python object per row
         agg = (f"SELECT string_agg(concat_ws(E'\\t', item_id, annotator_id, criterion, value), E'\\n') "
-               f"FROM {table} WHERE campaign_id = %s")
+               f"FROM {table} WHERE {where}")
         with connection.cursor() as cursor:
-            cursor.execute(agg, [campaign.pk])
+            cursor.execute(agg, params)
             text = cursor.fetchone()[0]
         if not text:
             return pd.DataFrame(columns=names)
@@ -282,7 +331,7 @@ def _ratings_columns(campaign: Campaign) -> pd.DataFrame:
                 strings_can_be_null=False))
         return arrow.to_pandas()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [campaign.pk])
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     return pd.DataFrame.from_records(rows, columns=names)
 
@@ -292,7 +341,7 @@ def _codes(values: pd.Series) -> tuple[np.ndarray, pd.Index]:
     return codes, pd.Index(uniques)
 
 
-def ratings_frame(campaign: Campaign) -> pd.DataFrame:
+def ratings_frame(campaign: Campaign, *, min_heard: float | None = None) -> pd.DataFrame:
     """One row per rating for :mod:`annotation.report`, raters pseudonymous.
 
     Columns: ``item_id`` (external id), ``rater_id`` (annotator public id), ``criterion``,
@@ -300,8 +349,9 @@ def ratings_frame(campaign: Campaign) -> pd.DataFrame:
     dropped), ``gold_value`` / ``trap_value`` for control items. Training and
     qualification ratings are left out. Text columns are categoricals built from the
     small item and annotator tables (integer codes per rating, no per-row strings).
+    ``min_heard``: leave out ratings whose clip was heard less than this share.
     """
-    raw = _ratings_columns(campaign)
+    raw = _ratings_columns(campaign, min_heard)
     items = pd.DataFrame.from_records(
         list(campaign.items.values_list("pk", "external_id", "kind", *META)),
         columns=["pk", "external_id", "kind", *META])
@@ -345,20 +395,32 @@ def criterion_levels(campaign: Campaign) -> dict[str, str]:
     return {c["key"]: ("ordinal" if c["scale"] in ORDINAL_SCALES else "nominal") for c in campaign.criteria}
 
 
-def report_for(campaign: Campaign, frame: pd.DataFrame | None = None) -> CampaignReport:
+def report_for(campaign: Campaign, frame: pd.DataFrame | None = None, *,
+               min_heard: float | None = None) -> CampaignReport:
     """The full campaign report (QC, agreement, MOS/KoALa, decisions) over stored ratings."""
     from .services import qc_config_for
 
-    frame = ratings_frame(campaign) if frame is None else frame
+    frame = ratings_frame(campaign, min_heard=min_heard) if frame is None else frame
     levels = {k: v for k, v in criterion_levels(campaign).items()}
     return campaign_report(frame, levels=levels, qc=qc_config_for(campaign))
 
 
-def ratings_export_frame(campaign: Campaign) -> pd.DataFrame:
-    """Ratings for export: pseudonymous rater ids, item ids, metadata, time fields."""
-    rows = list(campaign.ratings.order_by("pk").values_list(
+def ratings_export_frame(campaign: Campaign, *, min_heard: float | None = None) -> pd.DataFrame:
+    """Ratings for export: pseudonymous rater ids, item ids, metadata, time and listening fields.
+
+    ``heard_fraction``: share of the clip the player reported as heard (0-1, empty for
+    items without audio or when no report was required); ``played``: the merged played
+    intervals as JSON ``[[start, end], ...]`` in clip seconds; ``elapsed_ms``: server
+    time from serving the item to the submission.
+    """
+    qs = campaign.ratings.order_by("pk")
+    if min_heard is not None:
+        qs = qs.filter(Q(heard_fraction__isnull=True) | Q(heard_fraction__gte=min_heard))
+    rows = list(qs.values_list(
         "item__external_id", "item__kind", "annotator__public_id", "criterion", "value", "comment",
-        "submitted_at", "elapsed_ms", *[f"item__{m}" for m in META]))
-    return pd.DataFrame.from_records(rows, columns=[
+        "submitted_at", "elapsed_ms", "heard_fraction", "played", *[f"item__{m}" for m in META]))
+    frame = pd.DataFrame.from_records(rows, columns=[
         "item_id", "item_kind", "rater_id", "criterion", "value", "comment", "submitted_at",
-        "elapsed_ms", *META])
+        "elapsed_ms", "heard_fraction", "played", *META])
+    frame["played"] = [json.dumps(p) for p in frame["played"]]
+    return frame

@@ -21,6 +21,7 @@ under the item's row lock (an ``UPDATE``), and a test recounts them from assignm
 from __future__ import annotations
 
 import dataclasses
+import secrets
 from collections import Counter
 from contextlib import nullcontext as _nothing
 from dataclasses import dataclass, field
@@ -34,9 +35,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from accounts.models import Membership, Project, Role, User
-from accounts.permissions import role_in
+from accounts.models import Project, User
 from accounts.services import guest_create
+from frontend import listening
 from quiz.models import Clip
 from quiz.services import clip_store
 
@@ -52,10 +53,12 @@ from .models import (
     CampaignStatus,
     Item,
     ItemKind,
+    Outcome,
     Platform,
     PolicyKind,
     Qualification,
     Rating,
+    _access_token,
     _public_id,
 )
 from .quality import QcConfig, rater_quality
@@ -132,6 +135,33 @@ def campaign_validate(campaign: Campaign) -> None:
         raise CampaignError("qc", str(exc)) from exc
     if campaign.expiry_minutes < 1:
         raise CampaignError("expiry_minutes", "must be at least 1 minute")
+    if campaign.policy == PolicyKind.OVERLAP and not campaign.policy_k:
+        raise CampaignError("policy_k", "the overlap policy needs k (annotators per item)")
+    if campaign.policy in (PolicyKind.LISTENER_SAMPLE, PolicyKind.AUDIT_SAMPLE) and not campaign.policy_n:
+        raise CampaignError("policy_n", "this policy needs n (items per listener / per batch)")
+    fraction = campaign.min_listen_fraction
+    if fraction is None or not 0 <= fraction <= 1:
+        raise CampaignError("min_listen_fraction", "must be between 0 and 1")
+
+
+#: what each template implies unless the caller says otherwise (the CLI, the API and the
+#: creation form all start from these; docs/annotation-campaigns.md lists them)
+TEMPLATE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "mos": {"policy": PolicyKind.LISTENER_SAMPLE, "policy_n": 10},
+    "naturalness": {"policy": PolicyKind.PARTITION},
+    "multi_criteria": {"policy": PolicyKind.OVERLAP, "policy_k": 3},
+    "qa_audit": {"policy": PolicyKind.AUDIT_SAMPLE, "policy_n": 50, "require_full_listen": False},
+    "quality_0_5": {"policy": PolicyKind.OVERLAP, "policy_k": 1, "require_full_listen": False},
+    "custom": {"policy": PolicyKind.OVERLAP, "policy_k": 3},
+}
+
+#: the policy fields each policy reads (the form shows only these)
+POLICY_FIELDS: dict[str, tuple[str, ...]] = {
+    PolicyKind.PARTITION: ("policy_annotators", "policy_quota"),
+    PolicyKind.OVERLAP: ("policy_k", "policy_quota"),
+    PolicyKind.LISTENER_SAMPLE: ("policy_n",),
+    PolicyKind.AUDIT_SAMPLE: ("policy_n", "policy_k"),
+}
 
 
 @transaction.atomic
@@ -143,17 +173,10 @@ def campaign_create(*, project: Project, name: str, slug: str, template: str = "
             criteria = template_criteria(template)
         except CriterionError as exc:
             raise CampaignError("template", str(exc)) from exc
-    defaults: dict[str, Any] = {}
-    if template == "mos":
-        defaults = {"policy": PolicyKind.LISTENER_SAMPLE, "policy_n": 10}
-    elif template == "naturalness":
-        defaults = {"policy": PolicyKind.PARTITION}
-    elif template == "multi_criteria":
-        defaults = {"policy": PolicyKind.OVERLAP, "policy_k": 3}
-    elif template == "qa_audit":
-        defaults = {"policy": PolicyKind.AUDIT_SAMPLE, "policy_n": 50, "require_full_listen": False}
-    elif template == "quality_0_5":
-        defaults = {"policy": PolicyKind.OVERLAP, "policy_k": 1, "require_full_listen": False}
+    defaults = dict(TEMPLATE_DEFAULTS.get(template, {}))
+    if fields.get("policy") and fields["policy"] != defaults.get("policy"):
+        # another policy than the template's: its k / n do not carry over
+        defaults = {k: v for k, v in defaults.items() if not k.startswith("policy")}
     values = {**defaults, **{k: v for k, v in fields.items() if v is not None}}
     if Campaign.objects.filter(project=project, slug=slug).exists():
         raise CampaignError("slug", f"a campaign {slug!r} already exists in this project")
@@ -165,11 +188,25 @@ def campaign_create(*, project: Project, name: str, slug: str, template: str = "
 
 
 def campaign_set_status(*, campaign: Campaign, status: str) -> Campaign:
-    """Open or close a campaign."""
+    """Open, pause or close a campaign.
+
+    Pausing or closing takes effect at once: no new assignments, no ratings stored
+    (both submission paths check the status under the assignment's lock), no codes.
+    A campaign with nothing to rate cannot be opened.
+    """
     if status not in CampaignStatus.values:
-        raise CampaignError("status", f"must be one of {CampaignStatus.values}")
+        raise CampaignError("status", f"must be one of {', '.join(CampaignStatus.values)}")
+    if status == CampaignStatus.OPEN and not campaign.items.filter(kind=ItemKind.REGULAR).exists():
+        raise CampaignError("status", "a campaign without items to rate cannot be opened: import items first")
     campaign.status = status
     campaign.save(update_fields=["status"])
+    return campaign
+
+
+def campaign_rotate_token(*, campaign: Campaign) -> Campaign:
+    """A new secret for the campaign's link; links with the old one stop admitting newcomers."""
+    campaign.access_token = _access_token()
+    campaign.save(update_fields=["access_token"])
     return campaign
 
 
@@ -236,20 +273,34 @@ def _needs_qualification(campaign: Campaign) -> bool:
     return campaign.items.filter(kind=ItemKind.QUALIFICATION).exists()
 
 
+class EnrolError(ValueError):
+    """A refused enrolment or resume: which field, why (shown to the participant)."""
+
+    def __init__(self, field: str, message: str, status: int = 403):
+        self.field = field
+        self.message = message
+        self.status = status
+        super().__init__(f"{field}: {message}")
+
+
 def annotator_enrol(*, campaign: Campaign, user: User, platform: str = Platform.DIRECT,
-                    external_id: str = "", study_id: str = "", session_id: str = "") -> Annotator:
-    """The user's annotator in ``campaign`` (created on first use, race-safe)."""
+                    external_id: str = "", study_id: str = "", session_id: str = "",
+                    consent: bool = False, now: datetime | None = None) -> Annotator:
+    """The user's annotator in ``campaign`` (created on first use, race-safe).
+
+    Campaign-scoped: enrolment creates an :class:`Annotator` row only, never a project
+    membership, so an annotator can reach this campaign and nothing else of the project
+    (F-3). ``consent`` records consent in the same write (the consent form's POST).
+    """
     found = Annotator.objects.filter(campaign=campaign, user=user).first()
     if found:
-        return found
+        return annotator_step(annotator=found, step="consent", now=now) if consent else found
     try:
         with transaction.atomic():
-            if role_in(user, campaign.project) is None:
-                Membership.objects.get_or_create(project=campaign.project, user=user,
-                                                 defaults={"role": Role.PARTICIPANT})
             return Annotator.objects.create(
                 campaign=campaign, user=user, platform=platform, external_id=external_id[:120],
                 study_id=study_id[:120], session_id=session_id[:120],
+                consent_at=(now or timezone.now()) if consent else None,
                 qualification=(Qualification.PENDING if _needs_qualification(campaign)
                                else Qualification.NOT_REQUIRED),
             )
@@ -257,27 +308,53 @@ def annotator_enrol(*, campaign: Campaign, user: User, platform: str = Platform.
         return Annotator.objects.get(campaign=campaign, user=user)
 
 
+def annotator_platform_find(*, campaign: Campaign, platform: str, external_id: str) -> Annotator | None:
+    """The annotator a platform participant id already belongs to, if any."""
+    return (Annotator.objects.filter(campaign=campaign, platform=platform, external_id=external_id)
+            .select_related("user", "campaign").first())
+
+
+def annotator_platform_may_resume(annotator: Annotator, *, session_id: str) -> bool:
+    """Whether a caller presenting this platform ``session_id`` may resume ``annotator``.
+
+    A participant id alone is not a credential (anyone who saw it could claim the
+    work and its payment, F-4): the caller must present the platform's per-participant
+    session id that created the annotator (Prolific's ``SESSION_ID``), or be in the
+    browser session that created it (checked by the caller).
+    """
+    stored = annotator.session_id
+    return bool(stored) and bool(session_id) and secrets.compare_digest(stored, session_id[:120])
+
+
 def annotator_from_platform(*, campaign: Campaign, platform: str, external_id: str,
-                            study_id: str = "", session_id: str = "") -> Annotator:
-    """Create or resume the pseudonymous annotator of a crowd-platform participant.
+                            study_id: str = "", session_id: str = "", user: User | None = None,
+                            consent: bool = False) -> Annotator:
+    """Create, or resume with proof, the pseudonymous annotator of a platform participant.
 
     The platform's participant id (e.g. ``PROLIFIC_PID``) is stored on the annotator,
-    never used as a name: the account is a guest with a generated handle.
+    never used as a name: the account is ``user`` or a new guest with a generated handle.
+    Resuming an existing annotator needs its platform session id
+    (:func:`annotator_platform_may_resume`); otherwise :class:`EnrolError`.
     """
-    found = Annotator.objects.filter(campaign=campaign, platform=platform,
-                                     external_id=external_id).select_related("user").first()
+    found = annotator_platform_find(campaign=campaign, platform=platform, external_id=external_id)
     if found:
-        if session_id and found.session_id != session_id:
-            found.session_id = session_id[:120]
-            found.save(update_fields=["session_id"])
+        if user is not None and found.user_id == user.pk:
+            return found
+        if not annotator_platform_may_resume(found, session_id=session_id):
+            raise EnrolError("PROLIFIC_PID", "This participant id has already started this study in another "
+                             "browser. Please continue in the browser you started in, or use the study "
+                             "link your platform gave you.", 409)
         return found
     try:
         with transaction.atomic():
-            user = guest_create()
-            return annotator_enrol(campaign=campaign, user=user, platform=platform,
-                                   external_id=external_id, study_id=study_id, session_id=session_id)
+            return annotator_enrol(campaign=campaign, user=user or guest_create(), platform=platform,
+                                   external_id=external_id, study_id=study_id, session_id=session_id,
+                                   consent=consent)
     except IntegrityError:
-        return Annotator.objects.get(campaign=campaign, platform=platform, external_id=external_id)
+        found = annotator_platform_find(campaign=campaign, platform=platform, external_id=external_id)
+        if found is None or not annotator_platform_may_resume(found, session_id=session_id):
+            raise EnrolError("PROLIFIC_PID", "This participant id has already started this study.", 409) from None
+        return found
 
 
 def annotator_step(*, annotator: Annotator, step: str, now: datetime | None = None) -> Annotator:
@@ -311,12 +388,37 @@ def _qualification_evaluate(annotator: Annotator) -> str:
 
 
 def annotator_complete(*, annotator: Annotator, now: datetime | None = None) -> Annotator:
-    """Mark the annotator finished and issue the completion code (not to the unqualified)."""
-    if annotator.completed_at is None:
-        annotator.completed_at = now or timezone.now()
-        if annotator.qualification != Qualification.FAILED:
-            annotator.completion_code = annotator.campaign.completion_code
-        annotator.save(update_fields=["completed_at", "completion_code"])
+    """Decide how the annotator's participation ended, once nothing is left to assign.
+
+    Called when :func:`assignment_next_for_annotator` returns ``None`` for an open
+    campaign. The outcome and the code it earns (the campaign's, configurable):
+
+    * qualification failed -> ``screened_out`` and the screened-out code;
+    * the annotator's quota met (every item the policy gives them, gold/trap and
+      qualification items included: :func:`annotation.selectors.annotator_quota`) ->
+      ``completed`` and the completion code;
+    * otherwise (the pool ran out first, e.g. a full study) -> ``no_work`` and the
+      no-work code (Prolific's "return" convention), never the completion code.
+
+    A paused or closed campaign decides nothing and issues no code. Decided once.
+    """
+    from .selectors import annotator_quota
+
+    campaign = annotator.campaign
+    if annotator.completed_at is not None or campaign.status != CampaignStatus.OPEN:
+        return annotator
+    if annotator.qualification == Qualification.FAILED:
+        outcome, code = Outcome.SCREENED_OUT, campaign.screened_out_code
+    else:
+        done, quota = annotator_quota(annotator)
+        if quota > 0 and done >= quota:
+            outcome, code = Outcome.COMPLETED, campaign.completion_code
+        else:
+            outcome, code = Outcome.NO_WORK, campaign.no_work_code
+    annotator.completed_at = now or timezone.now()
+    annotator.outcome = outcome
+    annotator.completion_code = code
+    annotator.save(update_fields=["completed_at", "outcome", "completion_code"])
     return annotator
 
 
@@ -342,6 +444,14 @@ def assignments_expire(*, campaign: Campaign, now: datetime | None = None, limit
 
 EXPIRY_EVERY = timedelta(seconds=5)
 _last_expiry: dict[int, datetime] = {}
+
+
+def assignment_audio_fetched(*, assignment: Assignment, now: datetime | None = None) -> None:
+    """Record when the assignment's clip was first requested (once; later requests and
+    range requests change nothing). Listening cannot start earlier, so the listening
+    check measures its timeline from here (from serving when the clip was never fetched
+    through Earshot, e.g. an API client that has the audio already)."""
+    Assignment.objects.filter(pk=assignment.pk, audio_at__isnull=True).update(audio_at=now or timezone.now())
 
 
 def _expire_throttled(campaign: Campaign, now: datetime) -> None:
@@ -655,44 +765,92 @@ def assignment_next_for_annotator(annotator: Annotator, campaign: Campaign | Non
 # ------------------------------------------------------------------------------ rating
 
 
+def listening_verdict(campaign: Campaign, duration_s: float | None, played: Any, *,
+                      served_at: datetime, now: datetime) -> listening.ListeningCheck | None:
+    """The listening rule of a submission, shared by both submission paths.
+
+    ``served_at``: when listening could start at the earliest (the clip's first fetch,
+    else serving). ``None`` for items without audio. Otherwise the pure
+    :func:`frontend.listening.check_evidence` verdict on the player's report, with
+    ``min_fraction`` the campaign's ``min_listen_fraction`` when it requires listening
+    (0 when not). Raises :class:`RatingError` (field ``played``) when the evidence
+    is malformed or impossible (outside the clip, more heard than time passed) — always —
+    or, when the campaign requires listening, says the clip was not heard.
+    Not requiring listening and sending no report stores no evidence.
+    """
+    if duration_s is None:
+        return None
+    required = campaign.require_full_listen
+    if played is None and not required:
+        return None
+    check = listening.check_evidence(
+        [] if played is None else played, duration_s, served_at=served_at, submitted_at=now,
+        min_fraction=campaign.min_listen_fraction if required else 0.0)
+    if not check.ok:
+        raise RatingError("played", check.reason)
+    return check
+
+
+# The fast path's listening rule is the same arithmetic as frontend.listening.check_evidence
+# (a test compares both on a table of reports): the client's pairs, merged in Python,
+# are clipped to the clip in SQL, summed, and checked against the duration and the time
+# since serving; the stored intervals are the clipped, merged ones.
 _SUBMIT_SQL = """
 WITH target AS (
-    SELECT s.id, s.item_id, s.served_at FROM annotation_assignment s
+    SELECT s.id, s.item_id, s.served_at, coalesce(s.audio_at, s.served_at) AS heard_from,
+           clip.duration_s AS d FROM annotation_assignment s
+    JOIN annotation_campaign c ON c.id = s.campaign_id AND c.status = 'open'
     JOIN annotation_item item ON item.id = s.item_id
     LEFT JOIN quiz_clip clip ON clip.id = item.clip_id
     WHERE s.public_id = %(assignment)s AND s.annotator_id = %(annotator)s AND s.status = 'active'
-      AND (NOT %(full_listen)s OR clip.id IS NULL
-           OR %(now)s - s.served_at >= clip.duration_s * interval '1 second')
+      AND s.expires_at > %(now)s
       AND NOT EXISTS (SELECT 1 FROM annotation_rating r
                       WHERE r.annotator_id = %(annotator)s AND r.client_token = %(token)s)
     FOR UPDATE OF s
+), heard AS (
+    SELECT target.*, h.heard, h.played FROM target CROSS JOIN LATERAL (
+        SELECT coalesce(sum(least(u.e, target.d) - greatest(u.s, 0))
+                        FILTER (WHERE least(u.e, target.d) > greatest(u.s, 0)), 0) AS heard,
+               coalesce(jsonb_agg(jsonb_build_array(greatest(u.s, 0), least(u.e, target.d)) ORDER BY u.s)
+                        FILTER (WHERE least(u.e, target.d) > greatest(u.s, 0)), '[]'::jsonb) AS played
+        FROM unnest(%(starts)s::float8[], %(ends)s::float8[]) AS u(s, e)) h
+), ok AS (
+    SELECT * FROM heard WHERE d IS NULL
+       OR (NOT %(reported)s AND NOT %(full_listen)s)
+       OR (%(reported)s AND d > 0 AND %(min_start)s >= -%(tol)s AND %(max_end)s <= d + %(tol)s
+           AND extract(epoch FROM %(now)s - heard_from) + %(slack)s >= heard
+           AND (NOT %(full_listen)s OR least(1, heard / d) >= %(min_fraction)s - %(fslack)s))
 ), done AS (
     UPDATE annotation_assignment s SET status = 'submitted', submitted_at = %(now)s
-    FROM target WHERE s.id = target.id RETURNING s.item_id
+    FROM ok WHERE s.id = ok.id RETURNING s.item_id
 ), counted AS (
     UPDATE annotation_item item SET n_active = item.n_active - 1, n_done = item.n_done + 1
     FROM done WHERE item.id = done.item_id
 )
 INSERT INTO annotation_rating (campaign_id, assignment_id, item_id, annotator_id, criterion, value,
-                               comment, client_token, submitted_at, elapsed_ms)
-SELECT %(campaign)s, target.id, target.item_id, %(annotator)s, v.criterion, v.value, v.comment,
-       %(token)s, %(now)s, greatest(0, floor(extract(epoch FROM %(now)s - target.served_at) * 1000))::int
-FROM target CROSS JOIN unnest(%(criteria)s::text[], %(values)s::text[], %(comments)s::text[])
+                               comment, client_token, submitted_at, elapsed_ms, played, heard_fraction)
+SELECT %(campaign)s, ok.id, ok.item_id, %(annotator)s, v.criterion, v.value, v.comment,
+       %(token)s, %(now)s, greatest(0, floor(extract(epoch FROM %(now)s - ok.served_at) * 1000))::int,
+       CASE WHEN ok.d IS NULL OR NOT %(reported)s THEN '[]'::jsonb ELSE ok.played END,
+       CASE WHEN ok.d IS NULL OR NOT %(reported)s THEN NULL ELSE least(1, ok.heard / ok.d) END
+FROM ok CROSS JOIN unnest(%(criteria)s::text[], %(values)s::text[], %(comments)s::text[])
     AS v(criterion, value, comment)
-RETURNING id, assignment_id, item_id, criterion, value, comment, elapsed_ms
+RETURNING id, assignment_id, item_id, criterion, value, comment, elapsed_ms, played, heard_fraction
 """
 
 
 def _submit_pg(annotator: Annotator, assignment_id: str, values: dict[str, Any], token: str,
-               comments: dict[str, str], now: datetime) -> list[Rating] | None:
+               comments: dict[str, str], now: datetime, played: Any = None) -> list[Rating] | None:
     """The common submission as ONE statement (PostgreSQL); ``None`` = take the full path.
 
     It stores the ratings, marks the assignment submitted and moves the item's counter,
     all under the assignment's row lock, but only when nothing is unusual: the
-    assignment is the caller's and active, the clip has been listened to, the token is
-    new and every value is on its scale. Anything else (a repeated token, a rejection,
-    a concurrent twin that won the lock) writes nothing here and goes through the
-    reference path, which gives the stored ratings or the precise error.
+    campaign is open, the assignment is the caller's, active and not expired, the
+    listening evidence passes the campaign's rule (:func:`listening_verdict`'s
+    arithmetic, in SQL), the token is new and every value is on its scale. Anything
+    else (a repeated token, a rejection, a concurrent twin that won the lock) writes
+    nothing here and goes through the reference path, which gives the stored ratings
+    or the precise error.
     """
     campaign = annotator.campaign
     criteria = {c["key"]: c for c in campaign.criteria}
@@ -704,11 +862,20 @@ def _submit_pg(annotator: Annotator, assignment_id: str, values: dict[str, Any],
             clean[key] = validate_value(crit, values.get(key))
         except CriterionError:
             return None
+    try:
+        pairs = listening.parse_intervals(played)
+    except listening.EvidenceError:
+        return None
+    merged = listening.merge_intervals(pairs)
     keys = list(clean)
     params = {
         "assignment": str(assignment_id), "annotator": annotator.pk, "full_listen": campaign.require_full_listen,
         "now": now, "token": token, "campaign": campaign.pk, "criteria": keys,
         "values": [clean[k] for k in keys], "comments": [str(comments.get(k, ""))[:5000] for k in keys],
+        "reported": played is not None, "starts": [p[0] for p in merged], "ends": [p[1] for p in merged],
+        "min_start": min((p[0] for p in pairs), default=0.0), "max_end": max((p[1] for p in pairs), default=0.0),
+        "tol": listening.END_TOLERANCE_S, "slack": listening.TIMELINE_SLACK_S,
+        "fslack": listening.FRACTION_SLACK, "min_fraction": campaign.min_listen_fraction,
     }
     try:
         # a savepoint only inside an outer transaction; alone, one statement is atomic
@@ -720,9 +887,11 @@ def _submit_pg(annotator: Annotator, assignment_id: str, values: dict[str, Any],
     if not rows:
         return None
     by_key = {r[3]: r for r in rows}
+    field = Rating._meta.get_field("played")
     return [Rating(pk=r[0], campaign=campaign, assignment_id=r[1], item_id=r[2], annotator=annotator,
                    criterion=r[3], value=r[4], comment=r[5], client_token=token, submitted_at=now,
-                   elapsed_ms=r[6]) for r in (by_key[k] for k in keys)]
+                   elapsed_ms=r[6], played=field.from_db_value(r[7], None, connection) if isinstance(r[7], str)
+                   else r[7], heard_fraction=r[8]) for r in (by_key[k] for k in keys)]
 
 
 @dataclass
@@ -735,21 +904,23 @@ class SubmitResult:
 
 def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str, Any],
                   client_token: str, comments: dict[str, str] | None = None,
-                  now: datetime | None = None) -> SubmitResult:
+                  played: Any = None, now: datetime | None = None) -> SubmitResult:
     """Store one submission (every criterion of one assignment), idempotently.
 
     The same ``client_token`` twice returns the stored ratings and creates nothing.
-    Rejected, with the offending field: unknown or foreign assignment, an assignment
-    already rated or expired, values off the scale or missing, and — when the campaign
-    requires full listening — a submission sooner than the clip's duration after the
-    item was served.
+    Rejected, with the offending field: a paused or closed campaign (409, nothing
+    stored), unknown or foreign assignment, an assignment already rated or expired
+    (also one past ``expires_at`` that no sweep has marked yet), values off the scale
+    or missing, and listening evidence (``played``: the player's intervals
+    ``[[start, end], ...]`` in clip seconds) that is malformed or, when the campaign
+    requires listening, says the clip was not heard (:func:`listening_verdict`).
     """
     token = (client_token or "").strip()
     if not token or len(token) > 64:
         raise RatingError("client_token", "is required (at most 64 characters)")
     now = now or timezone.now()
     comments = comments or {}
-    if _pg() and (fast := _submit_pg(annotator, assignment_id, values, token, comments, now)):
+    if _pg() and (fast := _submit_pg(annotator, assignment_id, values, token, comments, now, played)):
         return SubmitResult(fast, created=True)
 
     def stored() -> list[Rating]:
@@ -763,11 +934,15 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
             raise RatingError("assignment", "no such assignment for this annotator", 404)
         if found := stored():  # a repeat, or a concurrent twin that committed while we waited
             return SubmitResult(found, created=False)
+        campaign = assignment.campaign
+        if campaign.status != CampaignStatus.OPEN:
+            raise RatingError("campaign", f"this campaign is {campaign.get_status_display().lower()}: "
+                              "your answer was not stored", 409)
         if assignment.status == AssignmentStatus.SUBMITTED:
             raise RatingError("assignment", "this item was already rated", 409)
-        if assignment.status == AssignmentStatus.EXPIRED:
-            raise RatingError("assignment", "this assignment expired; ask for the next item", 409)
-        campaign = assignment.campaign
+        if assignment.status == AssignmentStatus.EXPIRED or assignment.expires_at <= now:
+            raise RatingError("assignment", "the time for this item ran out (the assignment expired), so "
+                              "your answer was not stored; ask for the next item", 409)
         criteria = {c["key"]: c for c in campaign.criteria}
         unknown = sorted(set(values) - set(criteria))
         if unknown:
@@ -782,16 +957,15 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
                 raise RatingError(f"values.{key}", str(exc)) from exc
         elapsed = (now - assignment.served_at).total_seconds()
         clip = assignment.item.clip
-        if campaign.require_full_listen and clip is not None and elapsed < clip.duration_s:
-            raise RatingError(
-                "elapsed",
-                f"rating sent {elapsed:.2f} s after the item was served, but the clip lasts "
-                f"{clip.duration_s:.2f} s: listen to the whole clip first",
-            )
+        check = listening_verdict(campaign, clip.duration_s if clip is not None else None, played,
+                                  served_at=assignment.audio_at or assignment.served_at, now=now)
+        evidence = [list(p) for p in check.intervals] if check else []
+        heard = check.heard_fraction if check else None
         ratings = [
             Rating(campaign=campaign, assignment=assignment, item=assignment.item, annotator=annotator,
                    criterion=key, value=value, comment=str(comments.get(key, ""))[:5000],
-                   client_token=token, submitted_at=now, elapsed_ms=max(0, int(elapsed * 1000)))
+                   client_token=token, submitted_at=now, elapsed_ms=max(0, int(elapsed * 1000)),
+                   played=evidence, heard_fraction=heard)
             for key, value in clean.items()
         ]
         Rating.objects.bulk_create(ratings)

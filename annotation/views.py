@@ -1,48 +1,61 @@
-"""Pages: the annotator flow and the researcher's campaign pages (thin: parse, call, render).
+"""Pages of the annotator flow (thin: parse, call, render). Researcher pages: views_research.
 
-Annotator flow, under ``p/<project>/c/<campaign>/``: start (Prolific parameters create
-or resume a pseudonymous annotator) → consent → instructions → training → work (the
-rating page; qualification items come first) → done (completion code, redirect to the
-study's completion URL). Item metadata never reaches these templates: they get
+Under ``p/<project>/c/<campaign>/``: start (consent form; its POST creates the
+annotator) → instructions → training → work (the rating page; qualification items
+come first) → done (the code the outcome earned, redirect to the study's URL).
+
+Access (F-3, F-4, F-5):
+
+* a private project's campaign admits newcomers only through its link token
+  (``?t=<Campaign.access_token>``), or project members; enrolling creates a
+  campaign-scoped :class:`~annotation.models.Annotator`, never a project membership;
+* a GET never logs anyone in or out and never creates an account: the consent POST
+  does, and a signed-in visitor who arrives with a platform id is told they will be
+  signed out before they agree;
+* a platform participant id resumes an annotator only from the browser session that
+  created it, or with the platform's per-participant ``SESSION_ID`` that created it.
+
+Item metadata never reaches these templates: they get
 :func:`annotation.selectors.item_payload` only.
 """
 
 from __future__ import annotations
 
 import json
-import tempfile
-from pathlib import Path
+import secrets
 
-from django.contrib import messages
-from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.contrib.auth import login, logout
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.text import get_valid_filename
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.models import Project
-from accounts.permissions import can_research
+from accounts.permissions import role_in
 from accounts.services import guest_create
-from frontend.csv_safety import raw_requested
 from quiz.http import serve_clip
+from quiz.validation import unstorable
 
-from . import plots, selectors, services
-from .exports import export_response
-from .forms import CampaignForm, ItemImportForm
-from .importing import ImportFailed
+from . import selectors, services
 from .models import (
     Annotator,
     Assignment,
     Campaign,
     CampaignStatus,
     ItemKind,
+    Outcome,
     Platform,
-    Qualification,
 )
+from .views_research import (  # noqa: F401 - the URLconf names them through this module
+    campaign_detail,
+    campaign_export,
+    campaign_list,
+    campaign_preview,
+    campaign_preview_audio,
+    campaign_report,
+)
+
+BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 # ------------------------------------------------------------------------ annotator flow
 
@@ -58,6 +71,20 @@ def _annotator(request: HttpRequest, campaign: Campaign) -> Annotator | None:
     if not request.user.is_authenticated:
         return None
     return Annotator.objects.filter(campaign=campaign, user=request.user).select_related("campaign").first()
+
+
+def link_admits(request: HttpRequest, campaign: Campaign) -> bool:
+    """Whether this request may enter ``campaign`` as a newcomer.
+
+    Public projects: the plain link. Private projects: the link's token (``t``),
+    compared in constant time, or a member of the project (e.g. its researchers).
+    """
+    if campaign.project.is_public:
+        return True
+    token = request.GET.get("t") or request.POST.get("t") or ""
+    if token and secrets.compare_digest(token, campaign.access_token):
+        return True
+    return role_in(request.user, campaign.project) is not None
 
 
 def _next_step(annotator: Annotator) -> str:
@@ -82,28 +109,71 @@ def _flow_context(campaign: Campaign, **extra) -> dict:
     return {"campaign": campaign, "project": campaign.project, **extra}
 
 
+def _stopped(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """A paused or closed campaign: no work, no code."""
+    return render(request, "annotation/closed.html", _flow_context(campaign),
+                  status=410 if campaign.status == CampaignStatus.CLOSED else 503)
+
+
+def _platform_params(request: HttpRequest) -> tuple[str, str, str]:
+    get = request.GET
+    return ((get.get("PROLIFIC_PID") or "").strip()[:120], (get.get("STUDY_ID") or "").strip()[:120],
+            (get.get("SESSION_ID") or "").strip()[:120])
+
+
 @require_http_methods(["GET", "POST"])
 def start(request: HttpRequest, slug: str, campaign: str) -> HttpResponse:
-    """Entry link. ``?PROLIFIC_PID=&STUDY_ID=&SESSION_ID=`` create or resume an annotator."""
+    """Entry link: the consent form. ``?PROLIFIC_PID=&STUDY_ID=&SESSION_ID=`` name a
+    platform participant; ``?t=`` carries a private campaign's link token.
+
+    GET only shows pages; the consent POST creates the (guest) account and annotator
+    and signs the browser in. See the module docstring for the access rules.
+    """
     c = _campaign(slug, campaign)
-    pid = (request.GET.get("PROLIFIC_PID") or "").strip()
-    if pid:
-        annotator = services.annotator_from_platform(
-            campaign=c, platform=Platform.PROLIFIC, external_id=pid,
-            study_id=request.GET.get("STUDY_ID", ""), session_id=request.GET.get("SESSION_ID", ""))
-        if request.user != annotator.user:
-            login(request, annotator.user, backend="django.contrib.auth.backends.ModelBackend")
-        return _go(annotator)
-    annotator = _annotator(request, c)
-    if annotator:
-        return _go(annotator)
+    pid, study, session = _platform_params(request)
+    mine = _annotator(request, c)
+    if mine is not None and (not pid or mine.external_id == pid):
+        return _go(mine)  # the same browser session: resume
+    if not link_admits(request, c):
+        raise Http404("No such campaign")
+    existing = services.annotator_platform_find(campaign=c, platform=Platform.PROLIFIC,
+                                                external_id=pid) if pid else None
+    if existing is not None:
+        if not services.annotator_platform_may_resume(existing, session_id=session):
+            return render(request, "annotation/start.html", _flow_context(
+                c, refused=_("This participant id has already started this study in another browser. "
+                             "Please continue in the browser you started in, or open the study link "
+                             "your platform gave you.")), status=409)
+        if request.method == "POST":
+            if request.user.is_authenticated:
+                logout(request)
+            login(request, existing.user, backend=BACKEND)
+            return _go(existing)
+        return render(request, "annotation/start.html", _flow_context(c, resume=True))
     if c.status != CampaignStatus.OPEN:
-        return render(request, "annotation/closed.html", _flow_context(c), status=410)
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            login(request, guest_create(), backend="django.contrib.auth.backends.ModelBackend")
-        return _go(services.annotator_enrol(campaign=c, user=request.user))
-    return render(request, "annotation/start.html", _flow_context(c))
+        return _stopped(request, c)
+    switching = bool(pid) and request.user.is_authenticated
+    if request.method == "GET":
+        return render(request, "annotation/start.html", _flow_context(c, switching=switching))
+    if request.POST.get("agree") != "yes":
+        return render(request, "annotation/start.html", _flow_context(
+            c, switching=switching, error=_("Please tick the box to give your consent.")), status=400)
+    if pid:
+        user = guest_create()
+        try:
+            annotator = services.annotator_from_platform(
+                campaign=c, platform=Platform.PROLIFIC, external_id=pid, study_id=study,
+                session_id=session, user=user, consent=True)
+        except services.EnrolError as exc:
+            user.delete()
+            return render(request, "annotation/start.html", _flow_context(c, refused=exc.message), status=409)
+        if request.user.is_authenticated:
+            logout(request)
+        login(request, user, backend=BACKEND)
+        return _go(annotator)
+    if not request.user.is_authenticated:
+        login(request, guest_create(), backend=BACKEND)
+    return _go(services.annotator_enrol(campaign=c, user=request.user, consent=True))
 
 
 def _step_view(step: str, template: str):
@@ -134,6 +204,19 @@ instructions = _step_view("instructions", "annotation/instructions.html")
 training = _step_view("training", "annotation/training.html")
 
 
+def work_context(campaign: Campaign, payload: dict, *, done: int, total: int, rate_url: str,
+                 work_url: str, preview: bool = False) -> dict:
+    """What the rating page template needs (shared with the researcher's preview)."""
+    return _flow_context(
+        campaign, item=payload, done=done, total=total, preview=preview,
+        percent=int(100 * done / total) if total else 0,
+        single=len(payload["criteria"]) == 1,
+        min_fraction=campaign.min_listen_fraction if campaign.require_full_listen else 0,
+        payload_json=json.dumps({"assignment": payload["assignment"],
+                                 "criteria": [x["key"] for x in payload["criteria"]]}),
+        rate_url=rate_url, work_url=work_url)
+
+
 @require_GET
 def work(request: HttpRequest, slug: str, campaign: str) -> HttpResponse:
     """The rating page for the annotator's current (or next) item."""
@@ -143,6 +226,8 @@ def work(request: HttpRequest, slug: str, campaign: str) -> HttpResponse:
         return redirect(reverse("annotation:start", args=[slug, campaign]))
     if _next_step(annotator) != "annotation:work":
         return _go(annotator)
+    if c.status != CampaignStatus.OPEN:
+        return _stopped(request, c)
     assignment = services.assignment_next_for_annotator(annotator, c)
     if assignment is None:
         services.annotator_complete(annotator=annotator)
@@ -150,20 +235,15 @@ def work(request: HttpRequest, slug: str, campaign: str) -> HttpResponse:
     assignment.campaign = c
     payload = selectors.item_payload(assignment)
     done, total = selectors.annotator_progress(annotator)
-    return render(request, "annotation/work.html", _flow_context(
-        c, annotator=annotator, item=payload, done=done, total=total,
-        percent=int(100 * done / total) if total else 0,
-        single=len(payload["criteria"]) == 1,
-        payload_json=json.dumps({"assignment": payload["assignment"],
-                                 "criteria": [x["key"] for x in payload["criteria"]]}),
-        rate_url=reverse("annotation:rate", args=[slug, campaign]),
-        work_url=reverse("annotation:work", args=[slug, campaign]),
-    ))
+    context = work_context(c, payload, done=done, total=total,
+                           rate_url=reverse("annotation:rate", args=[slug, campaign]),
+                           work_url=reverse("annotation:work", args=[slug, campaign]))
+    return render(request, "annotation/work.html", {**context, "annotator": annotator})
 
 
 @require_POST
 def rate(request: HttpRequest, slug: str, campaign: str) -> JsonResponse:
-    """JSON submission of one item's answers (idempotent by client token)."""
+    """JSON submission of one item's answers and listening evidence (idempotent by token)."""
     c = _campaign(slug, campaign)
     annotator = _annotator(request, c)
     if annotator is None:
@@ -171,16 +251,18 @@ def rate(request: HttpRequest, slug: str, campaign: str) -> JsonResponse:
                             status=403)
     try:
         body = json.loads(request.body or b"{}")
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, UnicodeDecodeError):
         return JsonResponse({"error": {"field": "", "message": _("Malformed JSON.")}}, status=400)
     if not isinstance(body, dict) or not isinstance(body.get("values"), dict):
         return JsonResponse({"error": {"field": "values", "message": _("Send the answers as an object.")}},
                             status=400)
+    if bad := unstorable({k: body.get(k) for k in ("assignment", "client_token", "comments", "values")}):
+        return JsonResponse({"error": {"field": bad[0], "message": bad[1]}}, status=400)
     try:
         result = services.rating_submit(
             annotator=annotator, assignment_id=str(body.get("assignment", "")), values=body["values"],
             comments=body.get("comments") if isinstance(body.get("comments"), dict) else None,
-            client_token=str(body.get("client_token", "")))
+            client_token=str(body.get("client_token", "")), played=body.get("played"))
     except services.RatingError as exc:
         return JsonResponse({"error": {"field": exc.field, "message": exc.message}}, status=exc.status)
     return JsonResponse({"ok": True, "created": result.created,
@@ -196,6 +278,8 @@ def audio(request: HttpRequest, slug: str, campaign: str, assignment: str) -> Ht
                           annotator=annotator) if annotator else None
     if a is None or a.item.clip is None:
         raise Http404("No such clip")
+    if a.audio_at is None:  # the listening check's timeline starts at the first byte served
+        services.assignment_audio_fetched(assignment=a)
     return serve_clip(request, a.item.clip)
 
 
@@ -213,7 +297,11 @@ def training_audio(request: HttpRequest, slug: str, campaign: str, item: str) ->
 
 @require_GET
 def done(request: HttpRequest, slug: str, campaign: str) -> HttpResponse:
-    """Completion page: the code and, for crowd platforms, the way back to the study."""
+    """The end: the code the annotator's outcome earned and the way back to the study.
+
+    Completed (quota met): the completion code. Nothing to assign: "this study is
+    full" and the no-work code. Failed qualification: the screened-out code.
+    """
     c = _campaign(slug, campaign)
     annotator = _annotator(request, c)
     if annotator is None:
@@ -223,117 +311,7 @@ def done(request: HttpRequest, slug: str, campaign: str) -> HttpResponse:
     url = ""
     if c.completion_url and annotator.completion_code:
         url = c.completion_url.replace("{code}", annotator.completion_code)
+    done_n, quota = selectors.annotator_quota(annotator)
     return render(request, "annotation/done.html", _flow_context(
-        c, annotator=annotator, completion_url=url,
-        failed=annotator.qualification == Qualification.FAILED))
-
-
-# ---------------------------------------------------------------------- researcher pages
-
-
-def _research_project(request: HttpRequest, slug: str) -> Project:
-    project = get_object_or_404(Project, slug=slug)
-    if not can_research(request.user, project):
-        raise PermissionDenied
-    return project
-
-
-def _research_campaign(request: HttpRequest, slug: str, campaign: str) -> Campaign:
-    project = _research_project(request, slug)
-    c = selectors.campaign_get(project, campaign)
-    if c is None:
-        raise Http404("No such campaign")
-    return c
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def campaign_list(request: HttpRequest, slug: str) -> HttpResponse:
-    """A project's campaigns and the form that creates one from a template."""
-    project = _research_project(request, slug)
-    form = CampaignForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = {k: v for k, v in form.cleaned_data.items() if k != "criteria_json"}
-        try:
-            c = services.campaign_create(project=project, criteria=form.cleaned_data["criteria_json"], **data)
-        except services.CampaignError as exc:
-            form.add_error(exc.field if exc.field in form.fields else
-                           ("criteria_json" if exc.field == "criteria" else None), exc.message)
-        else:
-            messages.success(request, _("Campaign created. Import its items next."))
-            return redirect(reverse("annotation:campaign_detail", args=[slug, c.slug]))
-    return render(request, "annotation/campaign_list.html", {
-        "project": project, "campaigns": selectors.campaigns_for_project(project), "form": form})
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def campaign_detail(request: HttpRequest, slug: str, campaign: str) -> HttpResponse:
-    """Progress, item import and open/close of one campaign."""
-    c = _research_campaign(request, slug, campaign)
-    form = ItemImportForm()
-    problems: list[str] = []
-    if request.method == "POST" and request.POST.get("action") in CampaignStatus.values:
-        services.campaign_set_status(campaign=c, status=request.POST["action"])
-        return redirect(request.path)
-    if request.method == "POST":
-        form = ItemImportForm(request.POST, request.FILES)
-        if form.is_valid():
-            with tempfile.TemporaryDirectory() as tmp:
-                folder = Path(tmp)
-                upload = form.cleaned_data["items"]
-                items_path = folder / get_valid_filename(upload.name)
-                items_path.write_bytes(upload.read())
-                for f in form.cleaned_data["audio"]:
-                    (folder / get_valid_filename(Path(f.name).name)).write_bytes(f.read())
-                try:
-                    summary = services.items_import(campaign=c, path=items_path, audio_dir=folder)
-                except ImportFailed as exc:
-                    problems = [str(p) for p in exc.problems]
-                else:
-                    messages.success(request, _("%(created)d items created, %(updated)d updated.") % {
-                        "created": summary.created, "updated": summary.updated})
-                    return redirect(request.path)
-    start_url = request.build_absolute_uri(reverse("annotation:start", args=[slug, c.slug]))
-    return render(request, "annotation/campaign_detail.html", {
-        "project": c.project, "campaign": c, "progress": selectors.campaign_progress(c),
-        "form": form, "problems": problems, "start_url": start_url,
-        "prolific_url": start_url + "?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}"
-                                    "&SESSION_ID={{%SESSION_ID%}}",
-    })
-
-
-@login_required
-@require_GET
-def campaign_report(request: HttpRequest, slug: str, campaign: str) -> HttpResponse:
-    """Agreement, MOS ± CI (KoALa table), item decisions and rater quality, with plots."""
-    c = _research_campaign(request, slug, campaign)
-    frame = selectors.ratings_frame(c)
-    report = selectors.report_for(c, frame) if len(frame) else None
-    context = {"project": c.project, "campaign": c, "report": report, "n_ratings": len(frame)}
-    if report is not None:
-        mos = report.mos
-        numeric = [k for k in mos["criterion"].unique()] if "criterion" in mos else []
-        context.update({
-            "agreement": report.agreement.to_dict("records"),
-            "koala": report.koala.to_dict("records"), "koala_cols": list(report.koala.columns),
-            "mos": mos.to_dict("records"), "mos_cols": list(mos.columns),
-            "decisions": report.decisions.to_dict("records"),
-            "ties": int(report.decisions["tie"].sum()) if len(report.decisions) else 0,
-            "raters": report.rater_quality.reset_index().to_dict("records"),
-            "exclusions": report.exclusions,
-            "plots": [p for p in (
-                plots.agreement_plot(report.agreement),
-                *[plots.mos_plot(mos, by=by, criterion=crit) for crit in numeric[:3]
-                  for by in ("system", "condition", "task") if by in mos and mos[by].nunique() > 0],
-            ) if p],
-        })
-    return render(request, "annotation/report.html", context)
-
-
-@login_required
-@require_GET
-def campaign_export(request: HttpRequest, slug: str, campaign: str, table: str, fmt: str) -> HttpResponse:
-    """A report table or the ratings as CSV, JSON or Parquet (pseudonymous rater ids)."""
-    c = _research_campaign(request, slug, campaign)
-    return export_response(c, table, fmt, raw=raw_requested(request.GET))
+        c, annotator=annotator, completion_url=url, outcome=annotator.outcome or Outcome.COMPLETED,
+        n_done=done_n, quota=quota))

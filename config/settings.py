@@ -179,6 +179,12 @@ MEDIA_URL = "/media-not-served/"
 EARSHOT_MAX_UPLOAD_BYTES = env_int("EARSHOT_MAX_UPLOAD_BYTES", 50 * 1024 * 1024, minimum=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = EARSHOT_MAX_UPLOAD_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# What a usable clip is (quiz.audio.AudioLimits): refused at import with a plain message.
+EARSHOT_CLIP_MIN_SECONDS = env_float("EARSHOT_CLIP_MIN_SECONDS", 0.1)
+EARSHOT_CLIP_MAX_SECONDS = env_float("EARSHOT_CLIP_MAX_SECONDS", 1800)
+EARSHOT_CLIP_MAX_BYTES = env_int("EARSHOT_CLIP_MAX_BYTES", 200 * 1024 * 1024)
+EARSHOT_AUDIO_MIN_SAMPLE_RATE = env_int("EARSHOT_AUDIO_MIN_SAMPLE_RATE", 8000)
+EARSHOT_AUDIO_MAX_SAMPLE_RATE = env_int("EARSHOT_AUDIO_MAX_SAMPLE_RATE", 192000)
 
 # --- HTTPS and browser hardening (docs/deployment.md, "Security settings") ------------
 # Production defaults are the safe ones; a plain-HTTP lab install turns them off
@@ -243,15 +249,44 @@ EARSHOT_LLM_JUDGE_MODEL = os.environ.get("EARSHOT_LLM_JUDGE_MODEL", "gpt-4o-mini
 EARSHOT_LLM_JUDGE_ENABLED = bool(OPENAI_BASE_URL or OPENAI_API_KEY)
 EARSHOT_LLM_JUDGE_TIMEOUT_S = env_float("EARSHOT_LLM_JUDGE_TIMEOUT_S", 30, minimum=0)
 EARSHOT_LLM_JUDGE_MAX_ATTEMPTS = env_int("EARSHOT_LLM_JUDGE_MAX_ATTEMPTS", 4, minimum=1)
-EARSHOT_LLM_JUDGE_BACKOFF_S = env_float("EARSHOT_LLM_JUDGE_BACKOFF_S", 1, minimum=0)
 # Calibrated scores in this closed range are "uncertain": adjudication queue, LLM judge.
 EARSHOT_JUDGE_GREY_ZONE = (
     env_float("EARSHOT_JUDGE_GREY_LOW", 0.3),
     env_float("EARSHOT_JUDGE_GREY_HIGH", 0.7),
 )
-# A running IRT fit whose worker wrote no progress for this long is marked failed
-# ("worker lost") and may be taken over by a redelivered task.
-EARSHOT_IRT_STALE_AFTER_S = env_float("EARSHOT_IRT_STALE_AFTER_S", 600, minimum=1)
+
+# --- Faults heal by themselves (F-11, M-9, M-10; docs/deployment.md "Workers and faults").
+# Health-checked persistent connections: after a database restart the first query of a
+# request reconnects instead of answering 500.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# The longest IRT fit allowed (its soft time limit); the broker's visibility timeout is
+# longer, so a running fit's message is never handed to a second worker.
+EARSHOT_IRT_MAX_FIT_S = env_float("EARSHOT_IRT_MAX_FIT_S", 6 * 3600)
+# A running fit stamps a heartbeat this often; silent for STALE_AFTER_S, the worker-side
+# reaper (every MAINTENANCE_INTERVAL_S; 0 = off) re-queues it, up to MAX_ATTEMPTS claims.
+EARSHOT_IRT_HEARTBEAT_S = env_float("EARSHOT_IRT_HEARTBEAT_S", 15)
+EARSHOT_IRT_STALE_AFTER_S = env_float("EARSHOT_IRT_STALE_AFTER_S", 60)
+EARSHOT_IRT_MAINTENANCE_INTERVAL_S = env_float("EARSHOT_IRT_MAINTENANCE_INTERVAL_S", 60)
+EARSHOT_IRT_MAX_ATTEMPTS = env_int("EARSHOT_IRT_MAX_ATTEMPTS", 3)
+# A queued fit no worker took within this long (broker or workers down) is failed.
+EARSHOT_IRT_QUEUE_GIVE_UP_S = env_float("EARSHOT_IRT_QUEUE_GIVE_UP_S", 24 * 3600)
+# Publishing never retries inside a request thread and gives up connecting after 1 s.
+CELERY_BROKER_CONNECTION_TIMEOUT = env_float("EARSHOT_BROKER_CONNECT_TIMEOUT_S", 1)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_BROKER_CONNECTION_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+    "max_retries": 0,  # a publisher's first connect; workers reconnect by their own policy
+    "visibility_timeout": env_int("EARSHOT_BROKER_VISIBILITY_TIMEOUT_S", int(EARSHOT_IRT_MAX_FIT_S + 1800),
+                                  minimum=1),
+}
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Clip bytes through nginx's X-Accel-Redirect (deploy/nginx.conf's internal location)
+# instead of gunicorn threads; Django still checks access and answers 304/416 itself.
+EARSHOT_X_ACCEL = env_bool("EARSHOT_X_ACCEL", False)
+EARSHOT_X_ACCEL_PREFIX = os.environ.get("EARSHOT_X_ACCEL_PREFIX", "/_earshot_media/")
+# --- end of faults block
 
 # --- Login lockout (django-axes) and API throttling -------------------------------------
 # Reverse proxies in front of Earshot (nginx: 1). The client address is then taken from
@@ -298,6 +333,12 @@ REST_FRAMEWORK = {
         "user": envcheck.env_rate("EARSHOT_API_THROTTLE_USER", "100000/min" if RUNNING_TESTS else "1200/min"),
     },
     "NUM_PROXIES": EARSHOT_TRUSTED_PROXIES or None,
+    # JSON bodies with NUL or lone surrogates are a 400 (accounts.api_parsers), not a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "accounts.api_parsers.StorableJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,

@@ -26,13 +26,19 @@ COLORS = {"human": "#2f6fdb", "model": "#e07a1f", "topline": "#1c9a6c", "free": 
 PALETTE = ["#2f6fdb", "#e07a1f", "#1c9a6c", "#d14f7a", "#6b5bd6", "#8a8f98"]
 
 
+def _figsize(n_labels: int, n_series: int) -> tuple[float, float]:
+    """Figure size in inches of a bar chart: its height grows with the bars."""
+    n, k = max(n_labels, 1), max(n_series, 1)
+    return 8.5, 1.2 + 0.42 * n * max(k, 2) / 2 + 0.4
+
+
 def _bars(labels: list[str], series: dict[str, list[float | None]], *, title: str, xlabel: str,
           ref: float | None = None, xmax: float = 1.0) -> Figure:
     """Horizontal grouped bars: one group per label, one bar per series."""
     n = max(len(labels), 1)
     k = max(len(series), 1)
     height = 0.8 / k
-    fig = Figure(figsize=(8.5, 1.2 + 0.42 * n * max(k, 2) / 2 + 0.4))
+    fig = Figure(figsize=_figsize(len(labels), len(series)))
     ax = fig.add_subplot()
     y = np.arange(n)
     for i, (name, values) in enumerate(series.items()):
@@ -57,36 +63,49 @@ def _bars(labels: list[str], series: dict[str, list[float | None]], *, title: st
     return fig
 
 
+def _spec(name: str, table: pd.DataFrame, title: str) -> tuple[list, dict, dict]:
+    """Labels, series and options of the bar chart of a dashboard table."""
+    if name == "headline":
+        return (list(table["mode"]),
+                {"human": list(table["human_accuracy"]), "topline humans": list(table["topline_accuracy"]),
+                 "model": list(table["model_accuracy"])},
+                {"title": title, "xlabel": "accuracy"})
+    if name in ("category", "source", "qtype"):
+        return (list(table["label"]), {"human": list(table["human_accuracy"]), "model": list(table["model_accuracy"])},
+                {"title": title, "xlabel": "accuracy"})
+    if name in ("condition", "models"):
+        return (list(table["label"]), {"free": list(table["free_accuracy"]), "mcq": list(table["mcq_accuracy"])},
+                {"title": title, "xlabel": "accuracy"})
+    if name == "mcq_positions":
+        return (list(table["group"]), {f"chose {p}": list(table[f"chose_{p}"]) for p in "ABCD"},
+                {"title": title, "xlabel": "share of answers (chance 0.25)", "ref": 0.25})
+    if name == "mcq_distractors":
+        return (list(table["group"]), {"top distractor": list(table["top_share"]),
+                                       "second": list(table["second_share"]), "third": list(table["third_share"])},
+                {"title": title, "xlabel": "share of errors (uniform 0.33)", "ref": 1 / 3})
+    if name == "agreement":
+        return (list(table["group"]), {"agreement": list(table["agreement"]), "kappa": list(table["kappa"])},
+                {"title": title, "xlabel": "pairwise agreement / kappa"})
+    raise KeyError(name)
+
+
 def chart_for(name: str, table: pd.DataFrame, title: str) -> Figure:
     """The figure for a dashboard table (see ``frontend.selectors.TABLES``)."""
-    if name == "headline":
-        return _bars(
-            list(table["mode"]),
-            {"human": list(table["human_accuracy"]), "topline humans": list(table["topline_accuracy"]),
-             "model": list(table["model_accuracy"])},
-            title=title, xlabel="accuracy",
-        )
-    if name in ("category", "source", "qtype"):
-        return _bars(list(table["label"]), {"human": list(table["human_accuracy"]),
-                                            "model": list(table["model_accuracy"])},
-                     title=title, xlabel="accuracy")
-    if name in ("condition", "models"):
-        return _bars(list(table["label"]), {"free": list(table["free_accuracy"]),
-                                            "mcq": list(table["mcq_accuracy"])},
-                     title=title, xlabel="accuracy")
-    if name == "mcq_positions":
-        return _bars(list(table["group"]), {f"chose {p}": list(table[f"chose_{p}"]) for p in "ABCD"},
-                     title=title, xlabel="share of answers (chance 0.25)", ref=0.25)
-    if name == "mcq_distractors":
-        return _bars(list(table["group"]), {"top distractor": list(table["top_share"]),
-                                            "second": list(table["second_share"]),
-                                            "third": list(table["third_share"])},
-                     title=title, xlabel="share of errors (uniform 0.33)", ref=1 / 3)
-    if name == "agreement":
-        return _bars(list(table["group"]), {"agreement": list(table["agreement"]),
-                                            "kappa": list(table["kappa"])},
-                     title=title, xlabel="pairwise agreement / kappa")
-    raise KeyError(name)
+    labels, series, options = _spec(name, table, title)
+    return _bars(labels, series, **options)
+
+
+def chart_size(name: str, table: pd.DataFrame) -> tuple[int, int]:
+    """The SVG chart's displayed size in CSS pixels, without drawing it.
+
+    The SVG says its size in points (inches × 72); a browser shows it at 96 px per
+    inch. The page gives each ``<img>`` these as ``width``/``height`` so the browser
+    reserves the chart's box before the lazy image arrives (no empty gaps that fill
+    in one by one, D20).
+    """
+    labels, series, _options = _spec(name, table, "")
+    width, height = _figsize(len(labels), len(series))
+    return round(width * 96), round(height * 96)
 
 
 def render(fig: Figure, fmt: str = "svg", *, dpi: int = 110) -> bytes:

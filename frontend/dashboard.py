@@ -20,6 +20,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import pandas as pd
 
+from .provenance import FIT_COLUMNS, ThetaFit
+
 HUMAN = "human"
 MODEL = "model"
 MODES = ("free", "mcq")
@@ -42,8 +44,14 @@ class Filters:
     category: str = ""
     source: str = ""
     condition: str = ""
+    #: "" counts independent (stage 1) answers only; "all" adds the multiple-choice
+    #: second stage of the *free then MCQ* design; "2" shows the second stage alone.
+    stage: str = ""
+    #: keep only responses whose listened fraction is at least this (e.g. "0.9");
+    #: responses without listening evidence (models, scripts) are dropped then.
+    min_listened: str = ""
 
-    KEYS = ("mode", "category", "source", "condition")
+    KEYS = ("mode", "category", "source", "condition", "stage", "min_listened")
 
     @classmethod
     def from_query(cls, params: Mapping[str, str]) -> Filters:
@@ -51,6 +59,13 @@ class Filters:
         values = {key: str(params.get(key, "") or "").strip()[:120] for key in cls.KEYS}
         if values["mode"] not in MODES:
             values["mode"] = ""
+        if values["stage"] not in ("", "all", "1", "2"):
+            values["stage"] = ""
+        try:
+            if values["min_listened"] and not 0 <= float(values["min_listened"]) <= 1:
+                values["min_listened"] = ""
+        except ValueError:
+            values["min_listened"] = ""
         return cls(**values)
 
     def as_query(self) -> dict[str, str]:
@@ -469,208 +484,68 @@ def qtype_rows(cube: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def model_ranking(per_responder: pd.DataFrame, abilities: Mapping[int, float] | None = None) -> pd.DataFrame:
+def model_ranking(per_responder: pd.DataFrame, thetas: Mapping[str, ThetaFit] | None = None) -> pd.DataFrame:
     """One row per model responder (system × condition): accuracy per mode and overall.
 
-    Sorted by overall accuracy (best first). ``abilities`` maps responder id to IRT
-    θ when a fit exists; the ``theta`` column is empty otherwise.
+    Sorted by overall accuracy (best first). ``thetas`` maps a mode to the
+    :class:`~frontend.provenance.ThetaFit` of that mode in this view: ``free_theta``
+    is θ from the free-answer fit matching the view, ``mcq_theta`` from the MCQ fit,
+    each followed (at the end of the table) by that fit's id, mode, model and
+    filters (``free_theta_fit_id`` ...). A mode without a matching fit, or outside
+    the view, has empty θ and provenance columns; there is no overall θ (fits are
+    per mode).
     """
     frame = _frame(per_responder, ["responder_id", "kind", "label", "mode", "n", "correct"])
     frame = frame[frame["kind"] == MODEL]
     if frame.empty:
-        cols = ["group", "label", "free_n", "free_correct", "free_accuracy", "mcq_n", "mcq_correct",
-                "mcq_accuracy", "overall_n", "overall_correct", "overall_accuracy", "theta"]
-        return pd.DataFrame(columns=cols)
+        return pd.DataFrame(columns=RANKING_COLUMNS)
     table = breakdown(frame, index="responder_id", series="mode", series_values=MODES, label="label")
     table["overall_n"] = table["free_n"] + table["mcq_n"]
     table["overall_correct"] = table["free_correct"] + table["mcq_correct"]
     _acc_columns(table, "overall")
-    table["theta"] = [(abilities or {}).get(int(g)) for g in table["group"]]
+    for mode in MODES:
+        source = (thetas or {}).get(mode)
+        abilities = source.abilities if source is not None else {}
+        table[f"{mode}_theta"] = pd.Series([abilities.get(int(g)) for g in table["group"]], index=table.index,
+                                           dtype=object)
+        columns = source.columns() if source is not None else dict.fromkeys(FIT_COLUMNS)
+        for key, value in columns.items():
+            table[f"{mode}_{key}"] = pd.Series([value] * len(table), index=table.index, dtype=object)
     table["_sort"] = table["overall_accuracy"].fillna(-1)
     table = table.sort_values(["_sort", "label"], ascending=[False, True]).drop(columns="_sort")
     table.insert(0, "rank", range(1, len(table) + 1))
-    return table.reset_index(drop=True)
+    return table[RANKING_COLUMNS].reset_index(drop=True)
 
 
-# ------------------------------------------------------------------- MCQ diagnostics
+#: Columns of :func:`model_ranking`, in order (θ beside its mode's accuracy, provenance last).
+RANKING_COLUMNS = [
+    "rank", "group", "label",
+    "free_n", "free_correct", "free_accuracy", "free_theta",
+    "mcq_n", "mcq_correct", "mcq_accuracy", "mcq_theta",
+    "overall_n", "overall_correct", "overall_accuracy",
+    *[f"{mode}_{key}" for mode in MODES for key in FIT_COLUMNS],
+]
 
 
-def _pooled_groups(group: str, kind: str) -> tuple[str, ...]:
-    """A row counts for its own group, for "all models" (when a model) and for "overall"."""
-    return (group, "all models", "overall") if kind == MODEL else (group, "overall")
+def category_vs_difficulty(category: pd.DataFrame, items: Mapping[str, pd.DataFrame | None],
+                           fits: Mapping[str, ThetaFit]) -> pd.DataFrame:
+    """Category accuracy next to the mean IRT difficulty ``b`` of its questions, per mode.
 
-
-def mcq_positions(rows: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
-    """Distribution of chosen options by screen position, per group and overall.
-
-    ``rows``: ``group`` (``humans`` or a model label), ``kind``, ``choice_position``
-    (0–3), ``correct`` (bool) and ``n``. Columns: ``group``, ``n``, ``accuracy``,
-    ``chose_A`` … ``chose_D`` (shares of all answers), ``errors``, ``error_A`` …
-    ``error_D`` (shares of wrong answers). Extra groups ``all models`` and
-    ``overall`` pool the rows. Under no bias each share is near 0.25.
+    ``fits`` maps each mode of the view to the fit matching it (see
+    :mod:`frontend.provenance`); ``items[mode]``: ``question__category__name``,
+    ``b`` per question of that fit. Columns per mode: ``{mode}_mean_b``,
+    ``{mode}_fitted_items`` and ``{mode}_b_fit_id`` (empty / 0 when no fit matches),
+    so a difficulty is never read from a fit of another mode or filter.
     """
-    frame = _frame(rows, ["group", "kind", "choice_position", "correct", "n"])
-    stats: dict[str, dict] = {}
-    for group, kind, pos, right, n in zip(frame["group"], frame["kind"], frame["choice_position"],
-                                          frame["correct"], frame["n"], strict=True):
-        if pos is None or pd.isna(pos):
+    out = category[["label", "human_accuracy", "model_accuracy"]].rename(columns={"label": "category"})
+    for mode, source in fits.items():
+        frame = items.get(mode)
+        if frame is None or frame.empty or not source.found:
+            out = out.assign(**{f"{mode}_mean_b": None, f"{mode}_fitted_items": 0, f"{mode}_b_fit_id": None})
             continue
-        for g in _pooled_groups(group, kind):
-            st = stats.setdefault(g, {"n": 0, "right": 0, "chose": [0] * 4, "err": [0] * 4})
-            st["n"] += int(n)
-            st["chose"][int(pos)] += int(n)
-            if bool(right):
-                st["right"] += int(n)
-            else:
-                st["err"][int(pos)] += int(n)
-    out = []
-    for group, st in _ordered(stats):
-        errors = st["n"] - st["right"]
-        row = {"group": group, "n": st["n"], "accuracy": accuracy(st["right"], st["n"])}
-        row.update({f"chose_{p}": accuracy(st["chose"][i], st["n"]) for i, p in enumerate(POSITIONS)})
-        row["errors"] = errors
-        row.update({f"error_{p}": accuracy(st["err"][i], errors) for i, p in enumerate(POSITIONS)})
-        out.append(row)
-    return pd.DataFrame(out, columns=["group", "n", "accuracy", *[f"chose_{p}" for p in POSITIONS],
-                                      "errors", *[f"error_{p}" for p in POSITIONS]])
-
-
-def _ordered(stats: dict) -> list:
-    """Groups in reading order: humans, each model (by name), all models, overall."""
-    rank = {"humans": 0, "all models": 2, "overall": 3}
-    return sorted(stats.items(), key=lambda kv: (rank.get(kv[0], 1), str(kv[0])))
-
-
-def mcq_distractors(rows: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
-    """How errors spread over each question's three distractors, per group.
-
-    ``rows``: wrong MCQ answers counted per ``group``, ``kind``, ``question_id`` and
-    ``choice`` (author's option index) as ``n``. For every question the distractors
-    are ranked by how often the group chose them; ``top_share`` is the share of the
-    group's errors that went to its most-chosen distractor of each question,
-    ``second_share`` and ``third_share`` likewise. Uniform guessing gives about
-    1/3 each; plausible distractors concentrate errors (``top_share`` near 1).
-    """
-    frame = _frame(rows, ["group", "kind", "question_id", "choice", "n"])
-    columns = ["group", "errors", "questions", "top_share", "second_share", "third_share"]
-    if frame.empty:
-        return pd.DataFrame(columns=columns)
-    # Everything on integer codes (tens of thousands of rows for a million responses):
-    # each row counts for its own group, for "all models" (models) and for "overall".
-    group_codes, names = pd.factorize(frame["group"].astype(object), use_na_sentinel=False)
-    names = [str(n) for n in names]
-    code_of = {name: i for i, name in enumerate(names)}
-    for pooled in ("all models", "overall"):
-        code_of.setdefault(pooled, len(names))
-        if len(names) < len(code_of):
-            names.append(pooled)
-    q_codes, _ = pd.factorize(frame["question_id"].astype(object), use_na_sentinel=False)
-    c_codes, _ = pd.factorize(frame["choice"].astype(object), use_na_sentinel=False)
-    n = frame["n"].to_numpy(dtype=np.int64)
-    is_model = (frame["kind"] == MODEL).to_numpy(dtype=bool)
-    groups = np.concatenate([group_codes, np.full(int(is_model.sum()), code_of["all models"]),
-                             np.full(len(frame), code_of["overall"])])
-    questions = np.concatenate([q_codes, q_codes[is_model], q_codes])
-    choices = np.concatenate([c_codes, c_codes[is_model], c_codes])
-    counts = np.concatenate([n, n[is_model], n])
-    # Sum per (group, question, choice), then rank choices within (group, question).
-    n_q, n_c = int(questions.max()) + 1, int(choices.max()) + 1
-    cell, inverse = np.unique((groups * n_q + questions) * n_c + choices, return_inverse=True)
-    sums = np.bincount(inverse, weights=counts).astype(np.int64)
-    group_question = cell // n_c
-    order = np.lexsort((-sums, group_question))
-    gq_sorted, sums_sorted = group_question[order], sums[order]
-    starts = np.flatnonzero(np.r_[True, gq_sorted[1:] != gq_sorted[:-1]])
-    rank = np.arange(len(gq_sorted)) - np.repeat(starts, np.diff(np.r_[starts, len(gq_sorted)]))
-    group_of = gq_sorted // n_q
-    stats = {}
-    for code in np.unique(group_of).tolist():
-        mine = group_of == code
-        total = int(sums_sorted[mine].sum())
-        ranks = [int(sums_sorted[mine & (rank == r)].sum()) for r in range(3)]
-        stats[names[code]] = (total, int(np.unique(gq_sorted[mine]).size), ranks)
-    out = []
-    for group, (total, n_questions, ranks) in _ordered(stats):
-        out.append({"group": group, "errors": total, "questions": n_questions,
-                    "top_share": accuracy(ranks[0], total), "second_share": accuracy(ranks[1], total),
-                    "third_share": accuracy(ranks[2], total)})
-    return pd.DataFrame(out, columns=columns)
-
-
-# ------------------------------------------------------------------------- agreement
-
-
-def pairwise_agreement(rows: Iterable[Mapping] | pd.DataFrame) -> dict[str, float | int | None]:
-    """Agreement of verdicts between participants who answered the same item.
-
-    ``rows``: one per item (question × mode) with ``n`` human answers of which
-    ``correct`` were judged correct. Over all pairs of participants on the same
-    item, ``agreement`` is the share of pairs with the same verdict (both right or
-    both wrong): item-wise ``C(k,2) + C(n−k,2)`` agreeing pairs out of ``C(n,2)``.
-    ``kappa`` corrects for chance with the pooled correct rate ``p`` over those
-    pairs: ``(agreement − (p² + (1−p)²)) / (1 − (p² + (1−p)²))`` (Fleiss-style).
-    """
-    frame = _frame(rows, ["n", "correct"])
-    frame = frame[frame["n"] >= 2]
-    pairs = agree = 0
-    right_in_pairs = answers = 0
-    for n, k in zip(frame["n"].astype(int), frame["correct"].astype(int), strict=True):
-        pairs += n * (n - 1) // 2
-        agree += k * (k - 1) // 2 + (n - k) * (n - k - 1) // 2
-        right_in_pairs += k
-        answers += n
-    agreement = accuracy(agree, pairs)
-    kappa = None
-    if agreement is not None and answers:
-        p = right_in_pairs / answers
-        expected = p * p + (1 - p) * (1 - p)
-        kappa = (agreement - expected) / (1 - expected) if expected < 1 else None
-    return {"items": len(frame), "pairs": pairs, "agreeing_pairs": agree,
-            "agreement": agreement, "kappa": kappa}
-
-
-def agreement_table(all_rows: pd.DataFrame, top_rows: pd.DataFrame) -> pd.DataFrame:
-    """Pairwise agreement for all participants and for the topline, one row each."""
-    out = []
-    for group, rows in (("all participants", all_rows), ("top participants", top_rows)):
-        out.append({"group": group, **pairwise_agreement(rows)})
-    return pd.DataFrame(out, columns=["group", "items", "pairs", "agreeing_pairs", "agreement", "kappa"])
-
-
-def no_human_correct(rows: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
-    """Questions that humans answered (any mode) but never correctly.
-
-    ``rows``: per ``question_id`` (+ ``external_id``, ``prompt``) and mode, human
-    ``n`` and ``correct``. Returns ``external_id``, ``prompt``, ``human_n``.
-    """
-    frame = _frame(rows, ["question_id", "external_id", "prompt", "n", "correct"])
-    if frame.empty:
-        return pd.DataFrame(columns=["external_id", "prompt", "human_n"])
-    per_q = frame.groupby(["question_id", "external_id", "prompt"], as_index=False)[["n", "correct"]].sum()
-    per_q = per_q[(per_q["n"] > 0) & (per_q["correct"] == 0)]
-    per_q = per_q.rename(columns={"n": "human_n"}).sort_values("external_id")
-    return per_q[["external_id", "prompt", "human_n"]].reset_index(drop=True)
-
-
-def landis_koch(kappa: float | None) -> str:
-    """Landis & Koch (1977) label of a kappa (annotation's implementation); "" when undefined."""
-    if kappa is None or (isinstance(kappa, float) and math.isnan(kappa)):
-        return ""
-    from annotation.agreement import landis_koch as _label
-
-    return _label(float(kappa))
-
-
-def category_vs_difficulty(category: pd.DataFrame, items: pd.DataFrame | None) -> pd.DataFrame:
-    """Category accuracy next to mean IRT difficulty ``b`` of its questions (when a fit exists).
-
-    ``items``: ``question__category__name``, ``b`` per fitted question.
-    """
-    table = category[["label", "human_accuracy", "model_accuracy"]].rename(columns={"label": "category"})
-    if items is None or items.empty:
-        return table.assign(mean_b=None, fitted_items=0)
-    diff = items.groupby("question__category__name", as_index=False).agg(mean_b=("b", "mean"), fitted_items=("b", "size"))
-    diff = diff.rename(columns={"question__category__name": "category"})
-    out = table.merge(diff, on="category", how="left")
-    out["fitted_items"] = out["fitted_items"].fillna(0).astype(int)
+        diff = frame.groupby("question__category__name", as_index=False).agg(
+            **{f"{mode}_mean_b": ("b", "mean"), f"{mode}_fitted_items": ("b", "size")})
+        out = out.merge(diff.rename(columns={"question__category__name": "category"}), on="category", how="left")
+        out[f"{mode}_fitted_items"] = out[f"{mode}_fitted_items"].fillna(0).astype(int)
+        out[f"{mode}_b_fit_id"] = pd.Series([source.fit_id] * len(out), index=out.index, dtype=object)
     return out

@@ -60,6 +60,13 @@ RESPONSE_COLUMNS: dict[str, str] = {
     "choice": "choice",
     "choice_position": "choice_position",
     "clue_index": "clue_index",
+    "clue_time_s": "clue_time_s",
+    "stage": "stage",
+    "design": "design",
+    "feedback": "feedback",
+    "prompted": "prompted",
+    "listened_fraction": "listened_fraction",
+    "protocol_version": "responder__enrolment__protocol_version",
     "latency_ms": "latency_ms",
     "correct": "verdict",
     "auto_correct": "correct",
@@ -77,7 +84,9 @@ ARROW_SCHEMA = pa.schema([
     ("source", pa.string()), ("responder_id", pa.int64()), ("responder", pa.string()),
     ("kind", pa.string()), ("system", pa.string()), ("condition", pa.string()), ("mode", pa.string()),
     ("answer_text", pa.string()), ("choice", pa.int16()), ("choice_position", pa.int16()),
-    ("clue_index", pa.int16()), ("latency_ms", pa.int64()), ("correct", pa.bool_()),
+    ("clue_index", pa.int16()), ("clue_time_s", pa.float64()), ("stage", pa.int16()),
+    ("design", pa.string()), ("feedback", pa.string()), ("prompted", pa.bool_()),
+    ("listened_fraction", pa.float64()), ("protocol_version", pa.int32()), ("latency_ms", pa.int64()), ("correct", pa.bool_()),
     ("auto_correct", pa.bool_()), ("prompt", pa.bool_()), ("score", pa.float64()), ("rule", pa.string()),
     ("rule_version", pa.string()), ("matched", pa.string()), ("explanation", pa.string()),
     ("created_at", pa.timestamp("us", tz="UTC")),
@@ -115,17 +124,37 @@ def table_bytes(table: pd.DataFrame, fmt: str, *, raw: bool = False) -> bytes:
         return json.dumps(table_records(table), ensure_ascii=False, indent=1, default=str).encode("utf-8")
     if fmt == "parquet":
         buffer = io.BytesIO()
-        frame = table.copy()
-        for column in frame.columns:
-            if frame[column].dtype == object:
-                values = frame[column].dropna()
-                if len(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
-                    frame[column] = pd.to_numeric(frame[column])
-                else:
-                    frame[column] = frame[column].map(lambda v: None if v is None else str(v))
-        frame.to_parquet(buffer, index=False)
+        parquet_safe(table).to_parquet(buffer, index=False)
         return buffer.getvalue()
     raise ValueError(f"unsupported table format {fmt!r}")
+
+
+def parquet_safe(table: pd.DataFrame) -> pd.DataFrame:
+    """A copy whose mixed (object) columns Arrow can store: all-numeric ones become
+    numbers, the rest strings, and missing values (None, NaN, NA) stay null.
+
+    Why: ``astype(str)`` turns None into the string "None" under pandas 2.x (pandas 3
+    keeps it missing), and Arrow refuses object columns mixing strings and numbers.
+    """
+    frame = table.copy()
+    for column in frame.columns:
+        if frame[column].dtype != object:
+            continue
+        values = frame[column].dropna()
+        if len(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            frame[column] = pd.to_numeric(frame[column])
+        else:
+            frame[column] = pd.Series(
+                [None if _missing(v) else str(v) for v in frame[column]], index=frame.index, dtype=object
+            )
+    return frame
+
+
+def _missing(value: Any) -> bool:
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # lists and arrays are values, not missing
+        return False
 
 
 # --------------------------------------------------------------------------- responses
@@ -170,10 +199,11 @@ def csv_stream(rows: Iterable[tuple], *, batch: int = 500, raw: bool = False) ->
         yield "".join(parts).encode("utf-8")
 
 
-BOOL_COLUMNS = ("correct", "auto_correct", "prompt")
+BOOL_COLUMNS = ("correct", "auto_correct", "prompt", "prompted")
 #: Free-text columns of the responses export (escaped in the CSV, see csv_safety).
 TEXT_COLUMNS = ("question_id", "category", "source", "responder", "kind", "system", "condition",
-                "mode", "answer_text", "rule", "rule_version", "matched", "explanation")
+                "mode", "answer_text", "design", "feedback", "rule", "rule_version", "matched",
+                "explanation")
 
 
 def postgres_copy_sql(project: Project, filters: Filters | None = None, *, as_json: bool = False,

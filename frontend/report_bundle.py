@@ -2,7 +2,10 @@
 
 The manifest records what the numbers came from — a SHA-256 of the response data,
 the judging rule versions of the verdicts and the IRT fit ids used — so anyone can
-check a paper's tables against the data and reproduce them.
+check a paper's tables against the data and reproduce them. Each θ column of the
+model ranking (and each mean difficulty) comes from the fit matching its mode and
+the bundle's filters (:mod:`frontend.provenance`), named in the report, in the
+table's ``*_theta_fit_*`` columns and under ``theta_fits`` in the manifest.
 
 Sections whose source is not available (no IRT fit, no annotation campaigns, no
 judge–human agreement yet) are omitted with a note in the report and listed under
@@ -26,8 +29,9 @@ from django.utils import timezone
 
 from accounts.models import Project
 
-from . import charts, exports, selectors
+from . import charts, diagnostics, exports, selectors
 from . import dashboard as core
+from .columns import column_label
 from .dashboard import Filters
 
 BUNDLE_VERSION = "1"
@@ -61,7 +65,6 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
     files: dict[str, bytes] = {}
     sections: list[Section] = []
     omitted: list[dict[str, str]] = []
-    fit = selectors.latest_fit(project)
 
     def add_table(name: str, table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
         files[f"tables/{name}.csv"] = exports.table_bytes(table, "csv", raw=raw)
@@ -75,16 +78,20 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
                             [add_table("headline", t["headline"])],
                             [add_figure("headline", t["headline"], "Humans vs models")]))
     ranking = t["models"]
-    note = "" if fit is not None else "No IRT fit yet: θ column empty (run an IRT fit to add abilities)."
-    sections.append(Section("ranking", "Per-model ranking" + (" with θ" if fit is not None else ""),
-                            [add_table("models", ranking)], [add_figure("models", ranking, "Model ranking")], note))
-    items = selectors.fit_items(project)
-    cat_diff = core.category_vs_difficulty(t["category"], items)
+    theta = data.theta  # per mode, the fit matching the bundle's view (no filters), or none
+    found = [f for f in theta.values() if f.found]
     sections.append(Section(
-        "category", "Category accuracy" + (" vs difficulty" if items is not None else ""),
+        "ranking", "Per-model ranking" + (" with θ" if found else ""),
+        [add_table("models", ranking)], [add_figure("models", ranking, "Model ranking")],
+        " ".join(f.label for f in theta.values()),
+    ))
+    items = {mode: selectors.fit_items(f.fit_id) for mode, f in theta.items()}
+    cat_diff = core.category_vs_difficulty(t["category"], items, theta)
+    sections.append(Section(
+        "category", "Category accuracy" + (" vs difficulty" if found else ""),
         [add_table("category", t["category"]), add_table("category_difficulty", cat_diff)],
         [add_figure("category", t["category"], "Accuracy by category")],
-        "" if items is not None else "No IRT fit yet: difficulty (mean b) omitted.",
+        "" if found else "No IRT fit over these responses: difficulty (mean b) omitted.",
     ))
     for key, title in (("source", "By source dataset"), ("qtype", "By question type"),
                        ("condition", "By model condition (modality ablation)")):
@@ -94,7 +101,7 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
                              add_table("mcq_distractors", t["mcq_distractors"])],
                             [add_figure("mcq_positions", t["mcq_positions"], "Chosen option by position"),
                              add_figure("mcq_distractors", t["mcq_distractors"], "Errors across distractors")]))
-    agreement = t["agreement"].assign(landis_koch=[core.landis_koch(k) for k in t["agreement"]["kappa"]])
+    agreement = t["agreement"].assign(landis_koch=[diagnostics.landis_koch(k) for k in t["agreement"]["kappa"]])
     sections.append(Section("agreement", "Inter-human agreement",
                             [add_table("agreement", agreement), add_table("unsolved", t["unsolved"])],
                             [add_figure("agreement", t["agreement"], "Inter-human agreement")]))
@@ -116,8 +123,9 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
         sections.append(Section("judge_human", "Judge–human agreement", [add_table("judge_human", judge)]))
     else:
         omitted.append({"section": "judge_human", "reason": "judging has no judge–human agreement yet"})
-    if fit is None:
-        omitted.append({"section": "irt", "reason": "no successful IRT fit"})
+    for f in theta.values():
+        if not f.found:
+            omitted.append({"section": "irt", "reason": f"no succeeded {f.mode} IRT fit with {f.filters}"})
 
     generated = timezone.now()
     manifest = {
@@ -127,7 +135,8 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
         "data_hash": selectors.data_hash(project),
         "data_hash_algorithm": "sha256 over (response id, responder id, question id, mode, effective verdict, rule version) ordered by response id",
         "rule_versions": selectors.rule_versions(project),
-        "fit_ids": [fit.pk] if fit is not None else [],
+        "fit_ids": sorted({f.fit_id for f in found}),
+        "theta_fits": {mode: f.as_dict() for mode, f in theta.items()},
         "counts": data.head.counts,
         "topline": {"share": data.head.topline.share, "min_answers": data.head.topline.min_answers,
                     "eligible": data.head.topline.eligible, "selected": len(data.head.topline.responder_ids)},
@@ -136,7 +145,7 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
     html = render_to_string("frontend/report.html", {
         "project": project, "sections": [
             {"title": s.title, "note": s.note, "figures": s.figures,
-             "tables": [{"name": n, "html": tb.to_html(index=False, na_rep="", float_format=lambda v: f"{v:.3f}",
+             "tables": [{"name": n, "html": tb.rename(columns=column_label).to_html(index=False, na_rep="", float_format=lambda v: f"{v:.3f}",
                                                       classes="table", border=0)} for n, tb in s.tables]}
             for s in sections
         ],

@@ -6,7 +6,7 @@ few hundred count rows that come back are turned into tables by the pure
 functions of :mod:`frontend.dashboard`.
 
 Other apps are read through small adapters at the bottom of this module
-(``with_verdict``, ``latest_fit``, ``adjudication_trail``, ...):
+(``with_verdict``, ``theta_fits``, ``adjudication_trail``, ...):
 each degrades to "not available" while that app's side is not there, so the
 dashboard works on the quiz alone and fills in as judging, IRT and annotation land.
 """
@@ -14,11 +14,11 @@ dashboard works on the quiz alone and fills in as judging, IRT and annotation la
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import hashlib
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 from django.core.exceptions import EmptyResultSet
@@ -29,7 +29,9 @@ from accounts.models import Project
 from quiz.models import Category, ModelSystem, Question, Responder, Response
 
 from . import dashboard as core
+from . import diagnostics
 from .dashboard import Filters
+from .provenance import ThetaFit
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +100,10 @@ def responses_filtered(project: Project, filters: Filters) -> QuerySet[Response]
 def responses_scoped(project: Project, filters: Filters) -> QuerySet[Response]:
     """The project's responses under the dashboard filters (no verdict annotation)."""
     qs = Response.objects.filter(project=project)
+    if filters.stage != "all":
+        qs = qs.filter(stage=int(filters.stage or 1))
+    if filters.min_listened:
+        qs = qs.filter(listened_fraction__gte=float(filters.min_listened))
     if filters.mode:
         qs = qs.filter(mode=filters.mode)
     if filters.category:
@@ -444,6 +450,8 @@ class DashboardData:
     filters: Filters
     head: core.Headline
     tables: dict[str, pd.DataFrame]
+    #: per mode of the view, the fit behind the model ranking's θ (see :func:`theta_fits`)
+    theta: dict[str, ThetaFit] = dataclasses.field(default_factory=dict)
 
 
 #: Table name → (title, chart kind). Order is the page order.
@@ -470,8 +478,9 @@ def data_version(project: Project) -> str:
     one row per responder and mode instead of an aggregate over every response.
     Elsewhere: count, newest id and newest ``judged_at``. Then human judgements and
     LLM verdicts: newest id; questions: newest ``updated_at`` and count;
-    responders: newest id and count; IRT: newest fit id. All index look-ups or
-    small aggregates.
+    responders: newest id and count; IRT: succeeded fits' count, newest id and latest
+    finish (a fit queued earlier can finish later). All index look-ups or small
+    aggregates.
     """
     from django.db.models import Max, Sum
 
@@ -490,9 +499,8 @@ def data_version(project: Project) -> str:
 
         return (HumanJudgement.objects.aggregate(m=Max("id"))["m"], VerdictRecord.objects.aggregate(m=Max("id"))["m"])
 
-    fit = latest_fit(project)
     parts = (sorted(r.items()), q["u"], q["n"], people["last"], people["n"], _guarded(_others, ()),
-             getattr(fit, "pk", None))
+             fits_version(project))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
 
 
@@ -555,17 +563,18 @@ def _dashboard_compute(project: Project, filters: Filters, *, only: set[str] | N
             tables["qtype"] = core.breakdown(c, index="qtype")
         if "condition" in want:
             tables["condition"] = core.condition_table(c)
+    theta = theta_fits(project, filters) if "models" in want else {}
     if "models" in want:
-        tables["models"] = core.model_ranking(per_resp, abilities=fit_abilities(project))
+        tables["models"] = core.model_ranking(per_resp, theta)
     if "mcq_positions" in want:
-        tables["mcq_positions"] = core.mcq_positions(core.mcq_position_rows(scan, info))
+        tables["mcq_positions"] = diagnostics.mcq_positions(core.mcq_position_rows(scan, info))
     if "mcq_distractors" in want:
-        tables["mcq_distractors"] = core.mcq_distractors(core.mcq_distractor_rows(scan, info))
+        tables["mcq_distractors"] = diagnostics.mcq_distractors(core.mcq_distractor_rows(scan, info))
     if want & {"agreement", "unsolved"}:
         items = core.human_item_rows(scan)
         if "agreement" in want:
             top = top_items(project, filters, scan, head.topline.responder_ids)
-            tables["agreement"] = core.agreement_table(items, top)
+            tables["agreement"] = diagnostics.agreement_table(items, top)
         if "unsolved" in want:
             unsolved_ids = (
                 items.groupby("question_id")[["n", "correct"]].sum().query("n > 0 and correct == 0").index.tolist()
@@ -578,8 +587,8 @@ def _dashboard_compute(project: Project, filters: Filters, *, only: set[str] | N
                 external_id=lambda f: f["question_id"].map(lambda i: info_q[i]["external_id"]),
                 prompt=lambda f: f["question_id"].map(lambda i: info_q[i]["prompt"]),
             ) if unsolved_ids else items.iloc[0:0]
-            tables["unsolved"] = core.no_human_correct(rows)
-    return DashboardData(filters=filters, head=head, tables=tables)
+            tables["unsolved"] = diagnostics.no_human_correct(rows)
+    return DashboardData(filters=filters, head=head, tables=tables, theta=theta)
 
 
 def question_responses(question: Question) -> QuerySet[Response]:
@@ -665,33 +674,58 @@ def with_verdict(qs: QuerySet[Response], project: Project) -> QuerySet[Response]
     return effective_verdicts(queryset=qs).annotate(verdict=F("effective_correct"))
 
 
-def latest_fit(project: Project) -> Any | None:
-    """The newest successful IRT fit of the project, or ``None`` (no fit, or no IRT app)."""
+def theta_fits(project: Project, filters: Filters) -> dict[str, ThetaFit]:
+    """Per mode of the view, the IRT fit whose θ may stand beside its accuracies.
 
-    def _get():
+    The newest succeeded fit over that mode's responses with the view's category and
+    source filters (:func:`irt.selectors.fit_matching`), with its abilities; a
+    :class:`ThetaFit` without ``fit_id`` when there is none (or no IRT app). A view
+    filtered to one mode gets only that mode.
+    """
+    out: dict[str, ThetaFit] = {}
+    for mode in ((filters.mode,) if filters.mode else core.MODES):
+        empty = ThetaFit(mode=mode, category=filters.category, source=filters.source, condition=filters.condition)
+
+        def _get(empty: ThetaFit = empty) -> ThetaFit:
+            from irt.selectors import fit_abilities_map, fit_matching
+
+            fit = fit_matching(project, empty.mode, category=empty.category, source=empty.source)
+            if fit is None:
+                return empty
+            return dataclasses.replace(
+                empty, fit_id=fit.pk, model=fit.model, method=fit.method, n_responses=fit.n_responses,
+                finished_at=fit.finished_at.strftime("%Y-%m-%d %H:%M UTC") if fit.finished_at else "",
+                abilities=fit_abilities_map(fit),
+            )
+
+        out[mode] = _guarded(_get, empty)
+    return out
+
+
+def fits_version(project: Project) -> tuple:
+    """Changes whenever a fit succeeds (or a succeeded one is deleted): count, newest id, latest finish."""
+
+    def _get() -> tuple:
+        from django.db.models import Max
+
         from irt.models import Fit
 
-        return Fit.objects.filter(project=project, status="succeeded").order_by("-created_at", "-id").first()
+        r = Fit.objects.filter(project=project, status="succeeded").aggregate(
+            n=Count("id"), last=Max("id"), finished=Max("finished_at"))
+        return (r["n"], r["last"], r["finished"])
 
-    return _guarded(_get, None)
-
-
-def fit_abilities(project: Project) -> dict[int, float]:
-    """Responder id → θ from the latest fit (empty without a fit)."""
-    fit = latest_fit(project)
-    if fit is None:
-        return {}
-    return _guarded(lambda: dict(fit.abilities.values_list("responder_id", "theta")), {})
+    return _guarded(_get, ())
 
 
-def fit_items(project: Project) -> pd.DataFrame | None:
-    """Question id → a, b (and category) from the latest fit, or ``None``."""
-    fit = latest_fit(project)
-    if fit is None:
+def fit_items(fit_id: int | None) -> pd.DataFrame | None:
+    """Question id → a, b (and category name) in one fit, or ``None`` (no fit, or no IRT app)."""
+    if fit_id is None:
         return None
 
     def _get() -> pd.DataFrame:
-        rows = fit.items.values("question_id", "a", "b", "question__category__name")
+        from irt.models import FitItem
+
+        rows = FitItem.objects.filter(fit_id=fit_id).values("question_id", "a", "b", "question__category__name")
         return pd.DataFrame.from_records(list(rows), columns=["question_id", "a", "b", "question__category__name"])
 
     return _guarded(_get, None)

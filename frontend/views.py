@@ -37,8 +37,10 @@ from quiz.rendering import answerline_html
 
 from . import charts, exports, report_bundle, selectors
 from . import dashboard as core
+from .columns import column_label
 from .csv_safety import raw_requested
 from .dashboard import Filters
+from .provenance import FIT_COLUMNS, ThetaFit
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -91,11 +93,15 @@ def workspace(request: HttpRequest, slug: str) -> HttpResponse:
     counts = {
         "questions": project.questions.count(),
         "responses": project.responses.count(),
-        "humans": project.responders.filter(kind="human").count(),
+        # the dashboard's definition (D19): human players with at least one response, not
+        # every player record (a guest who opened the play page and left has one)
+        "humans": project.responses.filter(responder__kind="human").values("responder_id").distinct().count(),
         "model_systems": project.model_systems.count(),
     }
+    from quiz.study import study_for
+
     return render(request, "frontend/workspace.html", {
-        "project": project, "counts": counts, "token": token,
+        "project": project, "counts": counts, "token": token, "study": study_for(project),
         "new_token": request.session.pop("earshot_new_token", None),
     })
 
@@ -143,7 +149,9 @@ def _cells(slug: str, filters: Filters, table_name: str, table) -> list[dict]:
     return rows
 
 
-HIDDEN = {"group", "topline_n", "topline_correct"}
+HIDDEN = {"group", "topline_n", "topline_correct",
+          # the θ columns' fit provenance: one value per column, named in the section's note and header
+          *(f"{mode}_{key}" for mode in core.MODES for key in FIT_COLUMNS)}
 PCT_SUFFIXES = ("accuracy", "share", "agreement")
 
 
@@ -159,8 +167,13 @@ def _format_cell(key: str, value) -> str:
     return str(value)
 
 
-def _table_view(name: str, rows: list[dict], columns: list[str], slug: str, filters: Filters) -> dict:
-    """Header and formatted, linked cells of one dashboard table."""
+def _table_view(name: str, rows: list[dict], columns: list[str], slug: str, filters: Filters,
+                theta: dict[str, ThetaFit] | None = None) -> dict:
+    """Header and formatted, linked cells of one dashboard table.
+
+    Headers are readable labels (:func:`frontend.columns.column_label`; the key is the
+    tooltip); a θ column's header also names its fit, or says there is none.
+    """
     shown = [c for c in columns if c not in HIDDEN or (c == "group" and "label" not in columns)]
     body = []
     for row in rows:
@@ -176,7 +189,16 @@ def _table_view(name: str, rows: list[dict], columns: list[str], slug: str, filt
             cells.append({"text": _format_cell(key, row.get(key)), "href": href,
                           "num": isinstance(row.get(key), int | float) and not isinstance(row.get(key), bool)})
         body.append(cells)
-    return {"header": [c.replace("_", " ") for c in shown], "body": body, "body_html": _rows_html(body)}
+    header = []
+    for key in shown:
+        text = column_label(key)
+        mode = key[:-len("_theta")] if key.endswith("_theta") else None
+        if mode in core.MODES:
+            source = (theta or {}).get(mode)
+            text += (f" · fit #{source.fit_id}" if source is not None and source.found
+                     else " · no fit" if source is not None else " · not in this view")
+        header.append({"key": key, "text": text})
+    return {"header": header, "body": body, "body_html": _rows_html(body)}
 
 
 def _rows_html(body: list[list[dict]]) -> str:
@@ -214,8 +236,10 @@ def dashboard_page(request: HttpRequest, slug: str) -> HttpResponse:
         table = data.tables[name]
         sections.append({
             "name": name, "title": _(title), "chart": chart,
-            "table": _table_view(name, _cells(slug, filters, name, table), list(table.columns), slug, filters),
+            "table": _table_view(name, _cells(slug, filters, name, table), list(table.columns), slug, filters,
+                                 data.theta),
             "chart_svg": reverse("frontend:dashboard_chart", args=[slug, name, "svg"]) + suffix if chart else "",
+            "chart_size": charts.chart_size(name, table) if chart else None,
             "chart_png": reverse("frontend:dashboard_chart", args=[slug, name, "png"]) + suffix if chart else "",
             "csv": reverse("frontend:dashboard_table", args=[slug, name, "csv"]) + suffix,
             "json": reverse("frontend:dashboard_table", args=[slug, name, "json"]) + suffix,
@@ -239,6 +263,7 @@ def dashboard_page(request: HttpRequest, slug: str) -> HttpResponse:
         "head": head, "modes": modes, "counts": head.counts, "sections": sections,
         "query": suffix,
         "responses_href": _responses_href(slug, filters),
+        "theta": list(data.theta.values()),
     })
 
 
@@ -252,6 +277,7 @@ def dashboard_json(project: Project, data: selectors.DashboardData) -> dict:
         "topline": {"responder_ids": list(head.topline.responder_ids), "eligible": head.topline.eligible,
                     "share": head.topline.share, "min_answers": head.topline.min_answers},
         "tables": {name: exports.table_records(table) for name, table in data.tables.items()},
+        "theta_fits": {mode: source.as_dict() for mode, source in data.theta.items()},
     }
 
 

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api import ProjectAccess
+from accounts.api_filters import parse_filters
 from irt import selectors, services
 from irt.models import Fit, FitStatus
 
@@ -30,7 +31,8 @@ class FitOutputSerializer(serializers.ModelSerializer):
         fields = [
             "id", "status", "progress", "progress_message", "mode", "model", "method", "options",
             "rule_versions", "data_hash", "n_responders", "n_items", "n_responses", "created_at",
-            "started_at", "finished_at", "duration_s", "error", "warnings",
+            "started_at", "finished_at", "duration_s", "error", "warnings", "attempts",
+            "dispatched_at", "dispatch_error",
         ]
         read_only_fields = fields
 
@@ -60,13 +62,25 @@ class FitListCreateApi(_ProjectApi):
 
     @extend_schema(operation_id="irt_fits_list", responses=FitOutputSerializer(many=True), tags=["irt"])
     def get(self, request: Request, slug: str) -> Response:
+        parse_filters(request.query_params, ())
         services.irt_fits_reap_stale(request.earshot_project)
         fits = selectors.fit_list(request.earshot_project)[:200]
         return Response(FitOutputSerializer(fits, many=True).data)
 
     @extend_schema(
         operation_id="irt_fits_create", request=InputSerializer,
-        responses={202: FitOutputSerializer}, tags=["irt"],
+        responses={
+            202: FitOutputSerializer,
+            503: OpenApiResponse(
+                response=inline_serializer("IrtFitNotDispatched", fields={
+                    "detail": serializers.CharField(),
+                    "fit": FitOutputSerializer(),
+                }),
+                description="background workers unavailable (the task broker refused the fit): "
+                "the fit is recorded and starts when the workers are back; do not re-submit",
+            ),
+        },
+        tags=["irt"],
         description="Queue a fit over all stored responses of one mode (humans and models together). "
         "It runs in the background; poll the fit's status.",
     )
@@ -77,6 +91,16 @@ class FitListCreateApi(_ProjectApi):
             fit = services.irt_fit_create(project=request.earshot_project, options=data.validated_data, by=request.user)
         except services.FitOptionsError as exc:
             raise ValidationError({exc.field: [exc.message]}) from exc
+        if fit.dispatch_error:
+            return Response(
+                {
+                    "detail": f"Background workers unavailable: the task broker did not answer. "
+                    f"Fit #{fit.pk} is recorded and starts when the workers are back; do not "
+                    "submit it again.",
+                    "fit": FitOutputSerializer(fit).data,
+                },
+                status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "60"},
+            )
         return Response(FitOutputSerializer(fit).data, status=status.HTTP_202_ACCEPTED)
 
 

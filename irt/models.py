@@ -52,7 +52,25 @@ class Fit(models.Model):
     heartbeat_at = models.DateTimeField(
         null=True, blank=True,
         help_text="Last progress write of the worker running the fit; a running fit silent "
-        "for EARSHOT_IRT_STALE_AFTER_S is marked failed (worker lost).",
+        "for EARSHOT_IRT_STALE_AFTER_S is re-queued or marked failed (worker lost).",
+    )
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="How many times a worker has claimed (started) this fit; a fit "
+        "whose worker was lost is re-queued until EARSHOT_IRT_MAX_ATTEMPTS.",
+    )
+    claimed_by = models.CharField(
+        max_length=200, blank=True,
+        help_text="host:pid:task of the worker running the fit, so a redelivered task on the "
+        "same host can tell that the claimant died.",
+    )
+    dispatched_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When the fit was last handed to the task broker (null: not yet, or the "
+        "broker refused it; workers re-dispatch such fits every minute).",
+    )
+    dispatch_error = models.CharField(
+        max_length=500, blank=True,
+        help_text="Why the last hand-over to the task broker failed (empty once it succeeds).",
     )
     duration_s = models.FloatField(null=True, blank=True)
     error = models.TextField(blank=True)

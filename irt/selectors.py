@@ -99,7 +99,8 @@ def _effective_correct_rows(
     :func:`judging.selectors.effective_verdicts` (latest human judgement > LLM verdict
     on the same answer > the rule engine's verdict). One query.
     """
-    qs = Response.objects.filter(project=project, mode=mode, question__is_active=True)
+    # Independent answers only: the MCQ second stage of a free-then-MCQ study is not one.
+    qs = Response.objects.filter(project=project, mode=mode, question__is_active=True, stage=1)
     if source:
         qs = qs.filter(question__source=source)
     if category:
@@ -351,3 +352,35 @@ def humans_vs_models_by_mode(project: Project) -> pd.DataFrame:
         t.insert(0, "mode", mode)
         frames.append(t)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def fit_filters(fit: Fit) -> dict[str, str]:
+    """The data filters a fit was run with: ``category`` (slug) and ``source``; ``""`` = all.
+
+    Fits have no model-condition filter: every fit covers every condition.
+    """
+    options = fit.options or {}
+    return {"category": str(options.get("category") or ""), "source": str(options.get("source") or "")}
+
+
+def fit_matching(project: Project, mode: str, *, category: str = "", source: str = "") -> Fit | None:
+    """The newest succeeded fit over ``mode`` responses run with exactly these filters.
+
+    Why: a θ shown beside an accuracy must come from the same responses, so a view
+    filtered to one category may use only a fit over that category (never the
+    project's newest fit of whatever mode or filter). "Newest" is the latest to
+    finish. Without the heavy result/snapshot columns; a project has few fits, so
+    the filters (stored in ``options``) are compared here rather than by JSON
+    lookups that differ between databases.
+    """
+    wanted = {"category": category or "", "source": source or ""}
+    qs = (
+        Fit.objects.filter(project=project, status=FitStatus.SUCCEEDED, mode=mode)
+        .defer("result", "snapshot").order_by("-finished_at", "-id")
+    )
+    return next((fit for fit in qs if fit_filters(fit) == wanted), None)
+
+
+def fit_abilities_map(fit: Fit) -> dict[int, float]:
+    """Responder id → θ in one fit."""
+    return dict(fit.abilities.values_list("responder_id", "theta"))

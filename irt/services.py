@@ -6,12 +6,27 @@ configured; otherwise a thread of this process, so a web request never fits).
 ``irt_fit_run`` is what the worker executes: it loads the response matrix, calls the
 pure :func:`irt.fit.fit` with a throttled progress callback, and stores the result.
 A fit that raises is marked failed with the error; it never takes the worker down.
+
+Faults heal by themselves (docs/deployment.md, "Workers and faults"):
+
+- **Broker down.** :func:`irt_fit_dispatch` publishes once, without retrying in the
+  request thread; a refusal is recorded on the fit (``dispatch_error``) and the
+  caller tells the researcher that background workers are unavailable. Workers
+  re-dispatch such fits every minute (:func:`irt_fits_maintain`) once the broker is
+  back; a fit no worker took within ``EARSHOT_IRT_QUEUE_GIVE_UP_S`` is failed.
+- **Worker killed.** A running fit writes a heartbeat every
+  ``EARSHOT_IRT_HEARTBEAT_S`` from a side thread. The worker-side reaper re-queues a
+  fit silent for ``EARSHOT_IRT_STALE_AFTER_S`` (up to ``EARSHOT_IRT_MAX_ATTEMPTS``
+  claims) and re-dispatches it; a redelivered message (acks_late,
+  reject-on-worker-lost) re-claims a fit whose claimant process is dead at once.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import os
+import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -23,7 +38,7 @@ import numpy as np
 from celery import current_app
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import Project
@@ -103,8 +118,15 @@ class FitOptions:
 def irt_fit(*args, **kwargs):
     """:func:`irt.fit.fit`, imported on first use: torch and Pyro load only in the
     process that fits (a worker), not in every web process that imports the URLs."""
-    from irt.fit import fit
-
+    try:
+        from irt.fit import fit
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("torch", "pyro"):
+            raise
+        raise RuntimeError(
+            "IRT fits need torch and Pyro, which this host does not have: install the `irt` "
+            "extra where workers run (scripts/install.sh without --web, or pip install '.[irt]')"
+        ) from exc
     return fit(*args, **kwargs)
 
 
@@ -114,6 +136,8 @@ def irt_fit_create(
     """Record a queued fit and start it in the background after commit.
 
     ``dispatch=False`` only records it (the ``irt_fit`` command then runs it inline).
+    When the broker refuses the fit, the returned fit has a ``dispatch_error`` (it
+    stays queued and workers dispatch it once the broker is back).
     """
     opts = FitOptions.parse(options)
     with transaction.atomic():
@@ -123,9 +147,15 @@ def irt_fit_create(
             progress_message="queued",
         )
         if dispatch:
-            fit_id = fit.pk
-            transaction.on_commit(lambda: irt_fit_dispatch(fit_id))
+            transaction.on_commit(lambda: _dispatch_noting_failure(fit))
     return fit
+
+
+def _dispatch_noting_failure(fit: Fit) -> None:
+    """Dispatch after commit; on a broker refusal, the caller's ``fit`` shows the
+    ``dispatch_error`` (views answer "background workers unavailable")."""
+    if not irt_fit_dispatch(fit.pk):
+        fit.refresh_from_db(fields=["dispatch_error", "dispatched_at", "progress_message"])
 
 
 def broker_configured() -> bool:
@@ -133,16 +163,46 @@ def broker_configured() -> bool:
     return not current_app.conf.task_always_eager
 
 
-def irt_fit_dispatch(fit_id: int) -> None:
-    """Hand a queued fit to a worker: Celery when there is a broker; otherwise a
-    daemon thread of this process (so a web request returns at once), or inline when
-    ``EARSHOT_IRT_INLINE_THREAD`` is false (tests)."""
+#: the fit's progress message while its dispatch waits for the broker
+WAITING_FOR_BROKER = "waiting for background workers (task broker unavailable)"
+
+
+def irt_fit_dispatch(fit_id: int) -> bool:
+    """Hand a queued fit to a worker; returns False when the broker refused it.
+
+    Celery when there is a broker: one publish attempt, no retry loop in the calling
+    (request) thread, with the short connect timeout of the ``CELERY_BROKER_*``
+    settings, so a dead broker costs a click about a second, not 20. A refusal is
+    recorded on the fit (``dispatch_error``, ``dispatched_at`` null): workers
+    re-dispatch it when the broker is back (:func:`irt_fits_redispatch`). Without a
+    broker: a daemon thread of this process (so a web request returns at once), or
+    inline when ``EARSHOT_IRT_INLINE_THREAD`` is false (tests).
+    """
     from irt.tasks import irt_fit_task
 
     if broker_configured() or not getattr(settings, "EARSHOT_IRT_INLINE_THREAD", True):
-        irt_fit_task.delay(fit_id)
-        return
+        eager = not broker_configured()
+        # recorded before publishing: a worker may take the fit before this returns
+        Fit.objects.filter(pk=fit_id, status=FitStatus.QUEUED).update(
+            dispatched_at=timezone.now(), dispatch_error="", progress_message="queued"
+        )
+        try:
+            irt_fit_task.apply_async((fit_id,), retry=False)
+        except Exception as exc:
+            if eager:  # a bug, not a broker outage
+                raise
+            message = (
+                f"background workers unavailable: the task broker did not answer "
+                f"({type(exc).__name__}: {exc}); the fit starts when it is back"
+            )[:500]
+            Fit.objects.filter(pk=fit_id, status=FitStatus.QUEUED).update(
+                dispatched_at=None, dispatch_error=message, progress_message=WAITING_FOR_BROKER
+            )
+            logger.warning("IRT fit #%s not dispatched: %s", fit_id, message)
+            return False
+        return True
     threading.Thread(target=_run_in_thread, args=(fit_id,), name=f"irt-fit-{fit_id}", daemon=True).start()
+    return True
 
 
 def _run_in_thread(fit_id: int) -> None:
@@ -153,15 +213,51 @@ def _run_in_thread(fit_id: int) -> None:
         connection.close()
 
 
+def irt_fits_redispatch(*, grace_s: float = 30.0) -> int:
+    """Dispatch queued fits that no broker has accepted yet; returns how many went out.
+
+    Picks fits whose dispatch failed (broker down) or that the reaper re-queued, plus
+    any queued fit never dispatched for ``grace_s`` (a web process that died between
+    commit and publish). Stops at the first refusal: the broker is still down.
+    Duplicates are harmless (:func:`irt_fit_run` claims a fit once).
+    """
+    cutoff = timezone.now() - timedelta(seconds=grace_s)
+    pending = Fit.objects.filter(status=FitStatus.QUEUED, dispatched_at__isnull=True).filter(
+        ~Q(dispatch_error="") | Q(created_at__lt=cutoff) | Q(attempts__gt=0)
+    )
+    sent = 0
+    for fit_id in pending.order_by("created_at", "id").values_list("id", flat=True)[:500]:
+        if not irt_fit_dispatch(fit_id):
+            break
+        sent += 1
+    if sent:
+        logger.info("re-dispatched %d queued IRT fit(s)", sent)
+    return sent
+
+
+def irt_fits_maintain() -> dict[str, int]:
+    """What workers run every ``EARSHOT_IRT_MAINTENANCE_INTERVAL_S`` (and on start):
+    re-queue or fail fits whose worker was lost, then re-dispatch what waits."""
+    reaped = irt_fits_reap_stale(requeue=True)
+    return {"reaped": reaped, "redispatched": irt_fits_redispatch()}
+
+
 # --------------------------------------------------------------------------- run
+
+
+class ClaimLost(RuntimeError):
+    """This run no longer owns its fit (the reaper re-queued it and another worker took it)."""
 
 
 class _Progress:
     """Throttled progress writer: ``update_fields`` only, at most every 0.5 s."""
 
-    def __init__(self, fit_id: int, echo: Callable[[float, str], None] | None = None) -> None:
+    def __init__(
+        self, fit_id: int, echo: Callable[[float, str], None] | None = None, claim: str = ""
+    ) -> None:
         self.fit_id = fit_id
         self.echo = echo
+        self.claim = claim
         self.last = 0.0
 
     def set(self, value: float, message: str, *, force: bool = False) -> None:
@@ -170,9 +266,11 @@ class _Progress:
             return
         self.last = now
         value = min(1.0, max(0.0, float(value)))
-        Fit.objects.filter(pk=self.fit_id).update(
+        written = Fit.objects.filter(pk=self.fit_id, claimed_by=self.claim, status=FitStatus.RUNNING).update(
             progress=value, progress_message=message[:200], heartbeat_at=timezone.now()
         )
+        if not written:
+            raise ClaimLost(f"IRT fit #{self.fit_id} was taken over by another worker")
         if self.echo is not None:
             self.echo(value, message)
 
@@ -211,83 +309,185 @@ def _n_options(matrix: ResponseMatrix) -> np.ndarray:
     return k
 
 
+def _stale_after_s() -> float:
+    return float(getattr(settings, "EARSHOT_IRT_STALE_AFTER_S", 60))
+
+
+def _max_attempts() -> int:
+    return max(1, int(getattr(settings, "EARSHOT_IRT_MAX_ATTEMPTS", 3)))
+
+
 def _stale_q() -> Q:
-    """Running fits whose worker has not written progress for the stale limit."""
-    cutoff = timezone.now() - timedelta(seconds=float(getattr(settings, "EARSHOT_IRT_STALE_AFTER_S", 600)))
+    """Running fits whose worker has not written a heartbeat for the stale limit."""
+    cutoff = timezone.now() - timedelta(seconds=_stale_after_s())
     return Q(status=FitStatus.RUNNING) & (
         Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=cutoff)
     )
 
 
-def irt_fits_reap_stale(project: Project | None = None) -> int:
-    """Mark running fits whose worker went silent as failed; returns how many.
+def irt_fits_reap_stale(project: Project | None = None, *, requeue: bool | None = None) -> int:
+    """Re-queue (or fail) running fits whose worker went silent; returns how many.
 
     Why: a worker killed mid-fit (deploy, OOM, ``kill -9``) never reaches the
-    ``except`` that records failure, so its fit would say "running" forever. Pages and
-    the API call this before listing fits, so researchers see what happened and can
-    start the fit again.
+    ``except`` that records failure, so its fit would say "running" forever. Workers
+    call this every minute (:func:`irt_fits_maintain`); pages and the API call it too
+    before listing fits. ``requeue`` (default: when a broker is configured, i.e.
+    there are workers to re-run it) puts a fit with claims left back in the queue for
+    :func:`irt_fits_redispatch`; the others are marked failed. Queued fits that no
+    worker took within ``EARSHOT_IRT_QUEUE_GIVE_UP_S`` are failed as well, so nothing
+    waits forever.
     """
-    qs = Fit.objects.filter(_stale_q())
-    if project is not None:
-        qs = qs.filter(project=project)
-    limit = float(getattr(settings, "EARSHOT_IRT_STALE_AFTER_S", 600))
-    n = qs.update(
-        status=FitStatus.FAILED, finished_at=timezone.now(), progress_message="failed: worker lost",
-        error=f"worker lost: no progress for more than {limit:.0f} s (the worker was stopped or "
-        "killed mid-fit); start the fit again",
+    if requeue is None:
+        requeue = broker_configured()
+    now = timezone.now()
+    limit, max_attempts = _stale_after_s(), _max_attempts()
+    qs = Fit.objects.all() if project is None else Fit.objects.filter(project=project)
+    n = 0
+    if requeue:
+        n += qs.filter(_stale_q(), attempts__lt=max_attempts).update(
+            status=FitStatus.QUEUED, dispatched_at=None, dispatch_error="", claimed_by="",
+            heartbeat_at=None, progress=0.0,
+            progress_message=f"worker lost mid-fit (no heartbeat for {limit:.0f} s); re-queued",
+        )
+    failed = qs.filter(_stale_q()).update(
+        status=FitStatus.FAILED, finished_at=now, progress_message="failed: worker lost",
+        error=f"worker lost: no heartbeat for more than {limit:.0f} s (the worker was stopped "
+        f"or killed mid-fit{'' if not requeue else f', {max_attempts} times'}); start the fit again",
     )
-    if n:
-        logger.warning("marked %d IRT fit(s) failed: worker lost", n)
-    return n
+    give_up = float(getattr(settings, "EARSHOT_IRT_QUEUE_GIVE_UP_S", 24 * 3600))
+    cutoff = now - timedelta(seconds=give_up)
+    abandoned = qs.filter(status=FitStatus.QUEUED, created_at__lt=cutoff).filter(
+        Q(dispatched_at__lt=cutoff) | Q(dispatched_at__isnull=True)
+    ).update(
+        status=FitStatus.FAILED, finished_at=now, progress_message="failed: never started",
+        error=f"no background worker started this fit within {give_up / 3600:.3g} h "
+        "(task broker or workers unavailable); start the fit again",
+    )
+    if n or failed or abandoned:
+        logger.warning(
+            "IRT fits: %d re-queued, %d failed (worker lost), %d failed (never started)",
+            n, failed, abandoned,
+        )
+    return n + failed + abandoned
 
 
-def irt_fit_run(fit_id: int, *, echo: Callable[[float, str], None] | None = None) -> Fit:
+def _claimant_dead(claimed_by: str) -> bool:
+    """True when ``claimed_by`` (host:pid:task) names a process of this host that is gone."""
+    host, _, rest = claimed_by.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit() or int(pid_text) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, another user's process
+        return False
+    return False
+
+
+def _claim(fit_id: int, task_id: str | None) -> str | None:
+    """Atomically take a fit (queued, stale, or claimed by a dead process of this host).
+
+    Returns this run's claim token, or ``None`` when the fit is not ours to run
+    (finished, or running in a live worker, or out of attempts).
+    """
+    me = f"{socket.gethostname()}:{os.getpid()}:{task_id or '-'}"[:200]
+    claimable = Q(status=FitStatus.QUEUED) | _stale_q()
+    current = Fit.objects.filter(pk=fit_id).values_list("status", "claimed_by").first()
+    if current and current[0] == FitStatus.RUNNING and current[1] and _claimant_dead(current[1]):
+        # a redelivered message (reject-on-worker-lost) after its pool process was killed
+        claimable |= Q(status=FitStatus.RUNNING, claimed_by=current[1])
+    now = timezone.now()
+    claimed = Fit.objects.filter(claimable, pk=fit_id, attempts__lt=_max_attempts()).update(
+        status=FitStatus.RUNNING, started_at=now, heartbeat_at=now, progress=0.0, claimed_by=me,
+        attempts=F("attempts") + 1, progress_message="loading responses", error="", finished_at=None,
+    )
+    return me if claimed else None
+
+
+class _Heartbeat:
+    """A daemon thread that stamps ``heartbeat_at`` every ``EARSHOT_IRT_HEARTBEAT_S``
+    while a fit runs, so a long step without progress callbacks is not taken for a
+    dead worker, and a dead worker is noticed within a minute or two."""
+
+    def __init__(self, fit_id: int, claim: str) -> None:
+        self.fit_id, self.claim = fit_id, claim
+        self.interval = float(getattr(settings, "EARSHOT_IRT_HEARTBEAT_S", 15))
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._beat, name=f"irt-heartbeat-{fit_id}", daemon=True)
+
+    def __enter__(self) -> _Heartbeat:
+        if self.interval > 0:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout=5)
+
+    def _beat(self) -> None:
+        try:
+            while not self.stopped.wait(self.interval):
+                Fit.objects.filter(
+                    pk=self.fit_id, claimed_by=self.claim, status=FitStatus.RUNNING
+                ).update(heartbeat_at=timezone.now())
+        except Exception:  # the fit itself reports database trouble
+            logger.exception("IRT fit #%s: heartbeat failed", self.fit_id)
+        finally:
+            connection.close()
+
+
+def irt_fit_run(
+    fit_id: int, *, echo: Callable[[float, str], None] | None = None, task_id: str | None = None
+) -> Fit:
     """Run a queued fit to the end and store it; returns the fit as stored.
 
-    Claims the fit atomically (queued -> running), so a redelivered task never runs
-    it twice. Any exception marks the fit failed with the error text. ``echo`` also
-    receives every progress update (the command prints them).
+    Claims the fit atomically (see :func:`_claim`), so a redelivered task never runs
+    it twice while its first run is alive, and does re-run it once that run's worker
+    is gone. Any exception marks the fit failed with the error text. ``echo`` also
+    receives every progress update (the command prints them); ``task_id`` is the
+    Celery task id (part of the claim token).
     """
-    now = timezone.now()
-    # a queued fit, or one whose worker died mid-run (a redelivered task takes it over)
-    claimed = Fit.objects.filter(Q(status=FitStatus.QUEUED) | _stale_q(), pk=fit_id).update(
-        status=FitStatus.RUNNING, started_at=now, heartbeat_at=now, progress=0.0,
-        progress_message="loading responses", error="",
-    )
+    claim = _claim(fit_id, task_id)
     fit = Fit.objects.select_related("project").get(pk=fit_id)
-    if not claimed:
+    if claim is None:
         logger.info("IRT fit #%s is %s; not running it again", fit_id, fit.status)
         return fit
     t0 = time.perf_counter()
-    progress = _Progress(fit_id, echo)
+    progress = _Progress(fit_id, echo, claim)
     try:
-        opts = FitOptions.parse(fit.options)
-        progress.set(0.0, "loading responses", force=True)
-        matrix = response_matrix(fit.project, opts.mode, source=opts.source or None, category=opts.category or None)
-        if matrix.n_obs == 0:
-            raise ValueError(
-                f"no {opts.mode} responses match (source={opts.source or 'any'}, "
-                f"category={opts.category or 'any'})"
+        with _Heartbeat(fit_id, claim):
+            opts = FitOptions.parse(fit.options)
+            progress.set(0.0, "loading responses", force=True)
+            matrix = response_matrix(fit.project, opts.mode, source=opts.source or None, category=opts.category or None)
+            if matrix.n_obs == 0:
+                raise ValueError(
+                    f"no {opts.mode} responses match (source={opts.source or 'any'}, "
+                    f"category={opts.category or 'any'})"
+                )
+            Fit.objects.filter(pk=fit_id).update(
+                data_hash=matrix.data_hash, rule_versions=list(matrix.rule_versions),
+                n_responders=len(matrix.subject_map), n_items=len(matrix.item_map), n_responses=matrix.n_obs,
             )
-        Fit.objects.filter(pk=fit_id).update(
-            data_hash=matrix.data_hash, rule_versions=list(matrix.rule_versions),
-            n_responders=len(matrix.subject_map), n_items=len(matrix.item_map), n_responses=matrix.n_obs,
-        )
-        progress.set(LOAD_DONE, f"fitting {matrix.n_obs} responses", force=True)
-        result = irt_fit(
-            matrix.subjects, matrix.items, matrix.correct,
-            model=opts.model, method=opts.method, seed=opts.seed, groups=matrix.groups(),
-            device=opts.device, progress=progress.fit_callback,
-            n_subjects=len(matrix.subject_map), n_items=len(matrix.item_map),
-            n_options=_n_options(matrix) if opts.model == "3pl" else None,
-        )
-        progress.set(FIT_DONE, "storing results", force=True)
-        _store(fit_id, matrix, result, started=t0)
+            progress.set(LOAD_DONE, f"fitting {matrix.n_obs} responses", force=True)
+            result = irt_fit(
+                matrix.subjects, matrix.items, matrix.correct,
+                model=opts.model, method=opts.method, seed=opts.seed, groups=matrix.groups(),
+                device=opts.device, progress=progress.fit_callback,
+                n_subjects=len(matrix.subject_map), n_items=len(matrix.item_map),
+                n_options=_n_options(matrix) if opts.model == "3pl" else None,
+            )
+            progress.set(FIT_DONE, "storing results", force=True)
+            _store(fit_id, matrix, result, started=t0, claim=claim)
         if echo is not None:
             echo(1.0, "done")
+    except ClaimLost:
+        logger.warning("IRT fit #%s: taken over by another worker; this run stops", fit_id)
     except Exception as exc:
         logger.exception("IRT fit #%s failed", fit_id)
-        Fit.objects.filter(pk=fit_id).update(
+        Fit.objects.filter(pk=fit_id, claimed_by=claim).update(
             status=FitStatus.FAILED, error=f"{type(exc).__name__}: {exc}"[:5000],
             finished_at=timezone.now(), duration_s=time.perf_counter() - t0,
             progress_message="failed",
@@ -297,8 +497,9 @@ def irt_fit_run(fit_id: int, *, echo: Callable[[float, str], None] | None = None
     return Fit.objects.get(pk=fit_id)
 
 
-def _store(fit_id: int, matrix: ResponseMatrix, result, *, started: float) -> None:
-    """Results, normalized rows and the data snapshot in one transaction."""
+def _store(fit_id: int, matrix: ResponseMatrix, result, *, started: float, claim: str) -> None:
+    """Results, normalized rows and the data snapshot in one transaction (only while
+    this run still owns the fit: raises :class:`ClaimLost` otherwise)."""
     n_s, n_i = len(matrix.subject_map), len(matrix.item_map)
     s_n = np.bincount(matrix.subjects, minlength=n_s)
     s_k = np.bincount(matrix.subjects, weights=matrix.correct, minlength=n_s)
@@ -330,6 +531,11 @@ def _store(fit_id: int, matrix: ResponseMatrix, result, *, started: float) -> No
         "verdict_sources": matrix.verdict_sources,
     }
     with transaction.atomic():
+        owned = Fit.objects.select_for_update().filter(
+            pk=fit_id, claimed_by=claim, status=FitStatus.RUNNING
+        ).exists()
+        if not owned:
+            raise ClaimLost(f"IRT fit #{fit_id} was taken over by another worker")
         FitAbility.objects.filter(fit_id=fit_id).delete()
         FitItem.objects.filter(fit_id=fit_id).delete()
         FitAbility.objects.bulk_create(abilities, batch_size=2000)

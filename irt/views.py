@@ -171,7 +171,13 @@ def fit_start(request: HttpRequest, slug: str) -> HttpResponse:
     except services.FitOptionsError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("Fit #%(id)s queued.") % {"id": fit.pk})
+        if fit.dispatch_error:
+            messages.warning(request, _(
+                "Background workers unavailable: the task broker did not answer. Fit #%(id)s is "
+                "recorded and starts when the workers are back."
+            ) % {"id": fit.pk})
+        else:
+            messages.success(request, _("Fit #%(id)s queued.") % {"id": fit.pk})
     return redirect("irt:fit_list", slug=project.slug)
 
 

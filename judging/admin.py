@@ -2,14 +2,14 @@
 
 from django.contrib import admin
 
-from .models import Challenge, HumanJudgement, LlmCall, VerdictRecord
+from .models import Challenge, HumanJudgement, Judge, LlmCall, Rubric, VerdictRecord
 
 
 @admin.register(VerdictRecord)
 class VerdictRecordAdmin(admin.ModelAdmin):
     list_display = ("id", "response", "judge", "event", "correct", "score", "quality", "rule", "rule_version", "created_at")
     list_filter = ("judge", "event", "rule_version")
-    raw_id_fields = ("response", "llm_call")
+    raw_id_fields = ("response", "llm_call", "judge_ref")
 
 
 @admin.register(HumanJudgement)
@@ -32,3 +32,25 @@ class LlmCallAdmin(admin.ModelAdmin):
     list_filter = ("purpose", "prompt_id", "model")
     search_fields = ("key",)
     readonly_fields = ("key", "request", "response_text", "parsed")
+
+
+@admin.register(Judge)
+class JudgeAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "kind", "purpose", "model", "prompt_id", "version", "created_at")
+    list_filter = ("kind", "purpose")
+    search_fields = ("name", "model", "key")
+    readonly_fields = ("key", "name", "kind", "purpose", "version", "model", "prompt_id", "prompt_version",
+                       "rubric", "parameters")
+
+
+@admin.register(Rubric)
+class RubricAdmin(admin.ModelAdmin):
+    """Read-only: a new version is saved from the rubric page, so old verdicts keep theirs."""
+
+    list_display = ("id", "project", "name", "version", "purpose", "created_by", "created_at")
+    list_filter = ("purpose", "project")
+    readonly_fields = ("project", "name", "version", "purpose", "system", "user", "note", "based_on",
+                       "created_by")
+
+    def has_add_permission(self, request) -> bool:
+        return False

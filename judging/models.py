@@ -11,6 +11,12 @@ adds what happens around it:
   always wins over every automatic verdict (see ``judging.selectors``).
 * :class:`Challenge` -- a player's "I think my answer should count".
 * :class:`LlmCall` -- the cache of LLM judge calls, one row per distinct input.
+* :class:`Judge` -- the judge registry: the rule engine at a version, the exact-match
+  baseline, or an LLM judge as (model, prompt, prompt version, parameters). Every
+  automatic verdict record names the judge that made it; verdicts of several judges
+  on the same response coexist.
+* :class:`Rubric` -- a project's own judging prompt (binary verdict, 0-5 quality,
+  0.0-1.0 score), versioned: an edit adds a version, old verdicts keep theirs.
 """
 
 from __future__ import annotations
@@ -24,21 +30,106 @@ from quiz.models import Response
 class VerdictEvent(models.TextChoices):
     SUPERSEDED = "superseded", "Replaced by a re-score"
     SHADOWED = "shadowed", "Computed under a human judgement (not applied)"
-    ADDED = "added", "Verdict of another judge"
+    ADDED = "added", "Verdict of another judge (grey-zone routing: counts in the effective verdict)"
+    STUDY = "study", "Verdict of a judge-agreement study (never changes a result)"
+
+
+class RubricPurpose(models.TextChoices):
+    VERDICT = "verdict", "Binary verdict (correct / wrong)"
+    QUALITY = "quality", "Quality 0-5 (SEA-SpeechBench SQA style)"
+    SCORE = "score", "Score 0.0-1.0 (KoALa instruction following style)"
+
+
+class Rubric(models.Model):
+    """One version of a project's judging prompt; rows are never edited in place.
+
+    ``user`` may use the placeholders ``$question``, ``$answerline`` and ``$answer``
+    (``$answer`` is required). Saving an edit adds the next version
+    (``judging.services.rubric_save``); judges and their verdicts point at the
+    version they used.
+    """
+
+    project = models.ForeignKey("accounts.Project", on_delete=models.CASCADE, related_name="rubrics")
+    name = models.SlugField(max_length=40, help_text="e.g. sqa-quality; versions share the name.")
+    version = models.PositiveIntegerField()
+    purpose = models.CharField(max_length=10, choices=RubricPurpose.choices)
+    system = models.TextField(help_text="System message: the rubric itself.")
+    user = models.TextField(help_text="User message template with $question, $answerline, $answer.")
+    note = models.CharField(max_length=200, blank=True, help_text="What changed in this version.")
+    based_on = models.CharField(max_length=40, blank=True, help_text="Built-in prompt it started from.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project_id", "name", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "name", "version"], name="uniq_rubric_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} v{self.version} ({self.purpose})"
+
+    @property
+    def label(self) -> str:
+        """``"sqa-quality-v2"``: the prompt label stored on verdicts."""
+        return f"{self.name}-v{self.version}"
+
+
+class JudgeKind(models.TextChoices):
+    RULES = "rules", "Rule engine"
+    EXACT = "exact", "Exact-match baseline"
+    LLM = "llm", "LLM judge"
+
+
+class Judge(models.Model):
+    """A registered automatic judge: what exactly produced a verdict.
+
+    ``key`` (sha256 of the identity) makes registration idempotent: the same rule
+    version, or the same (model, prompt label, prompt version, parameters), is one
+    judge. ``name`` is the readable label used in reports, e.g. ``rules@4`` or
+    ``llm:gpt-4o/verdict-v1``.
+    """
+
+    key = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=10, choices=JudgeKind.choices)
+    purpose = models.CharField(max_length=10, choices=RubricPurpose.choices, default=RubricPurpose.VERDICT)
+    version = models.CharField(max_length=40, blank=True, help_text="Rule engine version (rules).")
+    model = models.CharField(max_length=120, blank=True)
+    prompt_id = models.CharField(max_length=80, blank=True, help_text="Prompt label, e.g. verdict-v1.")
+    prompt_version = models.CharField(max_length=20, blank=True)
+    # A project's rubric judges go with the project; a judge with verdicts cannot be
+    # deleted on its own (RESTRICT below), only together with those verdicts.
+    rubric = models.ForeignKey(Rubric, null=True, blank=True, on_delete=models.CASCADE, related_name="judges")
+    parameters = models.JSONField(default=dict, blank=True, help_text="temperature, max_tokens, ...")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["kind", "name", "id"]
+        indexes = [models.Index(fields=["name"], name="judge_name")]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class VerdictRecord(models.Model):
     """One automatic verdict on a response that is not (or no longer) the current one."""
 
     response = models.ForeignKey(Response, on_delete=models.CASCADE, related_name="verdict_records")
-    judge = models.CharField(max_length=80, help_text='"rules" or "llm:<model>".')
+    judge = models.CharField(max_length=80, help_text='Family: "rules" or "llm:<model>".')
+    judge_ref = models.ForeignKey(
+        Judge, null=True, blank=True, on_delete=models.RESTRICT, related_name="verdicts",
+        help_text="The registered judge that made this verdict (exact rule version, prompt, model).",
+    )
     event = models.CharField(max_length=12, choices=VerdictEvent.choices)
     answer_text = models.TextField(blank=True, help_text="The answer that was judged.")
     correct = models.BooleanField(null=True, help_text="Null for a quality-only record.")
     prompt = models.BooleanField(default=False)
     score = models.FloatField(null=True, blank=True)
     quality = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0-5 (LLM quality).")
-    rule = models.CharField(max_length=60, blank=True)
+    rule = models.CharField(max_length=80, blank=True)
     rule_version = models.CharField(max_length=40, blank=True)
     matched = models.TextField(blank=True)
     explanation = models.TextField(blank=True)
@@ -49,7 +140,10 @@ class VerdictRecord(models.Model):
 
     class Meta:
         ordering = ["response_id", "created_at", "id"]
-        indexes = [models.Index(fields=["response", "judge"], name="verdictrecord_resp_judge")]
+        indexes = [
+            models.Index(fields=["response", "judge"], name="verdictrecord_resp_judge"),
+            models.Index(fields=["judge_ref", "event"], name="verdictrecord_judge_event"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.judge} {self.event} on response #{self.response_id}"
@@ -60,6 +154,7 @@ class JudgementSource(models.TextChoices):
     CHALLENGE = "challenge", "Resolved challenge"
     API = "api", "REST API"
     IMPORT = "import", "Imported labels"
+    CAMPAIGN = "campaign", "Annotation campaign ratings"
 
 
 class HumanJudgement(models.Model):
@@ -131,8 +226,8 @@ class LlmCall(models.Model):
     """One LLM judge request and its answer, cached by a hash of everything sent."""
 
     key = models.CharField(max_length=64, unique=True, help_text="sha256 of prompt id, model, inputs.")
-    purpose = models.CharField(max_length=20, help_text='"verdict" or "quality".')
-    prompt_id = models.CharField(max_length=60)
+    purpose = models.CharField(max_length=20, help_text='"verdict", "quality" or "score".')
+    prompt_id = models.CharField(max_length=80)
     model = models.CharField(max_length=120)
     request = models.JSONField(default=dict)
     response_text = models.TextField(blank=True)

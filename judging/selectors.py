@@ -1,4 +1,5 @@
-"""Reads for judging: effective verdicts, the adjudication queue, trails, agreement rows.
+"""Reads for judging: effective verdicts, the adjudication queue, trails, judges, rubrics,
+agreement rows.
 
 **Effective verdict** -- the one every report should use (IRT fits, dashboards,
 exports): the latest human judgement (override) if there is one, else the latest
@@ -30,8 +31,20 @@ from django.db.models.functions import Abs, Coalesce
 from accounts.models import Project
 from quiz.models import Mode, Response
 
+from .agreement_report import study_report
 from .baseline import exact_match
-from .models import Challenge, ChallengeStatus, HumanJudgement, LlmCall, VerdictEvent, VerdictRecord
+from .models import (
+    Challenge,
+    ChallengeStatus,
+    HumanJudgement,
+    Judge,
+    JudgeKind,
+    LlmCall,
+    Rubric,
+    VerdictEvent,
+    VerdictRecord,
+)
+from .refusal import detect_refusal
 
 #: Default grey zone of calibrated scores: verdicts in [low, high] are uncertain.
 DEFAULT_GREY_ZONE = (0.3, 0.7)
@@ -198,7 +211,7 @@ def response_trail(response: Response) -> Trail:
     """The adjudication trail of one response."""
     return Trail(
         response=response,
-        verdicts=list(response.verdict_records.order_by("id")),
+        verdicts=list(response.verdict_records.select_related("judge_ref").order_by("id")),
         judgements=list(response.human_judgements.select_related("by").order_by("id")),
         challenge=Challenge.objects.filter(response=response).first(),
         effective=effective_correct(response),
@@ -246,6 +259,126 @@ def agreement_rows(*, project: Project) -> list[dict]:
     for row in rows:
         row["exact_score"] = 1.0 if row["exact_correct"] else 0.0
     return rows
+
+
+# ------------------------------------------------------- several judges side by side
+
+
+def rubric_latest(*, project: Project, name: str) -> Rubric | None:
+    """The latest version of a project's rubric, or None."""
+    return Rubric.objects.filter(project=project, name=name).order_by("-version").first()
+
+
+def rubrics_list(*, project: Project) -> list[Rubric]:
+    """The latest version of each of a project's rubrics (by name)."""
+    latest: dict[str, Rubric] = {}
+    for rubric in Rubric.objects.filter(project=project).order_by("name", "-version"):
+        latest.setdefault(rubric.name, rubric)
+    return list(latest.values())
+
+
+def rubric_versions(*, project: Project, name: str) -> QuerySet[Rubric]:
+    """Every version of one rubric, newest first."""
+    return Rubric.objects.filter(project=project, name=name).order_by("-version")
+
+
+def judges_for_project(*, project: Project) -> list[Judge]:
+    """Registered LLM judges with at least one verdict on this project's answers."""
+    ids = (
+        VerdictRecord.objects.filter(response__project=project, judge_ref__kind=JudgeKind.LLM)
+        .values_list("judge_ref", flat=True).distinct()
+    )
+    return list(Judge.objects.filter(pk__in=list(ids)).order_by("name", "id"))
+
+
+@dataclass(frozen=True)
+class StudyRows:
+    """Rows for judging.agreement_report and the judges (with their scales) they name."""
+
+    rows: list[dict]
+    judges: list[str]
+    scales: dict[str, str]
+
+
+def agreement_study_rows(*, project: Project) -> StudyRows:
+    """One row per free answer of the project with every judge's verdict on it.
+
+    Judges: ``exact`` (normalized exact match), ``rules@<version>`` (the rule
+    verdict stored on the response, named by its rule version) and each registered
+    LLM judge whose latest verdict (grey-zone ``added`` or ``study``) is on the
+    same answer text. The human label is the latest human judgement (from
+    adjudication, challenges, the API or imported labels); rows without one still
+    count for rankings and refusals. Three queries, whatever the number of judges.
+    """
+    qs = (
+        effective_verdicts(project=project, mode=Mode.FREE)
+        .select_related("question", "question__category", "responder", "responder__system")
+        .order_by("id")
+    )
+    responses = list(qs)
+    by_id = {r.pk: r for r in responses}
+    llm_verdicts: dict[int, dict[str, dict]] = {}
+    scales: dict[str, str] = {}
+    records = (
+        VerdictRecord.objects.filter(
+            response__project=project, judge_ref__kind=JudgeKind.LLM,
+            event__in=[VerdictEvent.ADDED, VerdictEvent.STUDY],
+        )
+        .select_related("judge_ref")
+        .only("response_id", "answer_text", "correct", "score", "quality", "judge_ref__name",
+              "judge_ref__purpose")
+        .order_by("id")
+    )
+    for record in records.iterator(chunk_size=2000):
+        response = by_id.get(record.response_id)
+        if response is None or record.answer_text != response.answer_text:
+            continue
+        judge = record.judge_ref
+        scales[judge.name] = judge.purpose
+        score = record.quality if judge.purpose == "quality" else record.score
+        llm_verdicts.setdefault(record.response_id, {})[judge.name] = {
+            "correct": record.correct if judge.purpose == "verdict" else None,
+            "score": None if score is None else float(score),
+        }
+    rules_names: set[str] = set()
+    rows = []
+    for r in responses:
+        question, responder = r.question, r.responder
+        rules = f"rules@{r.rule_version}"
+        rules_names.add(rules)
+        exact = exact_match(r.answer_text, question.answerline)
+        verdicts = {
+            "exact": {"correct": exact, "score": 1.0 if exact else 0.0},
+            rules: {"correct": bool(r.correct), "score": float(r.score)},
+            **llm_verdicts.get(r.pk, {}),
+        }
+        metadata = question.metadata or {}
+        is_model = responder.system_id is not None
+        rows.append({
+            "response_id": r.pk,
+            "question_id": question.external_id,
+            "system": responder.label if is_model else "human players",
+            "model": responder.system.name if is_model else "",
+            "condition": responder.condition or ("human" if not is_model else "default"),
+            "language": metadata.get("language") or "unknown",
+            "task": metadata.get("task") or question.category.name,
+            "answer": r.answer_text,
+            "refusal": detect_refusal(r.answer_text),
+            "human_correct": r.human_correct,
+            "human_score": r.human_quality,
+            "effective_correct": bool(r.effective_correct),
+            "verdicts": verdicts,
+        })
+    judges = ["exact", *sorted(rules_names), *sorted(scales)]
+    scales.update(dict.fromkeys(["exact", *rules_names], "verdict"))
+    return StudyRows(rows=rows, judges=judges, scales=scales)
+
+
+def agreement_study_report(*, project: Project, n_boot: int = 1000, seed: int = 0) -> dict:
+    """The agreement report of a project (what the page, the JSON, the CSV and the API show)."""
+    study = agreement_study_rows(project=project)
+    return {"project": project.slug,
+            **study_report(study.rows, study.judges, scales=study.scales, n_boot=n_boot, seed=seed)}
 
 
 def llm_calls_summary() -> dict[str, int]:

@@ -1,14 +1,15 @@
-"""Writes for judging: overrides, challenges, re-scoring, LLM judge runs, label imports."""
+"""Writes for judging: overrides, challenges, re-scoring, label imports.
+
+The judge registry, rubrics and LLM judge runs are in ``judging.judge_services``;
+their names are re-exported here, so ``services.llm_judge_run`` keeps working.
+"""
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -19,24 +20,43 @@ from quiz.models import Mode, ModelSystem, Question, Responder, ResponderKind, R
 
 from . import selectors
 from .equivalence import EQUIVALENCE_VERSION, judge_many
-from .llm import LlmConfig, LlmError, LlmJudgeClient, cache_key, load_prompt, parse_reply
+from .errors import JudgingError
+from .judge_services import (
+    LLM_SCOPES,
+    LlmRunReport,
+    judge_register,
+    llm_config,
+    llm_judge_run,
+    prompt_resolve,
+    rubric_save,
+    rules_judge,
+)
 from .models import (
     Challenge,
     ChallengeStatus,
     HumanJudgement,
     JudgementSource,
-    LlmCall,
     VerdictEvent,
     VerdictRecord,
 )
 
-
-class JudgingError(ValueError):
-    """A request that cannot be carried out (names the offending field)."""
-
-    def __init__(self, field: str, message: str):
-        self.field = field
-        super().__init__(f"{field}: {message}")
+__all__ = [  # the judge registry, rubrics and LLM runs live in judging.judge_services
+    "LLM_SCOPES",
+    "JudgingError",
+    "LlmRunReport",
+    "challenge_resolve",
+    "challenge_submit",
+    "human_labels_from_campaign",
+    "human_labels_import",
+    "judge_register",
+    "llm_config",
+    "llm_judge_run",
+    "override_set",
+    "prompt_resolve",
+    "responses_rescore",
+    "rubric_save",
+    "rules_judge",
+]
 
 
 # --------------------------------------------------------------------- overrides
@@ -219,6 +239,7 @@ def responses_rescore(
         )
         records: list[VerdictRecord] = []
         updates: list[Response] = []
+        current = rules_judge()
         for response, verdict in zip(batch, verdicts, strict=True):
             report.examined += 1
             new = _verdict_fields(verdict)
@@ -228,7 +249,7 @@ def responses_rescore(
                 if response.shadow_done:
                     continue
                 records.append(VerdictRecord(
-                    response=response, judge="rules", event=VerdictEvent.SHADOWED,
+                    response=response, judge="rules", judge_ref=current, event=VerdictEvent.SHADOWED,
                     answer_text=response.answer_text, **new,
                 ))
             elif new == old:
@@ -237,8 +258,8 @@ def responses_rescore(
             else:
                 report.updated += 1
                 records.append(VerdictRecord(
-                    response=response, judge="rules", event=VerdictEvent.SUPERSEDED,
-                    answer_text=response.answer_text, **old,
+                    response=response, judge="rules", judge_ref=rules_judge(old["rule_version"]),
+                    event=VerdictEvent.SUPERSEDED, answer_text=response.answer_text, **old,
                 ))
                 for key, value in new.items():
                     setattr(response, key, value)
@@ -264,172 +285,6 @@ def responses_rescore(
             VerdictRecord.objects.bulk_create(records)
             Response.objects.bulk_update(updates, [*_VERDICT_FIELDS, "judged_at"])
     return report
-
-
-# ---------------------------------------------------------------------- LLM judge
-
-
-def llm_config(**overrides) -> LlmConfig:
-    """The LLM judge's configuration from settings (``OPENAI_*``, ``EARSHOT_LLM_*``)."""
-    values = {
-        "base_url": settings.OPENAI_BASE_URL or None,
-        "api_key": settings.OPENAI_API_KEY,
-        "model": settings.EARSHOT_LLM_JUDGE_MODEL,
-        "timeout_s": float(getattr(settings, "EARSHOT_LLM_JUDGE_TIMEOUT_S", 30.0)),
-        "max_attempts": int(getattr(settings, "EARSHOT_LLM_JUDGE_MAX_ATTEMPTS", 4)),
-        "backoff_s": float(getattr(settings, "EARSHOT_LLM_JUDGE_BACKOFF_S", 1.0)),
-    }
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return LlmConfig(**values)
-
-
-@dataclass
-class LlmRunReport:
-    """What one LLM judge run did."""
-
-    purpose: str
-    model: str
-    prompt: str
-    candidates: int = 0
-    cached: int = 0
-    called: int = 0
-    failed: int = 0
-    unreadable: int = 0
-    skipped_budget: int = 0
-    recorded: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    errors: list[str] = field(default_factory=list)
-
-
-def _llm_candidates(*, project: Project | None, purpose: str, low: float, high: float) -> Iterable[Response]:
-    """Responses to send, those without a human ruling first.
-
-    Answers a human already ruled on are still sent (their LLM verdicts are what the
-    judge-human agreement report compares), but after every unruled one: a run cut
-    short by its budget spends it where the LLM verdict can change results.
-    """
-    if purpose == "verdict":
-        qs = selectors.grey_zone_responses(project=project, low=low, high=high, include_overridden=True)
-    else:
-        qs = Response.objects.filter(mode=Mode.FREE).exclude(answer_text="")
-        if project is not None:
-            qs = qs.filter(project=project)
-    ruled = Exists(HumanJudgement.objects.filter(response=OuterRef("pk")))
-    return (
-        qs.select_related("question").alias(ruled=ruled).order_by("ruled", "id").iterator(chunk_size=500)
-    )
-
-
-def llm_judge_run(
-    *,
-    project: Project | None = None,
-    purpose: str = "verdict",
-    budget: int | None = None,
-    grey_zone: tuple[float, float] | None = None,
-    config: LlmConfig | None = None,
-    client: LlmJudgeClient | None = None,
-) -> LlmRunReport:
-    """Ask the LLM judge about uncertain verdicts (or for 0-5 quality scores).
-
-    ``purpose="verdict"`` sends only free answers whose rule score lies in the grey
-    zone; ``"quality"`` scores every free answer 0-5. Each request is looked up in
-    the :class:`LlmCall` cache first (same prompt version, model and inputs: no
-    second call); at most ``budget`` uncached requests are sent (retries of one
-    request do not count). Results are stored as ``added`` verdict records of judge
-    ``llm:<model>``. Runs in a Celery task or a management command, never in a
-    web request.
-    """
-    if purpose not in ("verdict", "quality"):
-        raise JudgingError("purpose", "must be 'verdict' or 'quality'")
-    config = config or llm_config()
-    prompt = load_prompt(purpose)
-    low, high = grey_zone or selectors.grey_zone()
-    judge_name = f"llm:{config.model}"[:80]
-    report = LlmRunReport(purpose=purpose, model=config.model, prompt=prompt.label)
-    for response in _llm_candidates(project=project, purpose=purpose, low=low, high=high):
-        report.candidates += 1
-        question = response.question
-        messages = prompt.messages(
-            question=question.prompt, answerline=question.answerline, answer=response.answer_text
-        )
-        key = cache_key(prompt, config.model, messages)
-        call = LlmCall.objects.filter(key=key).first()
-        if call is not None and call.ok:
-            report.cached += 1
-        else:
-            if budget is not None and report.called >= budget:
-                report.skipped_budget += 1
-                continue
-            if client is None:
-                client = LlmJudgeClient(config)
-            report.called += 1
-            call = _llm_call(client, key=key, purpose=purpose, prompt_label=prompt.label,
-                             model=config.model, messages=messages)
-            report.prompt_tokens += call.prompt_tokens or 0
-            report.completion_tokens += call.completion_tokens or 0
-            if call.error:
-                report.failed += 1
-                report.errors.append(f"response #{response.pk}: {call.error}")
-                continue
-            if call.parsed is None:
-                report.unreadable += 1
-                continue
-        if _llm_record(response, call, judge_name=judge_name, prompt_label=prompt.label,
-                       version=prompt.version, purpose=purpose):
-            report.recorded += 1
-    return report
-
-
-def _llm_call(client: LlmJudgeClient, *, key: str, purpose: str, prompt_label: str, model: str,
-              messages: list[dict]) -> LlmCall:
-    """Make one call (outside any transaction) and store it in the cache."""
-    started = time.perf_counter()
-    values: dict = {"purpose": purpose, "prompt_id": prompt_label, "model": model,
-                    "request": {"messages": messages}}
-    try:
-        result = client.complete(messages)
-    except LlmError as exc:
-        values.update(error=str(exc)[:2000], attempts=exc.attempts, parsed=None, response_text="",
-                      latency_ms=int((time.perf_counter() - started) * 1000))
-    else:
-        values.update(
-            response_text=result.text, parsed=parse_reply(result.text, purpose), error="",
-            prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens,
-            latency_ms=result.latency_ms, attempts=result.attempts,
-        )
-    try:
-        with transaction.atomic():
-            call, _ = LlmCall.objects.update_or_create(key=key, defaults=values)
-    except IntegrityError:  # another worker stored the same request meanwhile
-        call = LlmCall.objects.get(key=key)
-    return call
-
-
-def _llm_record(response: Response, call: LlmCall, *, judge_name: str, prompt_label: str,
-                version: str, purpose: str) -> bool:
-    """Store the LLM's decision as a verdict record (once per response, call and answer)."""
-    if call.parsed is None:
-        return False
-    if VerdictRecord.objects.filter(response=response, llm_call=call, answer_text=response.answer_text).exists():
-        return False
-    parsed = call.parsed
-    values = {
-        "response": response,
-        "judge": judge_name,
-        "event": VerdictEvent.ADDED,
-        "answer_text": response.answer_text,
-        "rule": prompt_label[:60],
-        "rule_version": version,
-        "explanation": parsed.get("reason", ""),
-        "llm_call": call,
-    }
-    if purpose == "verdict":
-        values.update(correct=bool(parsed["correct"]), score=1.0 if parsed["correct"] else 0.0)
-    else:
-        values.update(correct=None, quality=int(parsed["quality"]))
-    VerdictRecord.objects.create(**values)
-    return True
 
 
 # ----------------------------------------------------------------- label import
@@ -539,5 +394,81 @@ def human_labels_import(*, project: Project, path: Path, by=None) -> LabelImport
                 continue
             override_set(response=response, correct=correct, quality=score, by=by,
                          annotator=annotator, source=JudgementSource.IMPORT)
+            summary.created += 1
+    return summary
+
+
+# ------------------------------------------------------- labels from a campaign
+
+
+@dataclass
+class CampaignLabelSummary:
+    """What turning a campaign's ratings into human judgements did."""
+
+    created: int = 0
+    unchanged: int = 0
+    undecided: list[str] = field(default_factory=list)  # "item: reason"
+
+
+def human_labels_from_campaign(*, project: Project, campaign_slug: str, by=None) -> CampaignLabelSummary:
+    """Human judgements from an annotation campaign's ratings of responses.
+
+    Each regular item must name its response in ``metadata.response_id`` (a free
+    answer of this project). Its ratings (criterion ``correct`` yes/no and/or
+    ``quality`` 0-5) are aggregated by :func:`judging.human_labels.aggregate_item`;
+    items with a tie or no usable rating are reported as undecided and left out.
+    Any item naming no or an unknown response aborts the whole run (every problem
+    listed, nothing written). Running it again adds nothing unless ratings changed.
+    """
+    from annotation.selectors import campaign_get, ratings_frame
+
+    from .human_labels import aggregate_item
+
+    campaign = campaign_get(project, campaign_slug)
+    if campaign is None:
+        raise ImportFailed([Problem(campaign_slug, 0, "campaign", f"no campaign {campaign_slug!r} in {project.slug!r}")])
+    items = list(campaign.items.filter(kind="regular").values_list("external_id", "metadata"))
+    problems: list[Problem] = []
+    wanted: dict[str, int] = {}
+    for external_id, metadata in items:
+        raw = (metadata or {}).get("response_id")
+        try:
+            wanted[external_id] = int(raw)
+        except (TypeError, ValueError):
+            problems.append(Problem(campaign.slug, 0, f"item {external_id}",
+                                    "metadata.response_id is required (an integer)"))
+    responses = Response.objects.in_bulk(list(wanted.values()))
+    for external_id, rid in wanted.items():
+        response = responses.get(rid)
+        if response is None or response.project_id != project.pk:
+            problems.append(Problem(campaign.slug, 0, f"item {external_id}",
+                                    f"no response #{rid} in project {project.slug!r}"))
+    if problems:
+        raise ImportFailed(problems)
+    frame = ratings_frame(campaign)
+    votes: dict[str, tuple[list[str], list[str]]] = {}
+    if not frame.empty:
+        for item_id, criterion, value in zip(frame["item_id"].astype(str), frame["criterion"].astype(str),
+                                             frame["value"].astype(str), strict=True):
+            if criterion in ("correct", "quality") and item_id in wanted:
+                votes.setdefault(item_id, ([], []))[0 if criterion == "correct" else 1].append(value)
+    summary = CampaignLabelSummary()
+    annotator = f"campaign:{campaign.slug}"[:120]
+    with transaction.atomic():
+        for external_id, rid in wanted.items():
+            label = aggregate_item(*votes.get(external_id, ([], [])))
+            if label.correct is None:
+                summary.undecided.append(f"{external_id}: {label.reason}")
+                continue
+            response = responses[rid]
+            latest = HumanJudgement.objects.filter(response=response).order_by("-id").first()
+            if latest and (latest.correct, latest.quality, latest.annotator, latest.source) == (
+                label.correct, label.quality, annotator, JudgementSource.CAMPAIGN
+            ):
+                summary.unchanged += 1
+                continue
+            override_set(response=response, correct=label.correct, quality=label.quality, by=by,
+                         annotator=annotator, source=JudgementSource.CAMPAIGN,
+                         note=f"{label.reason} (campaign {campaign.slug})")
             summary.created += 1
     return summary

@@ -22,11 +22,13 @@ def _project(project_id: int | None) -> Project | None:
 @shared_task(name="judging.llm_judge")
 def llm_judge_task(project_id: int | None = None, purpose: str = "verdict",
                    budget: int | None = None, low: float | None = None,
-                   high: float | None = None) -> dict:
-    """Run the LLM judge over a project's grey-zone verdicts (or quality scores)."""
+                   high: float | None = None, rubric: str | None = None,
+                   scope: str | None = None, model: str | None = None) -> dict:
+    """Run an LLM judge over a project's grey-zone verdicts, or over answers for a study."""
     zone = (low, high) if low is not None and high is not None else None
+    config = services.llm_config(model=model) if model else None
     report = services.llm_judge_run(project=_project(project_id), purpose=purpose, budget=budget,
-                                    grey_zone=zone)
+                                    grey_zone=zone, rubric=rubric, scope=scope, config=config)
     return asdict(report)
 
 

@@ -1,4 +1,4 @@
-"""Judging pages: adjudication queue and trail, player challenges, judge-human agreement.
+"""Judging pages: adjudication queue and trail, player challenges, judge-human agreement, rubrics.
 
 Researcher pages answer 404 to people who are not members of the project and 403
 to members without a research role (participants), like the REST API.
@@ -26,7 +26,10 @@ from quiz.models import Response
 from quiz.rendering import answerline_html
 
 from . import selectors, services
-from .agreement import CSV_FIELDS, agreement_report, report_rows
+from .agreement_report import CELL_CSV_FIELDS
+from .apis import agreement_params, builtin_data
+from .llm import BUILTIN_PROMPTS
+from .models import RubricPurpose
 
 
 class _Login(Exception):
@@ -162,34 +165,154 @@ def challenge_submit(request: HttpRequest, slug: str) -> JsonResponse:
     )
 
 
+def _table5(report: dict) -> dict:
+    """SEA Table 5's shape: languages x (judge, condition) -> the cell (pooled over tasks)."""
+    cells = [c for c in report["cells"] if c["task"] == "all"]
+    languages = [*sorted({c["language"] for c in cells if c["language"] != "all"}), "all"]
+    conditions = [*sorted({c["condition"] for c in cells if c["condition"] != "all"}), "all"]
+    index = {(c["judge"], c["language"], c["condition"]): c for c in cells}
+    return {
+        "conditions": conditions,
+        "judges": report["judges"],
+        "rows": [
+            {"language": lang,
+             "groups": [{"judge": j, "cells": [index.get((j, lang, cond)) for cond in conditions]}
+                        for j in report["judges"]]}
+            for lang in languages
+        ],
+    }
+
+
+def _csv(name: str, fields: list[str] | tuple[str, ...], rows: list[dict], *, raw: bool = False) -> HttpResponse:
+    """A CSV download; formula-like text cells quoted unless ``raw`` (frontend.csv_safety)."""
+    out = HttpResponse(content_type="text/csv; charset=utf-8")
+    out["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+    writer = csv.DictWriter(out, fieldnames=list(fields), extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows if raw else [escape_mapping(r) for r in rows])
+    return out
+
+
 @require_GET
 def agreement(request: HttpRequest, slug: str) -> HttpResponse:
-    """Judge-human agreement: page, or ``?format=json`` / ``?format=csv`` export."""
+    """Several judges against humans: page, ``?format=json`` or ``?format=csv``.
+
+    CSV tables: ``?table=cells`` (default: judge x language x condition x task with
+    intervals), ``ranking`` (systems' scores and ranks under each judge), ``pairs``
+    (ranking agreement between judges), ``refusals``. ``?n_boot=`` and ``?seed=``
+    set the bootstrap (see the API).
+    """
     try:
         project = _research_project(request, slug)
     except _Login:
         return redirect_to_login(request.get_full_path())
-    rows = selectors.agreement_rows(project=project)
-    report = agreement_report(rows, selectors.AGREEMENT_JUDGES)
+    try:
+        n_boot, seed = agreement_params(request.GET)
+    except services.JudgingError as exc:
+        return _json_error(exc.field, str(exc))
+    report = selectors.agreement_study_report(project=project, n_boot=n_boot, seed=seed)
     fmt = request.GET.get("format", "")
     if fmt == "json":
-        return JsonResponse({"project": project.slug, **report.as_dict()})
+        return JsonResponse(report)
     if fmt == "csv":
-        out = HttpResponse(content_type="text/csv; charset=utf-8")
-        out["Content-Disposition"] = f'attachment; filename="{project.slug}-judge-agreement.csv"'
-        writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore")
-        writer.writeheader()
-        rows = report_rows(report)
-        writer.writerows(rows if raw_requested(request.GET) else [escape_mapping(r) for r in rows])
-        return out
+        table = request.GET.get("table", "cells")
+        raw = raw_requested(request.GET)
+        base = f"{project.slug}-judge-agreement"
+        if table == "cells":
+            return _csv(base, CELL_CSV_FIELDS, [_flat_cell(c) for c in report["cells"]], raw=raw)
+        if table == "ranking":
+            judges = report["ranking"]["judges"]
+            fields = ["system"] + [f"{k}:{j}" for j in judges for k in ("score", "rank", "n")]
+            rows = [{"system": s["system"], **{f"{k}:{j}": s[f"{k}s" if k != "n" else "n"][j]
+                                                 for j in judges for k in ("score", "rank", "n")}}
+                    for s in report["ranking"]["systems"]]
+            return _csv(f"{base}-ranking", fields, rows, raw=raw)
+        if table == "pairs":
+            return _csv(f"{base}-ranking-pairs", ["judge_a", "judge_b", "n_systems", "spearman", "kendall"],
+                        report["ranking"]["pairs"], raw=raw)
+        if table == "refusals":
+            fields = ["system", "condition", "n", "refused", "refusal_rate", "accuracy", "accuracy_answered",
+                      "examples"]
+            rows = [r | {"examples": " | ".join(r["examples"])} for r in report["refusals"]]
+            return _csv(f"{base}-refusals", fields, rows, raw=raw)
+        return _json_error("table", "must be cells, ranking, pairs or refusals")
+    cells = report["cells"]
     return render(
         request,
         "judging/agreement.html",
         {
             "project": project,
             "report": report,
-            "groups": [
-                (by, sorted(values.items())) for by, values in report.groups.items()
+            "overall": [c for c in cells if (c["language"], c["condition"], c["task"]) == ("all",) * 3],
+            "table5": _table5(report),
+            "detail": [c for c in cells if "all" not in (c["language"], c["condition"], c["task"])],
+            "ranking_rows": [
+                {"system": s["system"],
+                 "by_judge": [(s["scores"][j], s["ranks"][j], s["n"][j]) for j in report["ranking"]["judges"]]}
+                for s in report["ranking"]["systems"]
             ],
+        },
+    )
+
+
+def _flat_cell(cell: dict) -> dict:
+    row = {k: v for k, v in cell.items() if not k.endswith("_ci")}
+    for stat in ("accuracy", "kappa", "mcc", "spearman"):
+        ci = cell[f"{stat}_ci"]
+        row[f"{stat}_low"], row[f"{stat}_high"] = ci if ci else ("", "")
+    return row
+
+
+@require_http_methods(["GET", "POST"])
+def rubrics(request: HttpRequest, slug: str) -> HttpResponse:
+    """The project's rubric prompts: list, version history, and a form that saves a version.
+
+    ``?from=<built-in or rubric name>`` fills the form from that prompt. POST saves
+    (an edit of an existing name adds its next version).
+    """
+    try:
+        project = _research_project(request, slug)
+    except _Login:
+        return redirect_to_login(request.get_full_path())
+    form: dict = {"name": "", "purpose": "verdict", "system": "", "user": "", "note": "", "based_on": ""}
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        form = {k: request.POST.get(k, "") for k in form}
+        try:
+            rubric, created = services.rubric_save(project=project, by=request.user, **form)
+        except services.JudgingError as exc:
+            errors[exc.field] = str(exc)
+        else:
+            if created:
+                messages.success(request, _("Saved %(label)s.") % {"label": rubric.label})
+            else:
+                messages.info(request, _("Nothing changed: %(label)s is the latest version.") % {"label": rubric.label})
+            return redirect(reverse("judging:rubrics", args=[project.slug]))
+    else:
+        source = request.GET.get("from", "")
+        if source:
+            try:
+                prompt, row = services.prompt_resolve(project=project, name=source)
+            except services.JudgingError:
+                prompt, row = None, None
+            if prompt is not None:
+                form.update(purpose=prompt.purpose, system=prompt.system, user=prompt.user,
+                            name=row.name if row else "", based_on="" if row else source)
+                if row is not None:
+                    form["based_on"] = row.based_on
+    project_rubrics = selectors.rubrics_list(project=project)
+    return render(
+        request,
+        "judging/rubrics.html",
+        {
+            "project": project,
+            "builtins": [builtin_data(n) for n in BUILTIN_PROMPTS],
+            "rubrics": [
+                {"latest": r, "versions": list(selectors.rubric_versions(project=project, name=r.name))}
+                for r in project_rubrics
+            ],
+            "form": form,
+            "errors": errors,
+            "purposes": RubricPurpose.choices,
         },
     )

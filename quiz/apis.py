@@ -22,7 +22,7 @@ from django.db.models import Count, QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -30,24 +30,31 @@ from rest_framework.response import Response as ApiResponse
 from rest_framework.views import APIView
 
 from accounts.api import ProjectAccess
+from accounts.api_filters import Param, openapi_parameters, ordering, parse_filters
 from accounts.models import Project
 
 from . import services
 from .audio import AudioError, inspect_audio
 from .importing import ImportFailed
 from .models import Clip, ModelSystem, Question, Response
+from .validation import LIMITS, MAX_TEXT, check_choices, json_problems, text_problem
 
 PERMISSIONS = [IsAuthenticated, ProjectAccess]
 
 
-def _ordering(request: Request, allowed: tuple[str, ...], default: str) -> str:
-    """``?ordering=field`` or ``-field`` when whitelisted, else ``default``."""
-    value = request.query_params.get("ordering", "")
-    return value if value.lstrip("-") in allowed else default
+def _filters(request: Request, params: tuple[Param, ...], *, extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The list's query parameters, checked (400 for an unknown name or value)."""
+    return parse_filters(request.query_params, params, extra=extra)
 
 
-def ordering_param(allowed: tuple[str, ...]) -> OpenApiParameter:
-    return OpenApiParameter("ordering", str, description=f"One of {', '.join(allowed)} (prefix - for descending).")
+def _known_category(project: Project, values: dict[str, Any]) -> None:
+    """A ``category`` filter must name one of the project's category slugs (else 400)."""
+    from .models import Category
+
+    slug = values.get("category")
+    if slug and not Category.objects.filter(project=project, slug=slug).exists():
+        known = list(Category.objects.filter(project=project).order_by("position").values_list("slug", flat=True))
+        raise ValidationError({"category": [f"unknown category {slug[:60]!r}; one of {', '.join(known) or '(none)'}"]})
 
 
 class ProjectMixin:
@@ -92,14 +99,33 @@ class QuestionInputSerializer(serializers.Serializer):
                                   help_text="Clip public ids in clue order.")
 
     def validate(self, attrs: dict) -> dict:
-        choices = attrs.get("choices")
-        correct = attrs.get("correct_choice")
-        if choices is not None and len(choices) not in (0, 4):
-            raise ValidationError({"choices": ["give exactly 4 options, or none"]})
-        if correct is not None and not choices and not (self.instance and self.instance.choices):
-            raise ValidationError({"correct_choice": ["needs choices"]})
-        if choices and correct is None and not self.partial:
-            raise ValidationError({"correct_choice": ["is required with choices"]})
+        """The bank import's rules (``quiz.validation``), on the question as it would be saved.
+
+        For a PATCH that is the stored question with the sent fields applied, so
+        ``{"choices": []}`` on an MCQ question must also clear ``correct_choice``.
+        """
+        instance: Question | None = self.instance
+        errors: list[tuple[str, str]] = []
+        limits = LIMITS["question"]
+        for key, limit in (("external_id", limits["id"]), ("prompt", MAX_TEXT), ("answerline", MAX_TEXT),
+                           ("category", limits["category"]), ("source", limits["source"])):
+            if isinstance(attrs.get(key), str) and (problem := text_problem(attrs[key], limit)):
+                errors.append((key, problem))
+        if "metadata" in attrs:
+            errors.extend(json_problems(attrs["metadata"], "metadata"))
+        choices = attrs.get("choices", instance.choices if instance else [])
+        correct = attrs["correct_choice"] if "correct_choice" in attrs else getattr(instance, "correct_choice", None)
+        errors.extend(check_choices(list(choices or []), correct, correct_field="correct_choice"))
+        pyramidal = attrs["pyramidal"] if "pyramidal" in attrs else bool(instance and instance.pyramidal)
+        clips = len(attrs["clips"]) if attrs.get("clips") is not None else (
+            instance.question_clips.count() if instance else 0)
+        if pyramidal and clips < 2:
+            errors.append(("pyramidal", "a pyramidal question needs 2 or more clips"))
+        if errors:
+            grouped: dict[str, list[str]] = {}
+            for key, message in errors:
+                grouped.setdefault(key, []).append(message)
+            raise ValidationError(grouped)
         return attrs
 
 
@@ -118,6 +144,11 @@ def _questions(project: Project) -> QuerySet[Question]:
 
 
 QUESTION_ORDER = ("external_id", "created_at", "updated_at", "id")
+QUESTION_FILTERS = (
+    Param("category", description="Category slug."), Param("source"), Param("active", "bool"),
+    Param("mcq", "bool", description="true: only questions with options; false: only without."),
+    ordering(*QUESTION_ORDER),
+)
 
 
 class QuestionListCreateApi(ProjectMixin, generics.GenericAPIView):
@@ -127,24 +158,22 @@ class QuestionListCreateApi(ProjectMixin, generics.GenericAPIView):
 
     @extend_schema(
         operation_id="questions_list",
-        parameters=[OpenApiParameter("category", str, description="Category slug."),
-                    OpenApiParameter("source", str), OpenApiParameter("active", bool),
-                    OpenApiParameter("mcq", bool, description="Only questions with options."),
-                    ordering_param(QUESTION_ORDER)],
+        parameters=openapi_parameters(QUESTION_FILTERS),
         responses=QuestionOutputSerializer(many=True),
     )
     def get(self, request: Request, slug: str) -> ApiResponse:
         qs = _questions(self.project)
-        params = request.query_params
-        if params.get("category"):
+        params = _filters(request, QUESTION_FILTERS)
+        _known_category(self.project, params)
+        if "category" in params:
             qs = qs.filter(category__slug=params["category"])
-        if params.get("source"):
+        if "source" in params:
             qs = qs.filter(source=params["source"])
-        if params.get("active") in ("true", "false", "1", "0"):
-            qs = qs.filter(is_active=params["active"] in ("true", "1"))
-        if params.get("mcq") in ("true", "1"):
-            qs = qs.filter(correct_choice__isnull=False)
-        qs = qs.order_by(_ordering(request, QUESTION_ORDER, "external_id"))
+        if "active" in params:
+            qs = qs.filter(is_active=params["active"])
+        if "mcq" in params:
+            qs = qs.filter(correct_choice__isnull=not params["mcq"])
+        qs = qs.order_by(params.get("ordering", "external_id"))
         page = self.paginate_queryset(qs)
         return self.get_paginated_response(QuestionOutputSerializer(page, many=True).data)
 
@@ -198,7 +227,7 @@ class ClipSerializer(serializers.ModelSerializer):
 
 
 class ClipUploadSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="WAV, FLAC, OGG or MP3; at most EARSHOT_MAX_UPLOAD_BYTES.")
+    file = serializers.FileField(help_text="WAV, FLAC, OGG, MP3, M4A/AAC or Opus; at most EARSHOT_MAX_UPLOAD_BYTES.")
 
 
 class ClipListUploadApi(ProjectMixin, generics.GenericAPIView):
@@ -207,12 +236,12 @@ class ClipListUploadApi(ProjectMixin, generics.GenericAPIView):
     serializer_class = ClipSerializer
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(operation_id="clips_list", parameters=[ordering_param(("id", "created_at", "duration_s"))],
+    FILTERS = (ordering("id", "created_at", "duration_s"),)
+
+    @extend_schema(operation_id="clips_list", parameters=openapi_parameters(FILTERS),
                    responses=ClipSerializer(many=True))
     def get(self, request: Request, slug: str) -> ApiResponse:
-        qs = Clip.objects.filter(project=self.project).order_by(
-            _ordering(request, ("id", "created_at", "duration_s"), "id")
-        )
+        qs = Clip.objects.filter(project=self.project).order_by(_filters(request, self.FILTERS).get("ordering", "id"))
         return self.get_paginated_response(ClipSerializer(self.paginate_queryset(qs), many=True).data)
 
     @extend_schema(operation_id="clips_upload", request={"multipart/form-data": ClipUploadSerializer},
@@ -224,13 +253,12 @@ class ClipListUploadApi(ProjectMixin, generics.GenericAPIView):
         limit = settings.EARSHOT_MAX_UPLOAD_BYTES
         if upload.size > limit:
             raise ValidationError({"file": [f"is {upload.size} bytes; the limit is {limit} bytes"]})
-        data = upload.read()
+        name = "".join(c for c in Path(upload.name or "").name if c.isprintable())[:200] or "upload.wav"
         try:
-            info = inspect_audio(data, name=upload.name or "upload.wav")
+            info = inspect_audio(upload, name=name)  # read in blocks; large uploads stay on disk
         except AudioError as exc:
             raise ValidationError({"file": [str(exc)]}) from exc
-        clip, created = services.clip_store(project=self.project, name=upload.name or "upload.wav",
-                                            data=data, info=info)
+        clip, created = services.clip_store(project=self.project, name=name, data=upload, info=info)
         return ApiResponse(ClipSerializer(clip).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
@@ -259,10 +287,12 @@ class ModelSystemListCreateApi(ProjectMixin, generics.GenericAPIView):
         return (ModelSystem.objects.filter(project=self.project).prefetch_related("responders")
                 .annotate(n_responses=Count("responders__responses")))
 
-    @extend_schema(operation_id="model_systems_list", parameters=[ordering_param(("name", "created_at"))],
+    FILTERS = (ordering("name", "created_at"),)
+
+    @extend_schema(operation_id="model_systems_list", parameters=openapi_parameters(FILTERS),
                    responses=ModelSystemSerializer(many=True))
     def get(self, request: Request, slug: str) -> ApiResponse:
-        qs = self._qs().order_by(_ordering(request, ("name", "created_at"), "name"))
+        qs = self._qs().order_by(_filters(request, self.FILTERS).get("ordering", "name"))
         return self.get_paginated_response(ModelSystemSerializer(self.paginate_queryset(qs), many=True).data)
 
     @extend_schema(operation_id="model_systems_create", request=ModelSystemSerializer,
@@ -304,33 +334,30 @@ class ResponseSerializer(serializers.ModelSerializer):
 RESPONSE_ORDER = ("id", "created_at", "latency_ms")
 
 
-def _responses(project: Project, request: Request, kind: str | None) -> QuerySet[Response]:
+HUMAN_RESPONSE_FILTERS = (
+    Param("mode", "choice", choices=("free", "mcq")), Param("question", description="Question external id."),
+    Param("correct", "bool", description="Effective verdict."), ordering(*RESPONSE_ORDER),
+)
+MODEL_RESPONSE_FILTERS = (*HUMAN_RESPONSE_FILTERS, Param("system"), Param("condition", max_length=60))
+
+
+def _responses(project: Project, request: Request, kind: str) -> QuerySet[Response]:
     from frontend.selectors import with_verdict
 
+    params = _filters(request, HUMAN_RESPONSE_FILTERS if kind == "human" else MODEL_RESPONSE_FILTERS)
     qs = with_verdict(Response.objects.filter(project=project), project).select_related(
-        "question", "responder", "responder__system")
-    params = request.query_params
-    if kind:
-        qs = qs.filter(responder__kind=kind)
-    elif params.get("kind") in ("human", "model"):
-        qs = qs.filter(responder__kind=params["kind"])
-    if params.get("mode") in ("free", "mcq"):
+        "question", "responder", "responder__system").filter(responder__kind=kind)
+    if "mode" in params:
         qs = qs.filter(mode=params["mode"])
-    if params.get("question"):
+    if "question" in params:
         qs = qs.filter(question__external_id=params["question"])
-    if params.get("system"):
+    if "system" in params:
         qs = qs.filter(responder__system__name=params["system"])
-    if params.get("condition"):
+    if "condition" in params:
         qs = qs.filter(responder__condition=params["condition"])
-    if params.get("correct") in ("true", "false", "1", "0"):
-        qs = qs.filter(verdict=params["correct"] in ("true", "1"))
-    return qs.order_by(_ordering(request, RESPONSE_ORDER, "id"))
-
-
-RESPONSE_FILTERS = [
-    OpenApiParameter("mode", str, enum=["free", "mcq"]), OpenApiParameter("question", str),
-    OpenApiParameter("correct", bool), ordering_param(RESPONSE_ORDER),
-]
+    if "correct" in params:
+        qs = qs.filter(verdict=params["correct"])
+    return qs.order_by(params.get("ordering", "id"))
 
 
 class ResponseListApi(ProjectMixin, generics.GenericAPIView):
@@ -338,7 +365,7 @@ class ResponseListApi(ProjectMixin, generics.GenericAPIView):
 
     serializer_class = ResponseSerializer
 
-    @extend_schema(operation_id="human_responses_list", parameters=RESPONSE_FILTERS,
+    @extend_schema(operation_id="human_responses_list", parameters=openapi_parameters(HUMAN_RESPONSE_FILTERS),
                    responses=ResponseSerializer(many=True))
     def get(self, request: Request, slug: str) -> ApiResponse:
         qs = _responses(self.project, request, kind="human")
@@ -351,7 +378,11 @@ class JSONLinesParser(BaseParser):
     media_type = "application/x-ndjson"
 
     def parse(self, stream, media_type=None, parser_context=None) -> str:
-        return stream.read().decode("utf-8-sig")
+        body = stream.read()
+        try:
+            return body.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ParseError(f"the body is not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
 
 
 class JSONLParser(JSONLinesParser):
@@ -364,10 +395,22 @@ class ImportSummarySerializer(serializers.Serializer):
     unchanged = serializers.IntegerField()
 
 
+IMPORT_PROBLEM = inline_serializer("ImportProblem", {
+    "line": serializers.IntegerField(help_text="Line of the file (0: the whole file), or the item's position "
+                                                "(1 = first) when unit is 'item'."),
+    "unit": serializers.ChoiceField(choices=["line", "item"]),
+    "field": serializers.CharField(), "message": serializers.CharField(),
+    "text": serializers.CharField(help_text="FILE:LINE: field: message, as the command line prints it."),
+}, many=True)
+
+
 class ImportErrorSerializer(serializers.Serializer):
-    errors = inline_serializer("ImportProblem", {
-        "line": serializers.IntegerField(), "field": serializers.CharField(), "message": serializers.CharField(),
-    }, many=True)
+    errors = IMPORT_PROBLEM
+
+
+def import_failed_response(exc: ImportFailed) -> ApiResponse:
+    """HTTP 400 with every problem of a failed import, in the command line's terms."""
+    return ApiResponse({"errors": [p.as_dict() for p in exc.problems]}, status=status.HTTP_400_BAD_REQUEST)
 
 
 MODEL_OUTPUT_ROW = inline_serializer("ModelOutputRow", {
@@ -380,15 +423,20 @@ MODEL_OUTPUT_ROW = inline_serializer("ModelOutputRow", {
 }, many=True)
 
 
-def _body_as_jsonl(data: Any) -> str:
-    """Turn a JSON list (or ``{"rows": [...]}``) or a JSONL string into JSONL text."""
+def _body_as_file(data: Any) -> tuple[str, str]:
+    """(file name, text) for a JSON list (or ``{"rows": [...]}``) or a JSON-lines body.
+
+    A list becomes ``upload.json`` (problems name ``item N``), JSON lines
+    ``upload.jsonl`` (``line N``). ``json.dumps`` escapes non-ASCII, so strings the
+    file cannot hold (lone surrogates) reach the validator instead of the encoder.
+    """
     if isinstance(data, str):
-        return data
+        return "upload.jsonl", data
     if isinstance(data, dict) and isinstance(data.get("rows"), list):
         data = data["rows"]
     if not isinstance(data, list):
         raise ValidationError({"body": ["send a JSON list of model outputs, or JSON lines (application/x-ndjson)"]})
-    return "\n".join(json.dumps(row, ensure_ascii=False) for row in data) + "\n"
+    return "upload.json", json.dumps(data)
 
 
 class ModelResponseListUploadApi(ProjectMixin, generics.GenericAPIView):
@@ -398,7 +446,7 @@ class ModelResponseListUploadApi(ProjectMixin, generics.GenericAPIView):
     parser_classes = [JSONParser, JSONLinesParser, JSONLParser]
 
     @extend_schema(operation_id="model_responses_list",
-                   parameters=[*RESPONSE_FILTERS, OpenApiParameter("system", str), OpenApiParameter("condition", str)],
+                   parameters=openapi_parameters(MODEL_RESPONSE_FILTERS),
                    responses=ResponseSerializer(many=True))
     def get(self, request: Request, slug: str) -> ApiResponse:
         qs = _responses(self.project, request, kind="model")
@@ -418,21 +466,30 @@ class ModelResponseListUploadApi(ProjectMixin, generics.GenericAPIView):
         ),
     )
     def post(self, request: Request, slug: str) -> ApiResponse:
-        text = _body_as_jsonl(request.data)
-        allow_empty = request.query_params.get("allow_empty") in ("1", "true")
+        name, text = _body_as_file(request.data)
+        allow_empty = parse_filters(request.query_params, (Param("allow_empty", "bool"),)).get("allow_empty", False)
         with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "upload.jsonl"
-            path.write_text(text, encoding="utf-8")
+            path = Path(tmp) / name
+            path.write_text(text, encoding="utf-8", errors="surrogatepass")
             try:
                 summary = services.model_responses_import(project=self.project, path=path, allow_empty=allow_empty)
             except ImportFailed as exc:
-                errors = [{"line": p.line, "field": p.field, "message": p.message} for p in exc.problems]
-                return ApiResponse({"errors": errors}, status=status.HTTP_400_BAD_REQUEST)
+                return import_failed_response(exc)
         return ApiResponse({"created": summary.created, "updated": summary.updated, "unchanged": summary.unchanged},
                            status=status.HTTP_201_CREATED)
 
 
 # ---------------------------------------------------------------------------- dashboard
+
+DASHBOARD_FILTERS = (
+    Param("mode", "choice", choices=("free", "mcq")), Param("category", description="Category slug."),
+    Param("source"), Param("condition", max_length=60, description="Model condition (humans always kept)."),
+    Param("stage", "choice", choices=("1", "2", "all"),
+          description="1 (default): independent answers; 2: the MCQ second stage of free-then-MCQ; all: both."),
+    Param("min_listened", "number",
+          description="Keep responses whose listened fraction is at least this (0-1); drops those without evidence."),
+)
+EXPORT_FILTERS = (Param("as", "choice", choices=("csv", "jsonl", "parquet")), *DASHBOARD_FILTERS)
 
 
 class DashboardApi(ProjectMixin, APIView):
@@ -440,15 +497,15 @@ class DashboardApi(ProjectMixin, APIView):
 
     @extend_schema(
         operation_id="dashboard_retrieve",
-        parameters=[OpenApiParameter("mode", str, enum=["free", "mcq"]),
-                    OpenApiParameter("category", str, description="Category slug."),
-                    OpenApiParameter("source", str),
-                    OpenApiParameter("condition", str, description="Model condition (humans always kept).")],
+        parameters=openapi_parameters(DASHBOARD_FILTERS),
         responses=inline_serializer("Dashboard", {
             "project": serializers.CharField(), "filters": serializers.DictField(),
             "counts": serializers.DictField(child=serializers.IntegerField()),
             "topline": serializers.DictField(),
             "tables": serializers.DictField(child=serializers.ListField(child=serializers.DictField())),
+            "theta_fits": serializers.DictField(
+                child=serializers.DictField(), help_text="Per mode, the IRT fit behind the model ranking's θ "
+                "(fit_id null: no fit matches this view's mode and filters)."),
         }),
     )
     def get(self, request: Request, slug: str) -> ApiResponse:
@@ -456,7 +513,9 @@ class DashboardApi(ProjectMixin, APIView):
         from frontend.selectors import dashboard_data
         from frontend.views import dashboard_json
 
-        data = dashboard_data(self.project, Filters.from_query(request.query_params))
+        values = _filters(request, DASHBOARD_FILTERS)
+        _known_category(self.project, values)
+        data = dashboard_data(self.project, Filters.from_query(values))
         return ApiResponse(dashboard_json(self.project, data))
 
 
@@ -498,9 +557,7 @@ class ResponsesExportApi(ProjectMixin, APIView):
 
     @extend_schema(
         operation_id="responses_export",
-        parameters=[OpenApiParameter("as", str, enum=["csv", "jsonl", "parquet"]),
-                    OpenApiParameter("mode", str, enum=["free", "mcq"]), OpenApiParameter("category", str),
-                    OpenApiParameter("source", str), OpenApiParameter("condition", str), RAW_PARAMETER],
+        parameters=[*openapi_parameters(EXPORT_FILTERS), RAW_PARAMETER],
         responses={(200, "text/csv"): OpenApiTypes.BINARY, (200, "application/x-ndjson"): OpenApiTypes.BINARY,
                    (200, "application/vnd.apache.parquet"): OpenApiTypes.BINARY},
     )
@@ -511,8 +568,10 @@ class ResponsesExportApi(ProjectMixin, APIView):
         from frontend.csv_safety import raw_requested
         from frontend.dashboard import Filters
 
-        fmt = request.query_params.get("as", "csv")
-        filters = Filters.from_query(request.query_params)
+        values = _filters(request, EXPORT_FILTERS, extra=("raw",))
+        _known_category(self.project, values)
+        fmt = values.get("as", "csv")
+        filters = Filters.from_query(values)
         if fmt == "csv":
             response = StreamingHttpResponse(exports.csv_export(self.project, filters,
                                                                 raw=raw_requested(request.query_params)),

@@ -170,6 +170,14 @@ class Responder(models.Model):
         max_length=60, blank=True, help_text="e.g. audio+text, text-only, transcript-only"
     )
     label = models.CharField(max_length=200, help_text="Pseudonymous display name.")
+    browser_hash = models.CharField(
+        max_length=64, blank=True, db_index=True,
+        help_text="Keyed hash of the browser's Earshot cookie (never the cookie): spots handle changes.",
+    )
+    client_hash = models.CharField(
+        max_length=64, blank=True,
+        help_text="Keyed hash of the client address when a guest was created (rate limits only).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -203,11 +211,114 @@ class Mode(models.TextChoices):
     MCQ = "mcq", "Multiple choice"
 
 
+class StudyDesign(models.TextChoices):
+    """How a project's players meet its questions in the two modes (docs/quiz-studies.md)."""
+
+    BETWEEN = "between", "Between-subjects: each question in one mode per player, balanced"
+    FREE_THEN_MCQ = "free_then_mcq", "Free then multiple choice (second stage)"
+    ONE_MODE = "one_mode", "One mode for the whole project"
+    CHOICE = "choice", "Player's choice (casual play; each question once in any mode)"
+
+
+class FeedbackPolicy(models.TextChoices):
+    """What a player learns after answering."""
+
+    FULL = "full", "Show the answer and the ruling"
+    CORRECTNESS = "correctness", "Show right or wrong only"
+    NONE = "none", "Show nothing until the study ends"
+
+
+class PlayAccess(models.TextChoices):
+    """Who may play a project's quiz (on top of the project being public or private)."""
+
+    OPEN = "open", "Anyone allowed to see the project (guests welcome)"
+    SIGN_IN = "sign_in", "Registered, signed-in accounts only"
+    STUDY_LINK = "study_link", "Only through the study link"
+
+
+class QuizStudy(models.Model):
+    """A project's study settings for its quiz: design, feedback, access and protocol.
+
+    Created with the defaults on first use (``quiz.study.study_for``). Every response
+    records the design and feedback in force when it was given, and every export
+    names them, so a paper can say exactly how its human scores were collected.
+    """
+
+    project = models.OneToOneField(Project, on_delete=models.CASCADE, related_name="quiz_study")
+    design = models.CharField(max_length=20, choices=StudyDesign.choices, default=StudyDesign.BETWEEN)
+    one_mode = models.CharField(
+        max_length=10, choices=Mode.choices, default=Mode.FREE,
+        help_text="The mode of every question under the one-mode design.",
+    )
+    feedback = models.CharField(max_length=20, choices=FeedbackPolicy.choices, default=FeedbackPolicy.FULL)
+    results_released = models.BooleanField(
+        default=False, help_text="The study has ended: players may now see answers and rulings."
+    )
+    access = models.CharField(max_length=20, choices=PlayAccess.choices, default=PlayAccess.OPEN)
+    link_token = models.CharField(max_length=48, default=_opaque_token, editable=False)
+    prompt_limit = models.PositiveSmallIntegerField(
+        default=1, help_text="Prompts ('can you be more specific?') a player may get per question."
+    )
+    guests_per_hour = models.PositiveSmallIntegerField(
+        default=5, help_text="Guest accounts one client (browser session or address) may create per hour."
+    )
+    leaderboard_min_answers = models.PositiveSmallIntegerField(
+        default=10, help_text="Players with fewer answers are not ranked."
+    )
+    # Protocol (consent, instructions, questionnaire); every change makes a new version.
+    consent_text = models.TextField(blank=True)
+    instructions_text = models.TextField(blank=True)
+    questionnaire = models.JSONField(
+        default=list, blank=True,
+        help_text="Extra questionnaire fields: [{'name', 'label', 'kind': text|choice, 'choices', 'required'}].",
+    )
+    ask_native_language = models.BooleanField(default=False)
+    ask_trivia_experience = models.BooleanField(default=False)
+    collect_payment_email = models.BooleanField(default=False)
+    protocol_version = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "quiz studies"
+
+    def __str__(self) -> str:
+        return f"study of {self.project_id} ({self.design}, feedback {self.feedback})"
+
+    @property
+    def has_protocol(self) -> bool:
+        return bool(
+            self.consent_text or self.instructions_text or self.questionnaire
+            or self.ask_native_language or self.ask_trivia_experience or self.collect_payment_email
+        )
+
+
+class StudyProtocolVersion(models.Model):
+    """A frozen copy of a study's consent, instructions and questionnaire at one version."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="quiz_protocols")
+    version = models.PositiveIntegerField()
+    consent_text = models.TextField(blank=True)
+    instructions_text = models.TextField(blank=True)
+    questionnaire = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project_id", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "version"], name="uniq_quiz_protocol_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"protocol v{self.version} of project #{self.project_id}"
+
+
 class Presentation(models.Model):
     """A question served to a responder in a mode: fixes the MCQ option order shown.
 
     Created when the question is served (before any answer), so a reload shows the
-    same order and the response can store exactly what the responder saw.
+    same order and the response can store exactly what the responder saw. For a
+    pyramidal question it also holds how many clues the server has revealed; the
+    reveal, prompt and listening events are :class:`PresentationEvent` rows.
     """
 
     responder = models.ForeignKey(
@@ -217,6 +328,13 @@ class Presentation(models.Model):
     mode = models.CharField(max_length=10, choices=Mode.choices)
     option_order = models.JSONField(
         default=list, blank=True, help_text="Author's option indices in the order shown."
+    )
+    stage = models.PositiveSmallIntegerField(
+        default=1, help_text="2 for the multiple-choice stage that follows a free answer."
+    )
+    design = models.CharField(max_length=20, blank=True, help_text="Study design when served.")
+    clues_revealed = models.PositiveSmallIntegerField(
+        default=1, help_text="Pyramidal: clues the server has revealed (the first is revealed on serving)."
     )
     served_at = models.DateTimeField(auto_now_add=True)
 
@@ -229,6 +347,52 @@ class Presentation(models.Model):
 
     def __str__(self) -> str:
         return f"question #{self.question_id} to responder #{self.responder_id} ({self.mode})"
+
+
+class PresentationEvent(models.Model):
+    """Something the server saw happen to a presentation, with its time.
+
+    ``reveal``: a clue was revealed (``clue_index``); ``prompted``: the player was
+    asked to be more specific (``detail.answer`` holds what they typed); ``audio``:
+    a clue's audio was fetched (``detail.range``).
+    """
+
+    class Kind(models.TextChoices):
+        REVEAL = "reveal", "Clue revealed"
+        PROMPTED = "prompted", "Prompted"
+        AUDIO = "audio", "Audio fetched"
+
+    presentation = models.ForeignKey(Presentation, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    clue_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["presentation_id", "at", "id"]
+        indexes = [models.Index(fields=["presentation", "kind"], name="presentation_event_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on presentation #{self.presentation_id}"
+
+
+class PlayerEnrolment(models.Model):
+    """A player's passage through a quiz study's protocol (consent, instructions, questionnaire).
+
+    Questionnaire answers are research data (pseudonymous, exported by responder);
+    a payment e-mail is never stored here but in :class:`accounts.models.ContactInfo`.
+    """
+
+    responder = models.OneToOneField(Responder, on_delete=models.CASCADE, related_name="enrolment")
+    protocol_version = models.PositiveIntegerField()
+    consent_at = models.DateTimeField(null=True, blank=True)
+    instructions_at = models.DateTimeField(null=True, blank=True)
+    questionnaire_at = models.DateTimeField(null=True, blank=True)
+    answers = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"enrolment of responder #{self.responder_id} (protocol v{self.protocol_version})"
 
 
 class Response(models.Model):
@@ -247,9 +411,26 @@ class Response(models.Model):
     )
     option_order = models.JSONField(default=list, blank=True)
     clue_index = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Pyramidal: index of the last clue heard."
+        null=True, blank=True,
+        help_text="Pyramidal: index of the last clue the server had revealed when the answer arrived.",
+    )
+    clue_time_s = models.FloatField(
+        null=True, blank=True, help_text="Pyramidal: seconds since the server revealed that clue."
     )
     clip_time_s = models.FloatField(null=True, blank=True)
+    stage = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="2: the multiple-choice answer given after a free answer to the same question "
+        "(not an independent answer; left out of accuracies and fits by default).",
+    )
+    design = models.CharField(max_length=20, blank=True, help_text="Study design when answered.")
+    feedback = models.CharField(max_length=20, blank=True, help_text="What the player was shown after.")
+    listening = models.JSONField(
+        default=dict, blank=True, help_text="Listening evidence: played intervals per clip and the server's check."
+    )
+    listened_fraction = models.FloatField(
+        null=True, blank=True, help_text="Share of the revealed audio the player heard (0-1)."
+    )
     latency_ms = models.PositiveIntegerField(null=True, blank=True)
     client_token = models.CharField(max_length=64)
     prompted = models.BooleanField(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import random
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from django.core.files.base import ContentFile
+from django.core.files.base import ContentFile, File
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -71,8 +72,11 @@ def category_get_or_create(*, project: Project, name: str, position: int | None 
     return Category.objects.create(project=project, name=name, slug=slug, position=position)
 
 
-def clip_store(*, project: Project, name: str, data: bytes, info) -> tuple[Clip, bool]:
+def clip_store(*, project: Project, name: str, data: bytes | os.PathLike | IO[bytes], info) -> tuple[Clip, bool]:
     """Store audio content once per project (deduplicated by SHA-256).
+
+    ``data`` is the bytes, a path or an open (seekable) file; paths and files are
+    copied in chunks.
 
     The stored file name is derived from the content hash, never from ``name``:
     names such as ``GuessTheVoiceAdele_01.wav`` would give answers away.
@@ -94,7 +98,15 @@ def clip_store(*, project: Project, name: str, data: bytes, info) -> tuple[Clip,
         size_bytes=info.size_bytes,
     )
     extension = Path(name).suffix.lower() or ".wav"
-    clip.file.save(f"{project.pk}/{info.sha256[:2]}/{info.sha256}{extension}", ContentFile(data), save=False)
+    target = f"{project.pk}/{info.sha256[:2]}/{info.sha256}{extension}"
+    if isinstance(data, bytes | bytearray):
+        clip.file.save(target, ContentFile(data), save=False)
+    elif isinstance(data, str | os.PathLike):
+        with open(data, "rb") as handle:  # copied in chunks, never held whole in memory
+            clip.file.save(target, File(handle), save=False)
+    else:
+        data.seek(0)
+        clip.file.save(target, data if isinstance(data, File) else File(data), save=False)
     clip.save()
     return clip, True
 
@@ -126,7 +138,7 @@ def bank_import(*, project: Project, path: Path, audio_dir: Path | None = None) 
                 category = category_get_or_create(project=project, name=row.category)
                 clips = []
                 for ref in row.audio:
-                    clip, created = clip_store(project=project, name=ref.name, data=ref.data, info=ref.info)
+                    clip, created = clip_store(project=project, name=ref.name, data=ref.path, info=ref.info)
                     if created:
                         written_files.append(clip)
                         summary.clips_created += 1
@@ -240,9 +252,14 @@ def responder_for_model(*, project: Project, system_name: str, condition: str) -
 
 
 def presentation_get_or_create(
-    *, responder: Responder, question: Question, mode: str, rng: random.Random | None = None
+    *, responder: Responder, question: Question, mode: str, rng: random.Random | None = None,
+    stage: int = 1, design: str = "",
 ) -> Presentation:
-    """Serve ``question`` to ``responder``: fix (and store) the MCQ option order shown."""
+    """Serve ``question`` to ``responder``: fix (and store) the MCQ option order shown.
+
+    ``stage`` 2 marks the multiple-choice version served after a free answer (the
+    *free then MCQ* design); ``design`` records the study design in force.
+    """
     if mode == Mode.MCQ and not question.has_mcq:
         raise SubmissionError("mode", "this question has no multiple-choice options")
     existing = Presentation.objects.filter(responder=responder, question=question, mode=mode).first()
@@ -255,7 +272,8 @@ def presentation_get_or_create(
     try:
         with transaction.atomic():
             return Presentation.objects.create(
-                responder=responder, question=question, mode=mode, option_order=order
+                responder=responder, question=question, mode=mode, option_order=order,
+                stage=stage, design=design,
             )
     except IntegrityError:
         return Presentation.objects.get(responder=responder, question=question, mode=mode)
@@ -305,9 +323,14 @@ def response_submit(
     choice: int | None = None,
     option_order: list[int] | None = None,
     clue_index: int | None = None,
+    clue_time_s: float | None = None,
     clip_time_s: float | None = None,
     latency_ms: int | None = None,
     prompted: bool = False,
+    stage: int | None = None,
+    design: str = "",
+    listening: dict | None = None,
+    listened_fraction: float | None = None,
 ) -> tuple[Response, bool]:
     """Store and judge one answer; idempotent by ``client_token``.
 
@@ -357,6 +380,8 @@ def response_submit(
     clip_count = question.question_clips.count()
     if clue_index is not None and not 0 <= int(clue_index) < max(clip_count, 1):
         raise SubmissionError("clue_index", f"must be between 0 and {clip_count - 1}")
+    if stage is None:
+        stage = presentation.stage if presentation is not None else 1
     now = timezone.now()
     if latency_ms is None and presentation is not None:
         latency_ms = int((now - presentation.served_at).total_seconds() * 1000)
@@ -373,10 +398,15 @@ def response_submit(
                 choice_position=choice_position,
                 option_order=option_order,
                 clue_index=clue_index,
+                clue_time_s=clue_time_s,
                 clip_time_s=clip_time_s,
                 latency_ms=latency_ms,
                 client_token=client_token,
                 prompted=prompted,
+                stage=stage,
+                design=design or (presentation.design if presentation is not None else ""),
+                listening=listening or {},
+                listened_fraction=listened_fraction,
                 judged_at=now,
                 **verdict,
             )
@@ -404,21 +434,22 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
     for row in rows:
         question = questions.get(row.question_id)
         if question is None:
-            problems.append(Problem(file, row.line, "question_id", f"unknown question id {row.question_id!r}"))
+            problems.append(row.problem(file, "question_id", f"unknown question id {row.question_id!r}"))
             continue
         choice = None
         if row.mode == Mode.MCQ:
             if not question.has_mcq:
-                problems.append(Problem(file, row.line, "mode", f"question {row.question_id!r} has no options"))
+                problems.append(row.problem(file, "mode", f"question {row.question_id!r} has no options"))
                 continue
             order = row.option_order or list(range(4))
             shown = [question.choices[i] for i in order]
             position = _choice_index(row.choice, shown)
             if position is None:
-                problems.append(Problem(file, row.line, "choice", f"{row.choice!r} is not one of the options"))
+                problems.append(row.problem(file, "choice", f"{str(row.choice)[:80]!r} is not one of the options"))
                 continue
             choice = order[position]
         resolved.append((row, question, choice))
+    problems.extend(_stored_token_clashes(project, file, resolved))
     if problems:
         raise ImportFailed(problems)
     summary = ImportSummary()
@@ -448,6 +479,29 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
                 Response.objects.create(question=question, responder=responder, mode=row.mode, **values)
                 summary.created += 1
     return summary
+
+
+def _stored_token_clashes(project: Project, file: str, resolved: list) -> list[Problem]:
+    """Rows whose client token a stored answer of the same model responder already uses
+    for another question or mode (the unique key would refuse them mid-import)."""
+    tokens = sorted({row.client_token for row, _, _ in resolved})
+    stored: dict[tuple[str, str, str], tuple[str, str]] = {}
+    for start in range(0, len(tokens), 500):  # bounded IN lists (SQLite's variable limit)
+        stored.update({
+            (name, condition, token): (qid, mode)
+            for name, condition, token, qid, mode in Response.objects.filter(
+                project=project, responder__kind=ResponderKind.MODEL, client_token__in=tokens[start:start + 500],
+            ).values_list("responder__system__name", "responder__condition", "client_token",
+                          "question__external_id", "mode")
+        })
+    problems = []
+    for row, question, _ in resolved:
+        owner = stored.get((row.system, row.condition, row.client_token))
+        if owner is not None and owner != (question.external_id, row.mode):
+            problems.append(row.problem(file, "client_token", (
+                f"{row.client_token!r} is already the token of {row.system}/{row.condition}'s "
+                f"{owner[1]} answer to {owner[0]!r}")))
+    return problems
 
 
 def new_client_token() -> str:

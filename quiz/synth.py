@@ -154,3 +154,36 @@ def wav_bytes(signal: np.ndarray, *, sr: int = SR) -> bytes:
     clipped = np.clip(signal, -1.0, 1.0)
     sf.write(buf, clipped, sr, format="WAV", subtype="PCM_16")
     return buf.getvalue()
+
+
+#: Container and encoder PyAV uses for each compressed format (:func:`encoded_bytes`).
+AV_ENCODERS = {".m4a": ("ipod", "aac"), ".aac": ("adts", "aac"), ".opus": ("ogg", "libopus")}
+
+
+def encoded_bytes(signal: np.ndarray, suffix: str, *, sr: int = SR) -> bytes:
+    """``signal`` encoded as AAC in MPEG-4 (``.m4a``), raw AAC (``.aac``) or Ogg Opus (``.opus``).
+
+    Uses PyAV (FFmpeg), the same library that decodes these formats at import; Opus
+    needs ``sr`` to be 8, 12, 16, 24 or 48 kHz.
+    """
+    import av
+
+    container_format, codec = AV_ENCODERS[suffix]
+    samples = np.asarray(signal, dtype=np.float32)
+    out_buffer = io.BytesIO()
+    with av.open(out_buffer, mode="w", format=container_format) as out:
+        stream = out.add_stream(codec, rate=sr, layout="mono")
+        sample_format = stream.codec_context.format
+        step = stream.codec_context.frame_size or 1024
+        for start in range(0, len(samples), step):
+            chunk = samples[start:start + step].reshape(1, -1)
+            if not sample_format.name.startswith("flt"):
+                chunk = (np.clip(chunk, -1, 1) * 32767).astype(np.int16)
+            frame = av.AudioFrame.from_ndarray(chunk, format=sample_format.name, layout="mono")
+            frame.sample_rate = sr
+            frame.pts = start
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    return out_buffer.getvalue()

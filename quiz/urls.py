@@ -1,14 +1,18 @@
 from django.urls import path
 
-from . import views
+from . import research_views, views
 
 app_name = "quiz"
 
 urlpatterns = [
     path("p/<slug:slug>/play/", views.play_start, name="play_start"),
     path("p/<slug:slug>/play/next/", views.play_next, name="play_next"),
+    path("p/<slug:slug>/play/before/", views.play_protocol, name="play_protocol"),
     path("p/<slug:slug>/play/answer/", views.play_answer, name="play_answer"),
+    path("p/<slug:slug>/play/reveal/", views.play_reveal, name="play_reveal"),
     path("p/<slug:slug>/play/me/", views.play_history, name="play_history"),
     path("p/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
+    path("p/<slug:slug>/study/", research_views.study_settings, name="study_settings"),
+    path("p/<slug:slug>/study/link/", research_views.study_link_rotate, name="study_link_rotate"),
     path("clips/<str:public_id>/", views.clip_audio, name="clip_audio"),
 ]

@@ -1,40 +1,100 @@
-"""Player-facing views: pick a game, play questions, see history; serve clip audio.
+"""Player-facing views: start a game, pass the study protocol, play, see history; serve clip audio.
 
-The answerline and which option is correct never reach the browser before the
-player has answered: the question page carries the prompt, opaque clip URLs and
-the options in the player's shuffled order only; the verdict and the correct
-answer come back in the answer endpoint's reply.
+The answerline and which option is correct never reach the browser while the
+player could still be served the question in any mode (``quiz.study``): the
+question page carries the prompt, the clues the server has revealed so far and
+the options in the player's shuffled order only. What the answer reply shows
+depends on the project's feedback policy. Pyramidal clues are revealed by the
+server (``play_reveal``) and their audio is not fetchable before that.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 
 from django.contrib.auth import login
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import ratelimit
 from accounts.models import Membership, Project, Role
-from accounts.permissions import can_play, role_in
+from accounts.permissions import can_play, can_research, role_in
 from accounts.services import guest_create
 
 from . import selectors, services
+from . import study as studies
 from .http import serve_clip
-from .models import Category, Clip, Mode, Presentation
+from .models import (
+    Category,
+    Clip,
+    Mode,
+    PlayAccess,
+    Presentation,
+    PresentationEvent,
+    QuizStudy,
+    Response,
+)
 from .rendering import answerline_html
 
+BROWSER_COOKIE = "earshot_bid"
+_LINK_SESSION_KEY = "earshot:study-link:{}"
 
-def _project_for_player(request: HttpRequest, slug: str) -> Project:
+
+class _Refused(Exception):
+    """The player may not play here now; carries the page that says why."""
+
+    def __init__(self, response: HttpResponse):
+        self.response = response
+
+
+def _project_for_player(request: HttpRequest, slug: str) -> tuple[Project, QuizStudy]:
+    """The project and its study, if this visitor may play it (404 otherwise)."""
     project = get_object_or_404(Project, slug=slug)
     if not can_play(request.user, project):
         raise Http404("No such quiz")
-    return project
+    study = studies.study_for(project)
+    if can_research(request.user, project):
+        return project, study
+    if study.access == PlayAccess.STUDY_LINK:
+        token = request.GET.get("k") or ""
+        key = _LINK_SESSION_KEY.format(project.pk)
+        if token and secrets.compare_digest(token, study.link_token):
+            request.session[key] = study.link_token
+        if not secrets.compare_digest(str(request.session.get(key) or ""), study.link_token):
+            raise _Refused(render(request, "quiz/play_refused.html",
+                                  {"project": project, "reason": "link"}, status=403))
+    if study.access == PlayAccess.SIGN_IN and (
+        not request.user.is_authenticated or request.user.is_guest
+    ):
+        raise _Refused(render(request, "quiz/play_refused.html",
+                              {"project": project, "reason": "sign_in",
+                               "login_url": reverse("accounts:login") + "?next=" + request.path},
+                              status=403))
+    return project, study
+
+
+def _refusable(view):
+    """Turn :class:`_Refused` into its page (or a JSON error for the JSON endpoints)."""
+
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except _Refused as refused:
+            if request.content_type == "application/json":
+                return _json_error("access", _("You cannot play this quiz from here."), status=403)
+            return refused.response
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
 
 
 def _ensure_participant(project: Project, user) -> None:
@@ -48,72 +108,190 @@ def _category(project: Project, slug: str | None) -> Category | None:
     return Category.objects.filter(project=project, slug=slug).first()
 
 
+def _client_address(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def _browser_id(request: HttpRequest) -> str:
+    value = request.get_signed_cookie(BROWSER_COOKIE, default="", salt="earshot-browser")
+    return value if len(value) == 32 else ""
+
+
+def _with_browser_cookie(request: HttpRequest, response: HttpResponse, browser_id: str) -> HttpResponse:
+    if browser_id and _browser_id(request) != browser_id:
+        response.set_signed_cookie(
+            BROWSER_COOKIE, browser_id, salt="earshot-browser", max_age=365 * 24 * 3600,
+            httponly=True, samesite="Lax", secure=request.is_secure(),
+        )
+    return response
+
+
+def _responder(project: Project, request: HttpRequest, browser_id: str = ""):
+    responder = services.responder_for_user(project=project, user=request.user)
+    browser_id = browser_id or _browser_id(request)
+    if browser_id and not responder.browser_hash:
+        responder.browser_hash = studies.keyed_hash(browser_id)
+        responder.save(update_fields=["browser_hash"])
+    return responder
+
+
+def _protocol_pending(study: QuizStudy, responder) -> bool:
+    if not study.has_protocol:
+        return False
+    enrolment = getattr(responder, "enrolment", None)
+    return enrolment is None or enrolment.questionnaire_at is None
+
+
+def _play_query(request: HttpRequest) -> str:
+    keep = {k: request.GET[k] for k in ("mode", "category") if request.GET.get(k)}
+    return "?" + "&".join(f"{k}={v}" for k, v in keep.items()) if keep else ""
+
+
 @require_http_methods(["GET", "POST"])
+@_refusable
 @ratelimit.limit("guest", "EARSHOT_GUEST_RATE",
                  when=lambda request: request.method == "POST" and not request.user.is_authenticated)
 def play_start(request: HttpRequest, slug: str) -> HttpResponse:
-    """Choose category and mode (and a handle, for guests), then start playing."""
-    project = _project_for_player(request, slug)
+    """Choose a category (and, in casual play, a mode; for guests, a handle), then start."""
+    project, study = _project_for_player(request, slug)
     errors: dict[str, str] = {}
+    choose_mode = studies.players_choose_mode(study)
     mode = request.POST.get("mode") or request.GET.get("mode") or Mode.FREE
     category_slug = request.POST.get("category") or request.GET.get("category") or ""
+    browser_id = _browser_id(request) or secrets.token_hex(16)
     if request.method == "POST":
-        if mode not in Mode.values:
+        if choose_mode and mode not in Mode.values:
             errors["mode"] = _("Choose a mode.")
         if category_slug and _category(project, category_slug) is None:
             errors["category"] = _("Unknown category.")
         handle = (request.POST.get("handle") or "").strip()
         if len(handle) > 32:
             errors["handle"] = _("Keep your handle under 32 characters.")
+        elif "\x00" in handle or any(ord(c) < 32 for c in handle):
+            errors["handle"] = _("Use letters, digits and punctuation only.")
+        if not errors and not request.user.is_authenticated:
+            recent = studies.guests_created_recently(
+                project=project, client_hash=studies.keyed_hash(_client_address(request)),
+                browser_hash=studies.keyed_hash(browser_id),
+            )
+            if study.guests_per_hour == 0 or recent >= study.guests_per_hour:
+                errors["handle"] = _(
+                    "Too many new players from this browser or network in the last hour. "
+                    "Keep playing under your earlier name, or try again later."
+                )
         if not errors:
             with transaction.atomic():
                 if not request.user.is_authenticated:
                     user = guest_create(handle=handle or None)
                     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 _ensure_participant(project, request.user)
-            url = reverse("quiz:play_next", args=[project.slug])
-            query = f"?mode={mode}" + (f"&category={category_slug}" if category_slug else "")
-            return redirect(url + query)
+                responder = _responder(project, request, browser_id)
+                if request.user.is_guest and not responder.client_hash:
+                    responder.client_hash = studies.keyed_hash(_client_address(request))
+                    responder.save(update_fields=["client_hash"])
+            query = f"?mode={mode}" if choose_mode else "?"
+            query += (f"&category={category_slug}" if category_slug else "")
+            target = "quiz:play_protocol" if _protocol_pending(study, responder) else "quiz:play_next"
+            url = reverse(target, args=[project.slug]) + query.replace("?&", "?").rstrip("?")
+            return _with_browser_cookie(request, redirect(url), browser_id)
     categories = []
     for category in project.categories.all():
-        n_free = selectors.playable_questions(project=project, mode=Mode.FREE, category=category).count()
-        n_mcq = selectors.playable_questions(project=project, mode=Mode.MCQ, category=category).count()
-        if n_free or n_mcq:
-            categories.append({"category": category, "n_free": n_free, "n_mcq": n_mcq})
-    return render(
+        n = studies.playable(project, category=category).count()
+        if n:
+            categories.append({"category": category, "n": n})
+    response = render(
         request,
         "quiz/play_start.html",
         {
             "project": project,
+            "study": study,
+            "choose_mode": choose_mode,
             "categories": categories,
             "mode": mode,
             "category_slug": category_slug,
             "errors": errors,
-            "leaderboard": selectors.leaderboard(project=project, limit=10),
+            "leaderboard": selectors.leaderboard(project=project, study=study, limit=10)
+            if studies.results_visible(study) else [],
         },
+        status=400 if errors else 200,
     )
+    return _with_browser_cookie(request, response, browser_id)
+
+
+@require_http_methods(["GET", "POST"])
+@_refusable
+def play_protocol(request: HttpRequest, slug: str) -> HttpResponse:
+    """Consent, instructions and the questionnaire, before the first question."""
+    project, study = _project_for_player(request, slug)
+    if not request.user.is_authenticated:
+        return redirect("quiz:play_start", slug=slug)
+    responder = _responder(project, request)
+    next_url = reverse("quiz:play_next", args=[slug]) + _play_query(request)
+    if not _protocol_pending(study, responder):
+        return redirect(next_url)
+    errors: dict[str, str] = {}
+    values: dict[str, str] = {}
+    if request.method == "POST":
+        from .protocol import protocol_submit
+
+        try:
+            protocol_submit(study=study, responder=responder, data=request.POST)
+        except studies.StudyError as exc:
+            errors[exc.field] = exc.message
+            values = {k: request.POST.get(k, "") for k in request.POST}
+        else:
+            return redirect(next_url)
+    from .protocol import questionnaire_fields
+
+    return render(request, "quiz/play_protocol.html", {
+        "project": project, "study": study, "fields": questionnaire_fields(study),
+        "errors": errors, "values": values,
+    }, status=400 if errors else 200)
+
+
+def _clue_urls(presentation: Presentation, clips: list[Clip]) -> list[dict]:
+    return [
+        {"index": i, "url": reverse("quiz:clip_audio", args=[c.public_id]), "duration": c.duration_s}
+        for i, c in enumerate(clips)
+    ]
 
 
 @require_GET
+@_refusable
 def play_next(request: HttpRequest, slug: str) -> HttpResponse:
-    """Serve the next question in the chosen category and mode."""
-    project = _project_for_player(request, slug)
+    """Serve the next question (mode and stage from the project's study design)."""
+    project, study = _project_for_player(request, slug)
     if not request.user.is_authenticated:
         return redirect(reverse("quiz:play_start", args=[slug]) + "?" + request.GET.urlencode())
-    mode = request.GET.get("mode", Mode.FREE)
-    if mode not in Mode.values:
-        mode = Mode.FREE
+    responder = _responder(project, request)
+    if _protocol_pending(study, responder):
+        return redirect(reverse("quiz:play_protocol", args=[slug]) + _play_query(request))
+    chosen_mode = request.GET.get("mode") if studies.players_choose_mode(study) else None
     category = _category(project, request.GET.get("category"))
-    responder = services.responder_for_user(project=project, user=request.user)
-    question = selectors.question_next(responder=responder, mode=mode, category=category)
-    context = {"project": project, "mode": mode, "category": category}
-    if question is None:
+    context = {"project": project, "study": study, "category": category,
+               "results_visible": studies.results_visible(study)}
+    if study.results_released:
+        context["ended"] = True
         context["accuracy"] = selectors.responder_accuracy_by_category(responder=responder)
         return render(request, "quiz/play_done.html", context)
-    presentation = services.presentation_get_or_create(responder=responder, question=question, mode=mode)
+    serving = studies.serving_next(study=study, responder=responder, category=category,
+                                   chosen_mode=chosen_mode)
+    if serving is None:
+        if context["results_visible"]:
+            context["accuracy"] = selectors.responder_accuracy_by_category(responder=responder)
+        return render(request, "quiz/play_done.html", context)
+    if isinstance(serving, Presentation):
+        presentation = serving
+    else:
+        presentation = services.presentation_get_or_create(
+            responder=responder, question=serving.question, mode=serving.mode,
+            stage=serving.stage, design=study.design,
+        )
+    question = presentation.question
     clips = [qc.clip for qc in question.question_clips.select_related("clip")]
+    shown = clips[: presentation.clues_revealed] if question.pyramidal else clips
     options = []
-    if mode == Mode.MCQ:
+    if presentation.mode == Mode.MCQ:
         options = [
             {"position": position, "key": position + 1, "text": question.choices[index]}
             for position, index in enumerate(presentation.option_order)
@@ -122,13 +300,15 @@ def play_next(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "question": question,
             "presentation": presentation,
-            "clips": [
-                {"url": reverse("quiz:clip_audio", args=[c.public_id]), "duration": c.duration_s}
-                for c in clips
-            ],
+            "mode": presentation.mode,
+            "clips": _clue_urls(presentation, shown),
+            "total_clues": len(clips),
+            "more_clues": question.pyramidal and len(shown) < len(clips),
             "options": options,
-            "remaining": selectors.questions_remaining(responder=responder, mode=mode, category=category),
+            "remaining": studies.remaining_count(study=study, responder=responder, category=category,
+                                                 chosen_mode=chosen_mode),
             "answer_url": reverse("quiz:play_answer", args=[project.slug]),
+            "reveal_url": reverse("quiz:play_reveal", args=[project.slug]),
             "next_url": request.get_full_path(),
         }
     )
@@ -139,106 +319,251 @@ def _json_error(field: str, message: str, status: int = 400) -> JsonResponse:
     return JsonResponse({"error": {"field": field, "message": message}}, status=status)
 
 
-@require_POST
-@ratelimit.limit("answer", "EARSHOT_ANSWER_RATE", per="user", json=True)
-def play_answer(request: HttpRequest, slug: str) -> JsonResponse:
-    """Judge and store an answer (JSON in, JSON out); idempotent by client token."""
-    project = _project_for_player(request, slug)
-    if not request.user.is_authenticated:
-        return _json_error("user", "start a game first", status=403)
+def _payload(request: HttpRequest) -> dict:
+    """The JSON object of a browser request; a :class:`services.SubmissionError` otherwise."""
     try:
         payload = json.loads(request.body or b"{}")
-    except json.JSONDecodeError:
-        return _json_error("body", "must be JSON")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise services.SubmissionError("body", "must be JSON") from exc
     if not isinstance(payload, dict):
-        return _json_error("body", "must be a JSON object")
+        raise services.SubmissionError("body", "must be a JSON object")
+    return payload
+
+
+def _presentation_of(request: HttpRequest, project: Project, payload: dict) -> Presentation:
+    raw = payload.get("presentation")
+    if isinstance(raw, bool) or not isinstance(raw, int | str) or not str(raw).isdigit():
+        raise services.SubmissionError("presentation", "must be a presentation id")
     presentation = (
         Presentation.objects.select_related("question", "responder")
-        .filter(pk=payload.get("presentation"), responder__user=request.user, responder__project=project)
+        .filter(pk=int(raw), responder__user=request.user, responder__project=project)
         .first()
     )
     if presentation is None:
-        return _json_error("presentation", "unknown or not yours", status=404)
-    question = presentation.question
-    def _int_or_none(key: str) -> int | None:
-        value = payload.get(key)
-        return None if value in (None, "") else int(value)
+        raise LookupError
+    return presentation
+
+
+def _text(payload: dict, key: str, limit: int) -> str:
+    value = payload.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        raise services.SubmissionError(key, "must be text")
+    text = str(value)
+    if "\x00" in text:
+        raise services.SubmissionError(key, "must not contain NUL characters")
+    if len(text) > limit:
+        raise services.SubmissionError(key, f"is longer than {limit} characters")
+    return text
+
+
+def _clue_timing(presentation: Presentation) -> tuple[int | None, float | None]:
+    """The clue the server had revealed last, and seconds since it did (pyramidal only)."""
+    if not presentation.question.pyramidal:
+        return None, None
+    index = max(presentation.clues_revealed - 1, 0)
+    last = (
+        presentation.events.filter(kind=PresentationEvent.Kind.REVEAL, clue_index=index)
+        .values_list("at", flat=True).first()
+    )
+    since = last or presentation.served_at
+    return index, round((timezone.now() - since).total_seconds(), 3)
+
+
+def _reply(study: QuizStudy, response: Response, created: bool) -> JsonResponse:
+    """The answer reply, as much as the feedback policy and the design allow."""
+    level = response.feedback or studies.feedback_level(study, response)
+    data: dict = {
+        "status": "judged" if level != "none" else "recorded",
+        "feedback": level,
+        "response_id": response.pk,
+        "created": created,
+        "your_answer": response.answer_text,
+        "message": _("Thanks: your answer is recorded.") if level == "none" else "",
+    }
+    if level in ("correctness", "full"):
+        data["correct"] = response.correct
+        data["stats"] = selectors.responder_accuracy_by_category(responder=response.responder)
+    if level == "full":
+        question = response.question
+        data.update({
+            "rule": response.rule,
+            "explanation": response.explanation,
+            "answerline_html": answerline_html(question.answerline),
+            "correct_position": (
+                response.option_order.index(question.correct_choice)
+                if response.mode == Mode.MCQ else None
+            ),
+        })
+    return JsonResponse(data, status=201 if created else 200)
+
+
+@require_POST
+@_refusable
+@ratelimit.limit("answer", "EARSHOT_ANSWER_RATE", per="user", json=True)
+def play_answer(request: HttpRequest, slug: str) -> JsonResponse:
+    """Judge and store an answer (JSON in, JSON out); idempotent by client token."""
+    project, study = _project_for_player(request, slug)
+    if not request.user.is_authenticated:
+        return _json_error("user", "start a game first", status=403)
+    if study.results_released:
+        return _json_error("study", _("This study has ended."), status=409)
     try:
-        prompted = bool(payload.get("prompted"))
-        if presentation.mode == Mode.FREE and not prompted:
-            verdict = services.verdict_for(question, Mode.FREE, answer_text=str(payload.get("answer") or "").strip())
-            if verdict["prompt"] and not verdict["correct"] and str(payload.get("answer") or "").strip():
-                return JsonResponse({"status": "prompt", "message": _("Prompt: can you be more specific?"), "explanation": verdict["explanation"]})
+        payload = _payload(request)
+        presentation = _presentation_of(request, project, payload)
+        question = presentation.question
+        stored = Response.objects.filter(
+            responder=presentation.responder, question=question, mode=presentation.mode
+        ).select_related("question", "responder").first()
+        if stored is not None:
+            return _reply(study, stored, False)
+        answer = _text(payload, "answer", 2000).strip()
+        client_token = _text(payload, "client_token", 64)
+        prompts = presentation.events.filter(kind=PresentationEvent.Kind.PROMPTED).count()
+        if presentation.mode == Mode.FREE and answer and prompts < study.prompt_limit:
+            verdict = services.verdict_for(question, Mode.FREE, answer_text=answer)
+            if verdict["prompt"] and not verdict["correct"]:
+                PresentationEvent.objects.create(
+                    presentation=presentation, kind=PresentationEvent.Kind.PROMPTED,
+                    detail={"answer": answer, "rule": verdict["rule"]}, at=timezone.now(),
+                )
+                # The explanation would quote the answerline's prompt clause: never sent.
+                return JsonResponse({"status": "prompt", "message": _("Prompt: can you be more specific?")})
+        choice_position = payload.get("choice_position")
+        if choice_position is not None and (
+            isinstance(choice_position, bool) or not str(choice_position).isdigit()
+        ):
+            raise services.SubmissionError("choice", "pick one of the options")
+        clue_index, clue_time_s = _clue_timing(presentation)
+        from .listening import evidence_for
+
+        listening, fraction = evidence_for(presentation, payload.get("listening"))
         response, created = services.response_submit(
             responder=presentation.responder,
             question=question,
             mode=presentation.mode,
-            client_token=str(payload.get("client_token") or ""),
-            answer_text=str(payload.get("answer") or ""),
-            choice_position=_int_or_none("choice_position"),
-            clue_index=_int_or_none("clue_index"),
-            clip_time_s=float(payload["clip_time_s"]) if payload.get("clip_time_s") not in (None, "") else None,
-            prompted=prompted,
+            client_token=client_token,
+            answer_text=answer,
+            choice_position=int(choice_position) if choice_position is not None else None,
+            clue_index=clue_index,
+            clue_time_s=clue_time_s,
+            prompted=prompts > 0,
+            stage=presentation.stage,
+            design=study.design,
+            listening=listening,
+            listened_fraction=fraction,
         )
+    except LookupError:
+        return _json_error("presentation", "unknown or not yours", status=404)
     except services.SubmissionError as exc:
         return _json_error(exc.field, str(exc))
-    except (TypeError, ValueError) as exc:
-        return _json_error("body", f"invalid value ({exc})")
-    data = {
-        "status": "judged",
-        "response_id": response.pk,
-        "created": created,
-        "correct": response.correct,
-        "prompt": response.prompt,
-        "rule": response.rule,
-        "explanation": response.explanation,
-        "your_answer": response.answer_text,
-        "answerline_html": answerline_html(question.answerline),
-        "correct_position": (
-            response.option_order.index(question.correct_choice) if response.mode == Mode.MCQ else None
-        ),
-        "stats": selectors.responder_accuracy_by_category(responder=presentation.responder),
-    }
-    return JsonResponse(data, status=201 if created else 200)
+    if created:
+        response.feedback = studies.feedback_level(study, response)
+        Response.objects.filter(pk=response.pk).update(feedback=response.feedback)
+    return _reply(study, response, created)
+
+
+@require_POST
+@_refusable
+def play_reveal(request: HttpRequest, slug: str) -> JsonResponse:
+    """Reveal the next clue of a pyramidal question; the server records when."""
+    project, _study = _project_for_player(request, slug)
+    if not request.user.is_authenticated:
+        return _json_error("user", "start a game first", status=403)
+    try:
+        presentation = _presentation_of(request, project, _payload(request))
+    except LookupError:
+        return _json_error("presentation", "unknown or not yours", status=404)
+    except services.SubmissionError as exc:
+        return _json_error(exc.field, str(exc))
+    question = presentation.question
+    clips = [qc.clip for qc in question.question_clips.select_related("clip")]
+    if not question.pyramidal:
+        return _json_error("presentation", "this question has no clues to reveal")
+    if Response.objects.filter(responder=presentation.responder, question=question,
+                               mode=presentation.mode).exists():
+        return _json_error("presentation", "already answered", status=409)
+    with transaction.atomic():
+        moved = Presentation.objects.filter(
+            pk=presentation.pk, clues_revealed__lt=len(clips)
+        ).update(clues_revealed=F("clues_revealed") + 1)
+        presentation.refresh_from_db(fields=["clues_revealed"])
+        index = presentation.clues_revealed - 1
+        if moved:
+            PresentationEvent.objects.create(
+                presentation=presentation, kind=PresentationEvent.Kind.REVEAL,
+                clue_index=index, at=timezone.now(),
+            )
+    clip = clips[index]
+    return JsonResponse({
+        "clue_index": index,
+        "total": len(clips),
+        "more": presentation.clues_revealed < len(clips),
+        "url": reverse("quiz:clip_audio", args=[clip.public_id]),
+        "duration": clip.duration_s,
+    })
 
 
 @require_GET
+@_refusable
 def play_history(request: HttpRequest, slug: str) -> HttpResponse:
-    """The player's own answers and accuracy by category."""
-    project = _project_for_player(request, slug)
+    """The player's own answers: as much of each as the feedback policy allows."""
+    project, study = _project_for_player(request, slug)
     if not request.user.is_authenticated:
         return redirect("quiz:play_start", slug=slug)
-    responder = services.responder_for_user(project=project, user=request.user)
+    responder = _responder(project, request)
     return render(
         request,
         "quiz/play_history.html",
         {
             "project": project,
-            "history": selectors.responder_history(responder=responder),
-            "accuracy": selectors.responder_accuracy_by_category(responder=responder),
+            "study": study,
+            "history": selectors.responder_history_for_player(study=study, responder=responder),
+            "results_visible": studies.results_visible(study),
+            "accuracy": selectors.responder_accuracy_by_category(responder=responder)
+            if studies.results_visible(study) else [],
         },
     )
 
 
 @require_GET
+@_refusable
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """Top players of a project (pseudonymous handles)."""
-    project = _project_for_player(request, slug)
+    """Top players of a project (pseudonymous handles; enough answers to be ranked)."""
+    project, study = _project_for_player(request, slug)
+    visible = studies.results_visible(study)
     return render(
         request,
         "quiz/leaderboard.html",
         {
             "project": project,
-            "free": selectors.leaderboard(project=project, mode=Mode.FREE),
-            "mcq": selectors.leaderboard(project=project, mode=Mode.MCQ),
+            "study": study,
+            "visible": visible,
+            "free": selectors.leaderboard(project=project, study=study, mode=Mode.FREE) if visible else [],
+            "mcq": selectors.leaderboard(project=project, study=study, mode=Mode.MCQ) if visible else [],
         },
     )
 
 
 @require_http_methods(["GET", "HEAD"])
 def clip_audio(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Stream a clip by its opaque id (Range supported) to anyone allowed to hear it."""
+    """Stream a clip by its opaque id (Range supported) to anyone allowed to hear it now.
+
+    Researchers hear every clip of their projects. A player hears a clip only once
+    the server has served it to them: a clue of a pyramidal question from the moment
+    it was revealed, or any clip of a question they have answered.
+    """
     clip = get_object_or_404(Clip.objects.select_related("project"), public_id=public_id)
     if not can_play(request.user, clip.project):
         raise PermissionDenied
+    if not can_research(request.user, clip.project):
+        from .selectors import clip_presentation_for_player
+
+        presentation = clip_presentation_for_player(user=request.user, clip=clip)
+        if presentation is None:
+            raise Http404("No such clip")
+        selectors.audio_fetch_record(presentation=presentation, clip=clip,
+                                     range_header=request.headers.get("Range", ""))
     return serve_clip(request, clip)
+

@@ -1,8 +1,27 @@
 #!/usr/bin/env bash
-# Create .venv with Python 3.11+ and install Earshot (torch's CPU build first).
-# Usage: scripts/install.sh [--dev]
+# Create .venv with Python 3.11+ and install Earshot.
+# Usage: scripts/install.sh [--dev] [--web]
+#   --dev  also the test and lint tools
+#   --web  without the `irt` extra (torch, Pyro): a web-only host never imports torch;
+#          IRT fits then run on a worker host installed without --web
+# torch comes first, pinned, as the CPU build: PyPI's default torch wheel for Linux is
+# a ~2 GB CUDA build. On Linux it is taken from PyTorch's CPU wheel index when that
+# answers within a few seconds, else (offline mirrors, firewalls) from the plain pin.
+# A GPU worker installs its CUDA torch itself before running this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+TORCH_VERSION="2.13.0"
+TORCH_CPU_INDEX="${EARSHOT_TORCH_INDEX:-https://download.pytorch.org/whl/cpu}"
+DEV=0
+IRT=1
+for arg in "$@"; do
+  case "$arg" in
+    --dev) DEV=1 ;;
+    --web) IRT=0 ;;
+    *) echo "usage: scripts/install.sh [--dev] [--web]" >&2; exit 2 ;;
+  esac
+done
 
 PYTHON="${PYTHON:-}"
 if [ -z "$PYTHON" ]; then
@@ -17,11 +36,41 @@ fi
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-# torch first, pinned: the CPU build. A looser requirement would pull a multi-GB CUDA build.
-.venv/bin/python -m pip install --quiet "torch==2.13.0"
-if [ "${1:-}" = "--dev" ]; then
-  .venv/bin/python -m pip install --quiet -e ".[dev]"
-else
-  .venv/bin/python -m pip install --quiet -e .
+PIP=(.venv/bin/python -m pip)
+"${PIP[@]}" install --quiet --upgrade pip
+
+torch_installed() {
+  .venv/bin/python - "$TORCH_VERSION" <<'PY' 2>/dev/null
+import sys
+from importlib.metadata import version
+sys.exit(version("torch").split("+")[0] != sys.argv[1])
+PY
+}
+
+index_answers() {
+  .venv/bin/python - "$1" <<'PY' 2>/dev/null
+import sys, urllib.request
+urllib.request.urlopen(sys.argv[1].rstrip("/") + "/torch/", timeout=5).close()
+PY
+}
+
+if [ "$IRT" = 1 ] && ! torch_installed; then
+  if [ "$(uname -s)" = "Linux" ] && index_answers "$TORCH_CPU_INDEX"; then
+    echo "Installing torch $TORCH_VERSION (CPU build) from PyTorch's CPU wheel index..."
+    "${PIP[@]}" install --quiet --timeout 60 --index-url "$TORCH_CPU_INDEX" "torch==$TORCH_VERSION" \
+      || "${PIP[@]}" install --quiet "torch==$TORCH_VERSION"
+  else
+    echo "PyTorch's CPU wheel index is not reachable: installing torch==$TORCH_VERSION from the configured index."
+    "${PIP[@]}" install --quiet "torch==$TORCH_VERSION"
+  fi
 fi
+
+EXTRAS=()
+[ "$IRT" = 1 ] && EXTRAS+=(irt)
+[ "$DEV" = 1 ] && EXTRAS+=(dev)
+if [ "${#EXTRAS[@]}" -gt 0 ]; then
+  SPEC=".[$(IFS=,; echo "${EXTRAS[*]}")]"
+else
+  SPEC="."
+fi
+"${PIP[@]}" install --quiet -e "$SPEC"

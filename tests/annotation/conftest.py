@@ -62,3 +62,11 @@ def make_annotator(db):
         return services.annotator_step(annotator=annotator, step="consent")
 
     return make
+
+
+def heard(assignment) -> list[list[float]] | None:
+    """The player's report for having heard the whole clip (``None`` for text items)."""
+    item = assignment.item
+    if item.clip_id is None:
+        return None
+    return [[0.0, float(item.clip.duration_s)]]

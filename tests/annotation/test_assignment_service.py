@@ -9,12 +9,14 @@ import pytest
 
 from annotation import services
 from annotation.models import Assignment, AssignmentStatus, Item, Qualification, Rating
+from tests.annotation.conftest import heard
 
 pytestmark = pytest.mark.django_db
 
 
 def submit(annotator, assignment, value="4", *, token=None, later=5.0, **kw):
     values = kw.pop("values", None)
+    kw.setdefault("played", heard(assignment))
     if values is None:
         values = {c["key"]: value for c in assignment.campaign.criteria}
     return services.rating_submit(
@@ -148,7 +150,9 @@ def test_qualification_gates_the_work(make_campaign, make_annotator):
     bad.refresh_from_db()
     assert bad.qualification == Qualification.FAILED
     services.annotator_complete(annotator=bad)
-    assert bad.completion_code == ""
+    # failed qualification: the screened-out code, never the completion code
+    assert bad.outcome == "screened_out"
+    assert bad.completion_code == campaign.screened_out_code != campaign.completion_code
 
 
 @pytest.mark.parametrize(
@@ -176,7 +180,8 @@ def test_rating_too_early_is_rejected_with_a_field_error(make_campaign, make_ann
     duration = assignment.item.clip.duration_s
     with pytest.raises(services.RatingError) as err:
         submit(a, assignment, later=duration / 2)
-    assert err.value.field == "elapsed" and "listen" in err.value.message
+    # the player says the whole clip was heard, but the server's clock says it cannot have been
+    assert err.value.field == "played" and "too soon" in err.value.message
     result = submit(a, assignment, later=duration + 0.01)
     assert result.created and result.ratings[0].elapsed_ms >= int(duration * 1000)
 

@@ -18,6 +18,7 @@ from accounts.models import Role
 from accounts.services import membership_set
 from annotation import selectors, services
 from annotation.models import Annotator
+from tests.annotation.conftest import heard
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +48,8 @@ def rate_all(campaign, values_for, n_annotators, *, trap_answer=None):
             else:
                 values = values_for(r, item)
             services.rating_submit(annotator=a, assignment_id=asg.public_id, values=values,
-                                   client_token=asg.public_id, now=asg.served_at + timedelta(seconds=9))
+                                   client_token=asg.public_id, now=asg.served_at + timedelta(seconds=9),
+                                   played=heard(asg))
     return annotators
 
 

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import Annotator, Assignment, Rating
+from tests.annotation.conftest import heard
 
 pytestmark = pytest.mark.django_db
 
@@ -23,11 +24,21 @@ def age_assignments(seconds=30):
         Assignment.objects.filter(pk=a.pk).update(served_at=a.served_at - timedelta(seconds=seconds))
 
 
-def rate_current(client, campaign, value, token):
-    a = Assignment.objects.get(status="active")
+def rate_current(client, campaign, value, token, played="full"):
+    a = Assignment.objects.select_related("item__clip").get(status="active")
+    if played == "full":
+        played = heard(a)
     return client.post(url(campaign, "rate"), data=json.dumps(
-        {"assignment": a.public_id, "values": {"mos": value}, "client_token": token}),
+        {"assignment": a.public_id, "values": {"mos": value}, "client_token": token, "played": played}),
         content_type="application/json")
+
+
+def enter(client, campaign, query=""):
+    """Give consent on the entry page (which creates the annotator) and pass the instructions."""
+    response = client.post(url(campaign, "start") + query, {"agree": "yes"})
+    assert response.status_code == 302, response.content[:300]
+    client.post(url(campaign, "instructions"))
+    return response
 
 
 def test_full_flow_to_completion_code(client, make_campaign):
@@ -35,12 +46,13 @@ def test_full_flow_to_completion_code(client, make_campaign):
                              consent_text="동의합니다", language="ko", completion_code="ABC123")
     response = client.get(url(campaign, "start"))
     assert response.status_code == 200
-    response = client.post(url(campaign, "start"))
-    assert response["Location"] == url(campaign, "consent")
-    page = client.get(url(campaign, "consent")).content.decode()
+    page = response.content.decode()
     assert "동의합니다" in page and 'lang="ko"' in page
-    assert client.post(url(campaign, "consent")).status_code == 400  # box not ticked
-    assert client.post(url(campaign, "consent"), {"agree": "yes"})["Location"] == url(campaign, "instructions")
+    assert not Annotator.objects.exists()  # a GET creates nothing
+    assert client.post(url(campaign, "start")).status_code == 400  # box not ticked
+    assert not Annotator.objects.exists()
+    assert client.post(url(campaign, "start"), {"agree": "yes"})["Location"] == url(campaign, "instructions")
+    assert Annotator.objects.get().consent_at is not None
     assert "Rate carefully." in client.get(url(campaign, "instructions")).content.decode()
     assert client.post(url(campaign, "instructions"))["Location"] == url(campaign, "work")
     for i in range(2):
@@ -61,11 +73,9 @@ def test_item_metadata_never_reaches_the_page(client, make_campaign, wav, tmp_pa
     campaign = make_campaign(n=1, conditions=("SECRET-CONDITION",), policy_n=1)
     campaign.items.update(system="SECRET-SYSTEM", task="SECRET-TASK", source="SECRET-SOURCE",
                           metadata={"note": "SECRET-META"}, batch="SECRET-BATCH")
-    client.post(url(campaign, "start"))
-    client.post(url(campaign, "consent"), {"agree": "yes"})
-    client.post(url(campaign, "instructions"))
+    enter(client, campaign)
     page = client.get(url(campaign, "work")).content.decode()
-    assert "<audio" in page
+    assert 'id="player"' in page and "<audio" not in page  # Earshot's player, not <audio controls>
     for secret in ("SECRET-SYSTEM", "SECRET-TASK", "SECRET-CONDITION", "SECRET-SOURCE", "SECRET-META",
                    "SECRET-BATCH", "i0", campaign.items.get().clip.original_name):
         assert secret not in page
@@ -73,21 +83,17 @@ def test_item_metadata_never_reaches_the_page(client, make_campaign, wav, tmp_pa
 
 def test_too_early_rating_is_rejected_by_the_server(client, make_campaign):
     campaign = make_campaign(n=1, conditions=("x",), policy_n=1)
-    client.post(url(campaign, "start"))
-    client.post(url(campaign, "consent"), {"agree": "yes"})
-    client.post(url(campaign, "instructions"))
+    enter(client, campaign)
     client.get(url(campaign, "work"))
     reply = rate_current(client, campaign, "4", "early")
-    assert reply.status_code == 400 and reply.json()["error"]["field"] == "elapsed"
+    assert reply.status_code == 400 and reply.json()["error"]["field"] == "played"
     age_assignments()
     assert rate_current(client, campaign, "4", "late").status_code == 200
 
 
 def test_audio_is_served_only_for_the_annotators_own_assignment(client, make_campaign, make_user):
     campaign = make_campaign(n=1, conditions=("x",), policy_n=1)
-    client.post(url(campaign, "start"))
-    client.post(url(campaign, "consent"), {"agree": "yes"})
-    client.post(url(campaign, "instructions"))
+    enter(client, campaign)
     client.get(url(campaign, "work"))
     a = Assignment.objects.get()
     assert client.get(url(campaign, "audio", a.public_id)).status_code == 200
@@ -108,9 +114,7 @@ def test_campaign_scale_labels_in_the_annotators_language(client, make_campaign,
               "vi": ["Tệ", "Kém", "Trung bình", "Tốt", "Xuất sắc"]}[lang]
     campaign = make_campaign(n=1, conditions=("x",), policy_n=1, language=lang, criteria=[
         {"key": "mos", "label": "품질", "scale": "acr5", "labels": labels}])
-    client.post(url(campaign, "start"))
-    client.post(url(campaign, "consent"), {"agree": "yes"})
-    client.post(url(campaign, "instructions"))
+    enter(client, campaign)
     page = client.get(url(campaign, "work")).content.decode()
     assert all(label in page for label in labels)
     assert Annotator.objects.count() == 1

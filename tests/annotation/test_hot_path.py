@@ -112,13 +112,16 @@ def test_fast_path_answers_like_drf(client, make_campaign, make_user, enrolled):
 
     def submit(c, item, tok, token_header=None, value=4):
         return call(c, api(campaign, "ratings/submit/"),
-                    {"assignment": item["assignment"], "values": {"mos": value}, "client_token": tok}, token_header)
+                    {"assignment": item["assignment"], "values": {"mos": value}, "client_token": tok,
+                     "played": [[0, item["duration_s"]]]}, token_header)
 
     age(a["assignment"], -60)  # served "just now" however slow this machine is: the clip
     age(b["assignment"], -60)  # has not played yet
     too_soon = [submit(client, a, "t1", token), submit(session, b, "s1")]
     assert [r.status_code for r in too_soon] == [400, 400]
-    assert too_soon[0].json()["error"]["field"] == too_soon[1].json()["error"]["field"] == "elapsed"
+    # the player's report says "heard it all", the server's clock says it cannot have been
+    assert too_soon[0].json()["error"]["field"] == too_soon[1].json()["error"]["field"] == "played"
+    assert too_soon[0].json()["error"]["message"] == too_soon[1].json()["error"]["message"]
     age(a["assignment"], 120)
     age(b["assignment"], 120)
     bad = [submit(client, a, "t1", token, value=9), submit(session, b, "s1", value=9)]
@@ -155,10 +158,17 @@ def test_fast_path_keeps_access_rules(client, make_campaign, private_project, en
     campaign.project.save(update_fields=["is_public"])
     assert call(client, api(campaign, "next/"), {}, token).status_code == 200  # still a member
     Membership.objects.filter(project=campaign.project, user=user).delete()
-    assert call(client, api(campaign, "next/"), {}, token).status_code == 404  # enrolled, no longer a member
+    # enrolled in this campaign (as a campaign link enrols): this campaign only, both paths
+    assert call(client, api(campaign, "next/"), {}, token).status_code == 200
+    other = make_campaign(n=1, template="quality_0_5", audio=False)
+    assert call(client, api(other, "next/"), {}, token).status_code == 404
+    from annotation.models import Annotator
+
+    Annotator.objects.filter(user=user).delete()
+    assert call(client, api(campaign, "next/"), {}, token).status_code == 404  # neither member nor annotator
     user.is_staff = True
     user.save(update_fields=["is_staff"])
-    assert call(client, api(campaign, "next/"), {}, token).status_code == 200  # staff may
+    assert call(client, api(campaign, "next/"), {"consent": True}, token).status_code == 200  # staff may
     user.is_active = False
     user.save(update_fields=["is_active"])
     assert call(client, api(campaign, "next/"), {}, token).status_code == 401  # "User inactive or deleted."

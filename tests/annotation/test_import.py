@@ -113,9 +113,23 @@ def test_import_command_reports_problems(project, campaign, tmp_path, wav):
 )
 def test_create_campaign_command_from_template(project, template, policy, criteria_keys):
     call_command("annotation_create_campaign", f"x-{template}".replace("_", "-"), "--project", "t",
-                 "--template", template, "--open")
+                 "--template", template)
     c = project.campaigns.get()
-    assert (c.policy, [x["key"] for x in c.criteria], c.status) == (policy, criteria_keys, "open")
+    assert (c.policy, [x["key"] for x in c.criteria], c.status) == (policy, criteria_keys, "draft")
+
+
+def test_create_campaign_command_sets_the_three_codes(project):
+    call_command("annotation_create_campaign", "codes", "--project", "t", "--completion-code", "OK1",
+                 "--no-work-code", "NW1", "--screened-out-code", "SO1", "--min-listen-fraction", "0.8")
+    c = project.campaigns.get()
+    assert (c.completion_code, c.no_work_code, c.screened_out_code, c.min_listen_fraction) == (
+        "OK1", "NW1", "SO1", 0.8)
+
+
+def test_create_campaign_command_refuses_to_open_without_items(project):
+    with pytest.raises(CommandError, match="without items"):
+        call_command("annotation_create_campaign", "empty", "--project", "t", "--open")
+    assert not project.campaigns.exists()  # nothing half-made
 
 
 def test_create_campaign_command_rejects_bad_policy(project):

@@ -131,8 +131,9 @@ def seed_service(n_items: int, n_annotators: int) -> tuple[str, list[str]]:
     """An open overlap-3 MOS campaign; annotators with tokens and consent.
 
     Every item has a text and one of eight 0.5 s clips, and the campaign requires full
-    listening, so each submission passes the too-soon check against the clip's
-    duration. The clips are rows only: the load never fetches audio.
+    listening, so each submission carries the player's report of the whole clip and
+    passes the check against the clip's duration and the server's clock. The clips are
+    rows only: the load never fetches audio.
     """
     from django.utils import timezone
     from rest_framework.authtoken.models import Token
@@ -253,7 +254,9 @@ async def _load(port: int, base: str, tokens: list[str], per_annotator: int, thi
                 await asyncio.sleep(max(wait_s, item["duration_s"] or 0.0))
                 client_token = f"bench-{i}-{n}"
                 payload = {"assignment": item["assignment"], "values": {"mos": 1 + (i + n) % 5},
-                           "client_token": client_token}
+                           "client_token": client_token,
+                           # the player's report of having heard the whole clip (listening evidence)
+                           "played": [[0.0, item["duration_s"]]] if item["duration_s"] else None}
                 status, data, ms = await call(base + "ratings/submit/", payload)
                 lat["submit"].append(ms)
                 if status != 201:

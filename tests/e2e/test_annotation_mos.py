@@ -1,9 +1,12 @@
 """An annotator completes a small MOS campaign in a real browser (headless Chromium).
 
-The rating buttons stay disabled until the clip has played to the end; the clips are
-short generated tones (0.5 s) started with ``audio.play()`` (Chromium runs with
-``--autoplay-policy=no-user-gesture-required``). The annotator arrives through a
-Prolific link and ends on the completion page with the study's code.
+Clips play in Earshot's own player (Play button; no native seek bar) and the rating
+buttons stay disabled until the player has heard the clip to the end; each rating
+carries the player's listening evidence, stored with it. The clips are short
+generated tones (0.5 s). The annotator arrives through a private campaign's Prolific
+link (with its token) and ends on the completion page with the study's code. A
+second test seeks to the end: the buttons stay locked and the server refuses the
+player's report.
 """
 
 from __future__ import annotations
@@ -42,7 +45,10 @@ def test_annotator_completes_a_mos_campaign(page, live_server, mos_campaign):
     # import the whole URLconf (torch/pyro included) here, not in the server's first request
     resolve("/")
     base = f"{live_server.url}/p/lt/c/mos/"
-    page.goto(base + "?PROLIFIC_PID=pid-e2e&STUDY_ID=study-1&SESSION_ID=sess-1")
+    page.goto(base + f"?t={mos_campaign.access_token}&PROLIFIC_PID=pid-e2e&STUDY_ID=study-1&SESSION_ID=sess-1")
+    assert not Annotator.objects.exists()  # the GET created nothing
+    box, label = page.locator("#agree").bounding_box(), page.locator("label.check span").bounding_box()
+    assert box["width"] < 40 and box["x"] < label["x"] and abs(box["y"] - label["y"]) < 20  # D26: beside it
     page.check("#agree")
     page.click("#continue")
     page.wait_for_selector("text=Rate the overall quality of each clip.")
@@ -53,11 +59,12 @@ def test_annotator_completes_a_mos_campaign(page, live_server, mos_campaign):
         buttons = page.locator(".criterion .option")
         assert buttons.count() == 5
         assert all(buttons.nth(i).is_disabled() for i in range(5)), "buttons must wait for the clip"
+        assert page.locator("audio[controls]").count() == 0  # Earshot's player, not the native one
         page.keyboard.press("4")  # ignored while locked
         assert Rating.objects.count() == n
-        page.evaluate("document.getElementById('clip').play()")
+        page.click("#player .player-play")
         page.wait_for_function("!document.querySelector('.criterion .option').disabled", timeout=10_000)
-        assert page.evaluate("document.getElementById('clip').ended")
+        assert page.evaluate("document.querySelector('#player audio').ended")
         page.keyboard.press(str(3 + n % 3))
         page.wait_for_url(lambda url, n=n: url.endswith("/done/") or Rating.objects.count() > n)
         page.wait_for_load_state()
@@ -68,3 +75,40 @@ def test_annotator_completes_a_mos_campaign(page, live_server, mos_campaign):
     assert (annotator.platform, annotator.external_id, annotator.study_id) == ("prolific", "pid-e2e", "study-1")
     assert sorted(Rating.objects.values_list("value", flat=True)) == ["3", "4", "5"]
     assert min(Rating.objects.values_list("elapsed_ms", flat=True)) >= 500
+    for rating in Rating.objects.all():  # the listening evidence came with each rating
+        assert rating.heard_fraction >= 0.95 and rating.played[0][0] <= 0.05
+
+
+def test_seeking_to_the_end_does_not_unlock_and_is_refused(page, live_server, mos_campaign):
+    resolve("/")
+    base = f"{live_server.url}/p/lt/c/mos/"
+    page.goto(base + f"?t={mos_campaign.access_token}")
+    page.check("#agree")
+    page.click("#continue")
+    page.click("#continue")
+    page.wait_for_selector("#rate")
+    # what the audit did to the native player: jump near the end. Earshot's player puts
+    # the position back to the furthest point heard (here: the start)
+    at = page.evaluate("""() => new Promise((done) => {
+        const a = document.querySelector('#player audio');
+        const go = () => { a.currentTime = a.duration - 0.05; setTimeout(() => done(a.currentTime), 300); };
+        if (a.readyState >= 1) go(); else a.addEventListener('loadedmetadata', go, { once: true });
+    })""")
+    assert at < 0.1
+    assert page.locator(".criterion .option").first.is_disabled()
+    assert page.evaluate("document.getElementById('player').earshotPlayer.heardFraction()") == 0
+    # a report of having heard only the end (what a seek to the end yields): the server refuses it
+    page.wait_for_timeout(600)
+    reply = page.evaluate("""async () => {
+        const data = JSON.parse(document.getElementById('item-data').textContent);
+        const d = Number(document.getElementById('player').dataset.duration);
+        const res = await fetch(document.getElementById('rate').dataset.rateUrl, {
+          method: 'POST', headers: { 'Content-Type': 'application/json',
+            'X-CSRFToken': document.querySelector('[name=csrfmiddlewaretoken]').value },
+          body: JSON.stringify({ assignment: data.assignment, values: { mos: '5' }, client_token: 'forced',
+                                 played: [[d - 0.05, d]] }) });
+        return { status: res.status, body: await res.json() };
+    }""")
+    assert reply["status"] == 400 and reply["body"]["error"]["field"] == "played"
+    assert "listen to the whole clip" in reply["body"]["error"]["message"]
+    assert not Rating.objects.exists()

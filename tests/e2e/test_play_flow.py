@@ -29,7 +29,13 @@ def _start(page, live_server, mode):
 
 
 def test_player_answers_free_and_mcq_questions(page, live_server):
+    from accounts.models import Project
+    from quiz.study import study_update
+
     call_command("quiz_demo", players=0)
+    # The casual design lets the player pick the mode (the demo's default is between-subjects:
+    # tests/e2e/test_study_flow.py plays that).
+    study_update(project=Project.objects.get(slug="demo"), design="choice")
     answers = _answers_by_prompt()
 
     # Free answer: type the answer, Enter submits, feedback names the ruling.
@@ -80,7 +86,11 @@ def test_player_answers_free_and_mcq_questions(page, live_server):
 
 
 def test_pyramidal_clues_reveal_in_order(page, live_server):
+    from accounts.models import Project
+    from quiz.study import study_update
+
     call_command("quiz_demo", players=0)
+    study_update(project=Project.objects.get(slug="demo"), design="one_mode", one_mode="free")
     page.goto(f"{live_server.url}/p/demo/play/")
     page.check("input[name=category][value=name-the-music-songs-artists-composers]", force=True)
     page.click("#start")
@@ -93,9 +103,10 @@ def test_pyramidal_clues_reveal_in_order(page, live_server):
         page.keyboard.press("Enter")
         page.wait_for_selector("#feedback:not([hidden])")
         page.click("#next")
-    assert page.locator(".clue:visible").count() == 1
+    # Only the first clue is in the page; the second arrives when the server reveals it.
+    assert page.locator(".clue").count() == 1
     page.click("#reveal")
-    assert page.locator(".clue:visible").count() == 2
+    page.wait_for_function("document.querySelectorAll('.clue').length === 2")
     page.fill("#answer", "Ode to Joy")
     page.keyboard.press("Enter")
     page.wait_for_selector("#feedback:not([hidden])")

@@ -14,13 +14,14 @@ from django.db.models import Case, CharField, Count, F, Q, QuerySet, Value, When
 
 from accounts.models import Project
 from frontend import dashboard as core
+from frontend import diagnostics
 from frontend.dashboard import Filters
 from frontend.selectors import (
     TABLES,
     DashboardData,
-    fit_abilities,
     project_counts,
     responses_filtered,
+    theta_fits,
     uses_overrides,
 )
 from quiz.models import Category, Question, Responder
@@ -123,17 +124,18 @@ def dashboard_compute(project: Project, filters: Filters, *, only: set[str] | No
             tables["qtype"] = core.breakdown(c, index="qtype")
         if "condition" in want:
             tables["condition"] = core.condition_table(c)
+    theta = theta_fits(project, filters) if "models" in want else {}
     if "models" in want:
-        tables["models"] = core.model_ranking(per_resp, abilities=fit_abilities(project))
+        tables["models"] = core.model_ranking(per_resp, theta)
     if "mcq_positions" in want:
-        tables["mcq_positions"] = core.mcq_positions(mcq_position_rows(project, filters))
+        tables["mcq_positions"] = diagnostics.mcq_positions(mcq_position_rows(project, filters))
     if "mcq_distractors" in want:
         tables["mcq_distractors"] = mcq_distractors_loop(mcq_distractor_rows(project, filters))
     if want & {"agreement", "unsolved"}:
         items = human_items(project, filters)
         if "agreement" in want:
             top = human_items(project, filters, head.topline.responder_ids)
-            tables["agreement"] = core.agreement_table(items, top)
+            tables["agreement"] = diagnostics.agreement_table(items, top)
         if "unsolved" in want:
             unsolved_ids = (
                 items.groupby("question_id")[["n", "correct"]].sum().query("n > 0 and correct == 0").index.tolist()
@@ -146,21 +148,21 @@ def dashboard_compute(project: Project, filters: Filters, *, only: set[str] | No
                 external_id=lambda f: f["question_id"].map(lambda i: info[i]["external_id"]),
                 prompt=lambda f: f["question_id"].map(lambda i: info[i]["prompt"]),
             ) if unsolved_ids else items.iloc[0:0]
-            tables["unsolved"] = core.no_human_correct(rows)
-    return DashboardData(filters=filters, head=head, tables=tables)
+            tables["unsolved"] = diagnostics.no_human_correct(rows)
+    return DashboardData(filters=filters, head=head, tables=tables, theta=theta)
 
 
 def mcq_distractors_loop(rows: pd.DataFrame) -> pd.DataFrame:
-    """``core.mcq_distractors`` as a plain loop over the rows (its former implementation)."""
+    """``diagnostics.mcq_distractors`` as a plain loop over the rows (its former implementation)."""
     frame = core._frame(rows, ["group", "kind", "question_id", "choice", "n"])
     counts: dict[str, dict] = {}
     for group, kind, qid, choice, n in zip(frame["group"], frame["kind"], frame["question_id"], frame["choice"],
                                            frame["n"], strict=True):
-        for g in core._pooled_groups(group, kind):
+        for g in diagnostics._pooled_groups(group, kind):
             per_q = counts.setdefault(g, {}).setdefault(qid, {})
             per_q[choice] = per_q.get(choice, 0) + int(n)
     out = []
-    for group, per_q in core._ordered(counts):
+    for group, per_q in diagnostics._ordered(counts):
         ranks = [0, 0, 0]
         for choices in per_q.values():
             for rank, value in enumerate(sorted(choices.values(), reverse=True)[:3]):

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from frontend import dashboard as core
-from frontend import selectors
+from frontend import diagnostics, selectors
 from frontend.dashboard import Filters
 
 pytestmark = pytest.mark.django_db
@@ -119,7 +119,8 @@ def test_model_ranking(dash, data):
     assert list(table["overall_accuracy"]) == [approx(0.8), approx(0.6), approx(0.0)]
     assert list(table["free_correct"]) == [2, 2, 0]
     assert list(table["mcq_correct"]) == [2, 1, 0]
-    assert table["theta"].isna().all() or all(v is None for v in table["theta"])  # no IRT fit
+    for column in ("free_theta", "mcq_theta", "free_theta_fit_id", "mcq_theta_fit_id"):  # no IRT fit
+        assert all(v is None for v in table[column]), column
 
 
 @pytest.mark.parametrize(
@@ -230,7 +231,7 @@ def test_pairwise_agreement_matches_brute_force():
             pairs += 1
             agree += a == b
     rows = [{"n": len(v), "correct": sum(v)} for v in items]
-    got = core.pairwise_agreement(rows)
+    got = diagnostics.pairwise_agreement(rows)
     assert (got["pairs"], got["agreeing_pairs"]) == (pairs, agree)
     assert got["agreement"] == approx(agree / pairs)
 
@@ -242,7 +243,7 @@ def test_pairwise_agreement_matches_brute_force():
      pytest.param(None, "", id="none")],
 )
 def test_landis_koch_labels(kappa, label):
-    assert core.landis_koch(kappa) == label
+    assert diagnostics.landis_koch(kappa) == label
 
 
 def test_filters_from_query_ignores_unknown_mode():

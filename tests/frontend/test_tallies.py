@@ -172,8 +172,8 @@ def test_human_judgement_wins_over_stored_verdict_in_every_method(dash):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_pure_distractors_equal_the_loop(seed):
-    """``core.mcq_distractors`` (vectorized) equals its former loop on random rows."""
-    from frontend import dashboard as core
+    """``diagnostics.mcq_distractors`` (vectorized) equals its former loop on random rows."""
+    from frontend import diagnostics
 
     rng = random.Random(seed)
     counts: dict[tuple, int] = {}
@@ -183,7 +183,7 @@ def test_pure_distractors_equal_the_loop(seed):
     rows = pd.DataFrame([(*key, n) for key, n in counts.items()],
                         columns=["group", "kind", "question_id", "choice", "n"])
     rows["choice"] = pd.Series([key[3] for key in counts], dtype=object)  # None stays one key, as from the database
-    assert _records(core.mcq_distractors(rows)) == _records(reference.mcq_distractors_loop(rows))
+    assert _records(diagnostics.mcq_distractors(rows)) == _records(reference.mcq_distractors_loop(rows))
 
 
 # ----------------------------------------------------------------- the tallies

@@ -84,7 +84,11 @@ class FakeLlm:
     url: str = ""
     calls: int = 0
     requests: list[dict] = field(default_factory=list)
-    fail_first: int = 0          # answer 500 to the first N requests
+    fail_first: int = 0          # answer ``fail_status`` to the first N requests
+    fail_status: int = 500
+    retry_after: str | None = None  # Retry-After header sent with those failures
+    retry_after_ms: str | None = "5"  # retry-after-ms header (keeps the SDK's waits short)
+    retry_counts: list[str] = field(default_factory=list)  # x-stainless-retry-count of each request
     sleep_first: int = 0         # sleep ``sleep_s`` before answering the first N requests
     sleep_s: float = 0.0
     reply: object = None         # callable(request_json) -> content string
@@ -108,14 +112,20 @@ def _handler(state: FakeLlm):
                 state.calls += 1
                 n = state.calls
                 state.requests.append(body)
+                state.retry_counts.append(self.headers.get("x-stainless-retry-count", ""))
             if not self.path.endswith("/chat/completions"):
                 self.send_response(404)
                 self.end_headers()
                 return
             if n <= state.sleep_first:
                 time.sleep(state.sleep_s)
+            headers = {}
             if n <= state.fail_first:
-                payload, code = {"error": {"message": "boom", "type": "server_error"}}, 500
+                payload, code = {"error": {"message": "boom", "type": "server_error"}}, state.fail_status
+                if state.retry_after is not None:
+                    headers["Retry-After"] = state.retry_after
+                if state.retry_after_ms is not None:
+                    headers["retry-after-ms"] = state.retry_after_ms
             else:
                 code = 200
                 payload = {
@@ -130,6 +140,8 @@ def _handler(state: FakeLlm):
                 self.send_response(code)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
+                for key, value in headers.items():
+                    self.send_header(key, value)
                 self.end_headers()
                 self.wfile.write(data)
             except (BrokenPipeError, ConnectionResetError):
@@ -151,7 +163,6 @@ def fake_llm(settings):
     settings.OPENAI_API_KEY = "test-key"
     settings.EARSHOT_LLM_JUDGE_MODEL = "fake-judge"
     settings.EARSHOT_LLM_JUDGE_ENABLED = True
-    settings.EARSHOT_LLM_JUDGE_BACKOFF_S = 0.01
     settings.EARSHOT_LLM_JUDGE_TIMEOUT_S = 5.0
     yield state
     server.shutdown()

@@ -151,27 +151,30 @@ def test_agreement_rows_and_numbers(labelled, imported):
 @pytest.mark.parametrize("fmt", ["json", "csv", "page"])
 def test_agreement_exports(client, labelled, people, fmt):
     client.force_login(people.researcher)
-    url = reverse("judging:agreement", args=["t"]) + ("" if fmt == "page" else f"?format={fmt}")
+    url = reverse("judging:agreement", args=["t"]) + ("?n_boot=50" if fmt == "page" else f"?format={fmt}&n_boot=50")
     reply = client.get(url)
     assert reply.status_code == 200
     if fmt == "json":
         data = reply.json()
-        assert data["n"] == 4 and [a["judge"] for a in data["overall"]] == ["exact", "rules", "llm", "rules+llm"]
-        assert "Who's Who? Name That Persona" in data["groups"]["category"]
+        assert data["n_labelled"] == 4 and data["judges"][0] == "exact" and data["judges"][1].startswith("rules@")
+        overall = [c for c in data["cells"] if (c["language"], c["condition"], c["task"]) == ("all",) * 3]
+        rules = next(c for c in overall if c["judge"].startswith("rules@"))
+        assert (rules["tp"], rules["fp"], rules["fn"], rules["tn"]) == (2, 0, 1, 1)
+        assert any(c["task"] == "Who's Who? Name That Persona" for c in data["cells"])
     elif fmt == "csv":
         rows = list(csv.DictReader(io.StringIO(reply.content.decode())))
-        assert rows[0]["scope"] == "overall" and rows[1]["judge"] == "rules" and rows[1]["n"] == "4"
+        assert rows[0]["language"] == "all" and rows[1]["judge"].startswith("rules@") and rows[1]["n"] == "4"
         assert reply["Content-Disposition"].endswith('t-judge-agreement.csv"')
     else:
         html = reply.content.decode()
-        assert "Judge–human agreement" in html and "rules+llm" in html and "By language" in html
+        assert "Judge–human agreement" in html and "rules@" in html and "By language and condition" in html
 
 
 @pytest.mark.django_db
 def test_agreement_api(client, labelled, people):
     client.force_login(people.researcher)
-    data = client.get(reverse("judging-agreement", args=["t"])).json()
-    assert data["n"] == 4 and data["overall"][1]["judge"] == "rules"
+    data = client.get(reverse("judging-agreement", args=["t"]) + "?n_boot=20").json()
+    assert data["n_labelled"] == 4 and data["cells"][1]["judge"].startswith("rules@")
 
 
 def _write(tmp_path, rows):
@@ -218,7 +221,9 @@ def test_import_labels_reports_every_problem_and_writes_nothing(tmp_path, judged
     assert not HumanJudgement.objects.exists()
 
 
-@pytest.mark.parametrize("module", ["judging.agreement", "judging.baseline", "judging.llm"])
+@pytest.mark.parametrize("module", ["judging.agreement", "judging.agreement_report", "judging.baseline",
+                                    "judging.demo_agreement", "judging.demo_llm", "judging.human_labels",
+                                    "judging.llm", "judging.refusal", "judging.registry"])
 def test_pure_modules_do_not_import_django(module):
     import subprocess
     import sys

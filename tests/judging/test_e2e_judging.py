@@ -41,8 +41,11 @@ def test_researcher_overrules_by_keyboard(page, live_server, judged, people):
 def test_player_challenges_wrong_verdict(page, live_server, judged, people):
     """challenge.js on the play page (the quiz owner adds the script and response_id;
     here the test adds both, as play.js and the template will)."""
+    from accounts.models import Project
     from quiz.models import Presentation
+    from quiz.study import study_update
 
+    study_update(project=Project.objects.get(slug="t"), design="one_mode", one_mode="free")
     _login(page, live_server, people.alice)
     page.goto(f"{live_server.url}/p/t/play/next/?mode=free&category=cultural-geography-in-sound")
     page.wait_for_selector("#question[data-ready]")  # play.js has enabled the form

@@ -11,6 +11,19 @@ from quiz.models import Clip, Presentation, Question, Response
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _players_choose_mode(request):
+    """These tests pick the mode themselves: the casual *player's choice* design.
+
+    The study designs (between-subjects, free then MCQ, one mode) are tested in
+    tests/quiz/test_study.py.
+    """
+    if "imported" in request.fixturenames:
+        from quiz.study import study_update
+
+        study_update(project=request.getfixturevalue("imported"), design="choice", guests_per_hour=1000)
+
+
 def _start(client, project, mode="free", category=""):
     response = client.post(
         reverse("quiz:play_start", args=[project.slug]),
@@ -130,15 +143,25 @@ def test_mcq_order_is_shuffled_per_player_and_stored(client, imported):
 
 
 def test_prompt_then_final_answer(client, imported):
+    """A prompt is stored as an event (nothing a player can probe unseen); the clue index
+    and the time into the clue come from the server's reveals, never from the client."""
+    from quiz.models import PresentationEvent
+
     _page, presentation = _serve(client, imported, "free", "name-the-music-songs-artists-composers")
     first = _answer(client, imported, {"presentation": presentation.pk, "answer": "Beethoven", "client_token": "p1"})
     assert first.json()["status"] == "prompt"
+    assert "explanation" not in first.json() and "Beethoven" not in first.content.decode()
     assert Response.objects.count() == 0
+    assert PresentationEvent.objects.filter(presentation=presentation, kind="prompted").count() == 1
+    for _ in range(2):
+        assert client.post(reverse("quiz:play_reveal", args=[imported.slug]),
+                           data=json.dumps({"presentation": presentation.pk}),
+                           content_type="application/json").status_code == 200
     final = _answer(client, imported, {"presentation": presentation.pk, "answer": "Ode to Joy", "client_token": "p2",
-                                       "prompted": True, "clue_index": 2, "clip_time_s": 1.5})
+                                       "prompted": False, "clue_index": 0, "clip_time_s": 1.5})
     assert final.json()["correct"] is True
     stored = Response.objects.get()
-    assert stored.prompted and stored.clue_index == 2 and stored.clip_time_s == 1.5
+    assert stored.prompted and stored.clue_index == 2 and stored.clue_time_s is not None
 
 
 @pytest.mark.parametrize(
@@ -146,7 +169,9 @@ def test_prompt_then_final_answer(client, imported):
     [
         pytest.param({"answer": "   ", "client_token": "x"}, "answer", id="empty"),
         pytest.param({"answer": "x", "client_token": ""}, "client_token", id="no-token"),
-        pytest.param({"answer": "x", "client_token": "y", "clue_index": 5}, "clue_index", id="bad-clue"),
+        pytest.param({"answer": "x\u0000", "client_token": "y"}, "answer", id="nul"),
+        pytest.param({"answer": ["x"], "client_token": "y"}, "answer", id="not-text"),
+        pytest.param({"answer": "x", "client_token": "y", "choice_position": "z"}, "choice", id="bad-choice"),
     ],
 )
 def test_bad_answers_are_rejected_with_field(client, imported, payload, field):
@@ -174,7 +199,8 @@ def test_history_and_accuracy_by_category(client, imported):
 
 
 def test_range_request_returns_206(client, imported):
-    clip = Clip.objects.first()
+    _page, presentation = _serve(client, imported, "free", "whos-who-name-that-persona")
+    clip = presentation.question.clips.first()
     url = reverse("quiz:clip_audio", args=[clip.public_id])
     part = client.get(url, HTTP_RANGE="bytes=0-99")
     assert part.status_code == 206
@@ -211,6 +237,12 @@ def test_private_project_clips_need_membership(client, private_project, bank_dir
     client.force_login(user)
     assert client.get(url).status_code == 403
     membership_set(project=private_project, user=user, role=Role.PARTICIPANT)
+    # A member hears a clip once it is served to them (never by guessing its id).
+    assert client.get(url).status_code == 404
+    from quiz.services import presentation_get_or_create, responder_for_user
+
+    presentation_get_or_create(responder=responder_for_user(project=private_project, user=user),
+                               question=clip.questions.first(), mode="free")
     assert client.get(url).status_code == 200
 
 

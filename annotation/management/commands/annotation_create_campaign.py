@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from accounts.models import Project
 from annotation import services
@@ -31,6 +32,12 @@ class Command(BaseCommand):
         parser.add_argument("--instructions", default=None)
         parser.add_argument("--consent", default=None)
         parser.add_argument("--completion-code", default=None)
+        parser.add_argument("--no-work-code", default=None,
+                            help="code for annotators who find nothing left to rate (Prolific: return)")
+        parser.add_argument("--screened-out-code", default=None,
+                            help="code for annotators who fail the qualification items")
+        parser.add_argument("--min-listen-fraction", type=float, default=None,
+                            help="share of each clip (0-1) that must be heard (default 1)")
         parser.add_argument("--completion-url", default=None)
         parser.add_argument("--open", action="store_true", help="open the campaign right away")
 
@@ -45,17 +52,24 @@ class Command(BaseCommand):
             except (OSError, json.JSONDecodeError) as exc:
                 raise CommandError(f"{o['criteria']}: {exc}") from exc
         try:
-            campaign = services.campaign_create(
-                project=project, name=o["name"] or o["slug"], slug=o["slug"], template=o["template"],
-                criteria=criteria, policy=o["policy"], policy_k=o["k"], policy_n=o["n"],
-                policy_quota=o["quota"], policy_annotators=o["annotators"],
-                expiry_minutes=o["expiry_minutes"], language=o["language"],
-                instructions=o["instructions"], consent_text=o["consent"],
-                completion_code=o["completion_code"], completion_url=o["completion_url"])
+            with transaction.atomic():  # --open on a campaign that cannot open creates nothing
+                campaign = self._create(project, criteria, o)
         except services.CampaignError as exc:
             raise CommandError(str(exc)) from exc
-        if o["open"]:
-            services.campaign_set_status(campaign=campaign, status="open")
         self.stdout.write(self.style.SUCCESS(
             f"campaign {campaign.slug!r} ({campaign.template}, {campaign.policy}) created in {project.slug!r}"
             f"; status {campaign.status}"))
+
+    def _create(self, project, criteria, o):
+        campaign = services.campaign_create(
+            project=project, name=o["name"] or o["slug"], slug=o["slug"], template=o["template"],
+            criteria=criteria, policy=o["policy"], policy_k=o["k"], policy_n=o["n"],
+            policy_quota=o["quota"], policy_annotators=o["annotators"],
+            expiry_minutes=o["expiry_minutes"], language=o["language"],
+            instructions=o["instructions"], consent_text=o["consent"],
+            completion_code=o["completion_code"], completion_url=o["completion_url"],
+            no_work_code=o["no_work_code"], screened_out_code=o["screened_out_code"],
+            min_listen_fraction=o["min_listen_fraction"])
+        if o["open"]:
+            services.campaign_set_status(campaign=campaign, status="open")
+        return campaign

@@ -1,4 +1,4 @@
-"""Import campaign items (JSONL or CSV + audio files) into a campaign."""
+"""Import campaign items (JSONL, a JSON array or CSV + audio files) into a campaign."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("campaign", help="campaign slug")
-        parser.add_argument("items", type=Path, help="ITEMS.jsonl or ITEMS.csv")
+        parser.add_argument("items", type=Path, help="ITEMS.jsonl, ITEMS.json (an array) or ITEMS.csv")
         parser.add_argument("--audio-dir", type=Path, default=None, help="folder of the audio files (default: the file's folder)")
         parser.add_argument("--project", default="demo", help="project slug (default: demo)")
 

@@ -12,7 +12,8 @@ from django.db import transaction
 
 from accounts.models import Project, Role, User
 from accounts.services import guest_create, membership_set, project_create, user_create
-from quiz import demo, services
+from annotation.demo import demo_campaign_seed
+from quiz import demo, services, study
 from quiz.models import Presentation, Question
 
 DEMO_PASSWORD = "earshot-demo"
@@ -49,7 +50,11 @@ class Command(BaseCommand):
                 summary = services.bank_import(project=project, path=bank)
                 outputs = demo.demo_model_outputs(Path(tmp) / "outputs.jsonl", seed=seed)
                 model_summary = services.model_responses_import(project=project, path=outputs)
+            # The demo is a between-subjects study (the default): each simulated player
+            # answers each question in one mode.
+            study.study_for(project)
             created_players = self._players(project, players, seed)
+            campaign = demo_campaign_seed(project, seed=seed)  # the annotator role (annotation app)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo project '{project.slug}': {summary.created} questions created, "
@@ -57,6 +62,7 @@ class Command(BaseCommand):
                 f"model responses: {model_summary.created} new; {created_players} simulated players."
             )
         )
+        self.stdout.write(f"Annotation campaign '{campaign.slug}' (open): /p/{project.slug}/c/{campaign.slug}/")
         admin_note = f"admin: admin / {DEMO_PASSWORD}" if settings.DEBUG else "no admin account: DJANGO_DEBUG is off"
         self.stdout.write(f"Researcher login: researcher / {DEMO_PASSWORD}  ({admin_note})")
 
@@ -74,18 +80,21 @@ class Command(BaseCommand):
                 question = questions[qid]
                 if mode == "mcq":
                     presentation = services.presentation_get_or_create(
-                        responder=responder, question=question, mode=mode, rng=rng
+                        responder=responder, question=question, mode=mode, rng=rng, design="between"
                     )
                     services.response_submit(
                         responder=responder, question=question, mode=mode,
-                        client_token=f"demo-{index}-{qid}-{mode}", choice=int(answer),
+                        client_token=f"demo-{index}-{qid}-{mode}", choice=int(answer), design="between",
                         option_order=Presentation.objects.get(pk=presentation.pk).option_order,
                         latency_ms=rng.randint(2500, 15000),
                     )
                 else:
+                    services.presentation_get_or_create(
+                        responder=responder, question=question, mode=mode, design="between"
+                    )
                     services.response_submit(
                         responder=responder, question=question, mode=mode,
-                        client_token=f"demo-{index}-{qid}-{mode}", answer_text=str(answer),
+                        client_token=f"demo-{index}-{qid}-{mode}", answer_text=str(answer), design="between",
                         clue_index=0 if not question.pyramidal else rng.randint(0, 2),
                         latency_ms=rng.randint(2500, 15000),
                     )

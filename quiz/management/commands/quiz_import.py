@@ -1,4 +1,4 @@
-"""Import a question bank (JSONL or CSV + audio files) into a project."""
+"""Import a question bank (JSONL, a JSON array or CSV + audio files) into a project."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("bank", type=Path, help="BANK.jsonl or BANK.csv")
+        parser.add_argument("bank", type=Path, help="BANK.jsonl, BANK.json (an array) or BANK.csv")
         parser.add_argument("--audio-dir", type=Path, default=None, help="folder of the audio files (default: the bank's folder)")
         parser.add_argument("--project", default="demo", help="project slug (default: demo)")
 

@@ -1,4 +1,4 @@
-"""Import model outputs (JSONL or CSV) and judge them with the same code as human answers."""
+"""Import model outputs (JSONL, a JSON array or CSV) and judge them with the same code as human answers."""
 
 from __future__ import annotations
 

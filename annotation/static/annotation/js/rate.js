@@ -1,6 +1,11 @@
-// The rating page: answers unlock only when the clip has played to the end ("ended"),
-// keyboard shortcuts (1-5 / 0-5 / y n), idempotent submission with a stable token.
+// The rating page: the clip plays in Earshot's own player (no skipping ahead), the
+// answers unlock once the player reports enough of the clip heard (the campaign's
+// share, data-min-fraction), and the submission carries that report ("played": the
+// played intervals in clip seconds) for the server to check. Keyboard shortcuts
+// (1-5 / 0-5 / y n; Space plays/pauses, r replays), idempotent submission with a
+// stable token. In a researcher's preview (data-preview) nothing is sent.
 import { postJSON, stableToken } from "/static/frontend/js/http.js";
+import { mount } from "/static/frontend/js/player.js";
 
 const root = document.getElementById("rate");
 if (root) setup(root);
@@ -8,13 +13,18 @@ if (root) setup(root);
 function setup(root) {
   const data = JSON.parse(document.getElementById("item-data").textContent);
   const single = root.dataset.single === "1";
-  const audio = document.getElementById("clip");
+  const holder = document.getElementById("player");
+  const preview = root.dataset.preview === "1";
+  const minFraction = Number(root.dataset.minFraction || "0");
+  const player = holder ? mount(holder, {
+    src: holder.dataset.src, duration: Number(holder.dataset.duration) || null, keys: true,
+  }) : null;
   const form = document.getElementById("rate-form");
   const submitBtn = document.getElementById("submit");
   const errorBox = document.getElementById("form-error");
   const fieldsets = Array.from(root.querySelectorAll(".criterion"));
   const answers = {};
-  let unlocked = !audio;
+  let unlocked = !player;
   let busy = false;
 
   function buttons() { return Array.from(root.querySelectorAll(".criterion .option")); }
@@ -25,14 +35,22 @@ function setup(root) {
     if (submitBtn) submitBtn.disabled = false;
     const hint = document.getElementById("listen-hint");
     if (hint) hint.hidden = true;
-    const first = buttons()[0];
-    if (first) first.focus();
+    // focus the scale, not its first button: Space stays the player's (replay), and a
+    // stray Space must not answer "1"; number keys answer, Tab reaches the buttons
+    const group = root.querySelector(".scale");
+    if (group) { group.tabIndex = -1; group.focus(); }
   }
 
-  if (audio) {
-    audio.addEventListener("ended", unlock);
-    // seeking ahead must not unlock: only a real "ended" counts, and the server checks time too
+  if (player) {
+    // only what the player heard counts: a seek ahead starts a new interval, it does not
+    // add to the heard share (and the server checks the report against its own clock)
+    const enough = () => player.heardFraction() >= Math.max(0, minFraction - 0.02) && player.played().length > 0;
+    holder.addEventListener("earshot:listen", (e) => {
+      if (!unlocked && (e.detail.ended || minFraction < 1) && enough()) unlock();
+    });
   }
+
+  if (player && minFraction <= 0) unlock();
 
   function showError(message) {
     errorBox.textContent = message;
@@ -66,9 +84,15 @@ function setup(root) {
     });
     busy = true;
     buttons().forEach((b) => { b.disabled = true; });
+    if (preview) {
+      showError(root.dataset.previewNote || "Preview: nothing was stored.");
+      window.setTimeout(() => window.location.assign(root.dataset.workUrl), 900);
+      return;
+    }
     const res = await postJSON(root.dataset.rateUrl, {
       assignment: data.assignment, values: answers, comments,
       client_token: stableToken(`rate:${data.assignment}`),
+      played: player ? player.played() : null,
     });
     if (res.ok) {
       window.location.assign(res.data.next_url || root.dataset.workUrl);
@@ -77,7 +101,11 @@ function setup(root) {
     busy = false;
     buttons().forEach((b) => { b.disabled = false; });
     const err = (res.data && res.data.error) || {};
-    if (res.status === 409) { window.location.assign(root.dataset.workUrl); return; }
+    if (res.status === 409) {
+      if (err.message) showError(err.message);
+      window.setTimeout(() => window.location.assign(root.dataset.workUrl), err.message ? 2500 : 0);
+      return;
+    }
     showError(err.message || "Could not save your answer; please try again.");
   }
 

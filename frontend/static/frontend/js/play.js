@@ -1,5 +1,7 @@
-// The question page: audio clues, keyboard-friendly answering, feedback after the verdict.
+// The question page: audio clues in Earshot's player, clues revealed by the server,
+// keyboard-friendly answering, feedback as far as the project's policy allows.
 import { postJSON, stableToken } from "./http.js";
+import { mount } from "./player.js";
 
 const root = document.getElementById("question");
 if (root) setup(root);
@@ -11,28 +13,58 @@ function setup(root) {
   const errorBox = document.getElementById("form-error");
   const feedback = document.getElementById("feedback");
   const options = Array.from(root.querySelectorAll(".option"));
-  const clues = Array.from(root.querySelectorAll(".clue"));
+  const cluesBox = document.getElementById("clues");
   const reveal = document.getElementById("reveal");
-  let clueIndex = 0;
+  const players = new Map(); // clue index -> Player
   let selected = null;
-  let prompted = false;
   let busy = false;
   let done = false;
 
-  function currentAudio() {
-    return clues[clueIndex] ? clues[clueIndex].querySelector("audio") : null;
+  function mountClue(clue, autoplay) {
+    const box = clue.querySelector(".earshot-player");
+    const player = mount(box, { src: box.dataset.src, duration: Number(box.dataset.duration) || null });
+    players.set(Number(clue.dataset.index), player);
+    if (autoplay) player.toggle().catch(() => {});
+    return player;
+  }
+  root.querySelectorAll(".clue").forEach((clue) => mountClue(clue, false));
+
+  function pauseAll() {
+    players.forEach((p) => { if (!p.audio.paused) p.audio.pause(); });
+  }
+
+  /** What was heard of each clue, for the server to check (listening evidence). */
+  function listening() {
+    const report = {};
+    players.forEach((player, index) => { report[String(index)] = player.played(); });
+    return report;
   }
 
   if (reveal) {
-    reveal.addEventListener("click", () => {
-      if (clueIndex + 1 >= clues.length) return;
-      const playing = currentAudio();
-      if (playing) playing.pause();
-      clueIndex += 1;
-      clues[clueIndex].hidden = false;
-      const audio = currentAudio();
-      if (audio) audio.play().catch(() => {});
-      if (clueIndex + 1 >= clues.length) reveal.hidden = true;
+    reveal.addEventListener("click", async () => {
+      if (busy || done) return;
+      busy = true;
+      const { ok, data } = await postJSON(root.dataset.revealUrl, { presentation });
+      busy = false;
+      if (!ok) return showError((data.error && data.error.message) || "Could not reveal the next clue.");
+      pauseAll();
+      if (!players.has(data.clue_index)) {
+        const clue = document.createElement("div");
+        clue.className = "clue";
+        clue.dataset.index = String(data.clue_index);
+        const label = document.createElement("span");
+        label.className = "clue-label";
+        label.textContent = (reveal.dataset.clueLabel || "Clue %(n)s of %(total)s")
+          .replace("%(n)s", String(data.clue_index + 1)).replace("%(total)s", String(data.total));
+        const box = document.createElement("div");
+        box.className = "earshot-player";
+        box.dataset.src = data.url;
+        box.dataset.duration = String(data.duration);
+        clue.append(label, box);
+        cluesBox.insertBefore(clue, reveal);
+        mountClue(clue, true);
+      }
+      if (!data.more) reveal.hidden = true;
     });
   }
 
@@ -63,12 +95,9 @@ function setup(root) {
     errorBox.hidden = true;
     const payload = {
       presentation,
-      client_token: stableToken(`${presentation}:${prompted ? "p" : "a"}`),
-      clue_index: clueIndex,
-      prompted,
+      client_token: stableToken(`${presentation}:answer`),
+      listening: listening(),
     };
-    const audio = currentAudio();
-    if (audio && !Number.isNaN(audio.currentTime)) payload.clip_time_s = audio.currentTime;
     if (mode === "mcq") {
       if (selected === null) return showError("Choose an option first (keys 1–4).");
       payload.choice_position = selected;
@@ -83,7 +112,6 @@ function setup(root) {
     busy = false;
     if (!ok) return showError((data.error && data.error.message) || "Could not send your answer. Try again.");
     if (data.status === "prompt") {
-      prompted = true;
       showError(data.message);
       const input = document.getElementById("answer");
       if (input) { input.select(); input.focus(); }
@@ -96,21 +124,32 @@ function setup(root) {
   function render(data) {
     form.querySelectorAll("input, button").forEach((el) => { el.disabled = true; });
     const verdict = document.getElementById("verdict");
-    verdict.textContent = data.correct ? "Correct!" : "Not quite.";
-    verdict.className = `verdict ${data.correct ? "ok" : "bad"}`;
+    if (data.feedback === "none") {
+      verdict.textContent = data.message || "Thanks: your answer is recorded.";
+      verdict.className = "verdict";
+    } else {
+      verdict.textContent = data.correct ? "Correct!" : "Not quite.";
+      verdict.className = `verdict ${data.correct ? "ok" : "bad"}`;
+    }
     document.getElementById("your-answer").textContent = data.your_answer;
-    document.getElementById("correct-answer").innerHTML = data.answerline_html;
-    document.getElementById("explanation").textContent = data.explanation;
-    if (data.correct_position !== null && data.correct_position !== undefined) {
-      options.forEach((btn) => {
-        const pos = Number(btn.dataset.position);
-        if (pos === data.correct_position) btn.classList.add("right");
-        else if (pos === selected) btn.classList.add("wrong");
-      });
+    if (data.feedback === "full") {
+      document.getElementById("correct-answer").innerHTML = data.answerline_html;
+      document.getElementById("correct-answer-row").hidden = false;
+      const explanation = document.getElementById("explanation");
+      explanation.textContent = data.explanation;
+      explanation.hidden = false;
+      if (data.correct_position !== null && data.correct_position !== undefined) {
+        options.forEach((btn) => {
+          const pos = Number(btn.dataset.position);
+          if (pos === data.correct_position) btn.classList.add("right");
+          else if (pos === selected) btn.classList.add("wrong");
+        });
+      }
     }
     if (reveal) reveal.hidden = true;
-    clues.forEach((clue) => { clue.hidden = false; });
-    feedback.dataset.responseId = data.response_id ?? "";
+    pauseAll();
+    // A challenge needs a wrong verdict to challenge: only a free answer with a ruling shown.
+    feedback.dataset.responseId = mode === "free" && data.feedback !== "none" ? (data.response_id ?? "") : "";
     feedback.hidden = false;
     document.getElementById("next").focus();
   }
@@ -126,7 +165,7 @@ function setup(root) {
     if (mode === "mcq" && !done && !typing && /^[1-4]$/.test(event.key)) {
       const position = Number(event.key) - 1;
       if (position < options.length) { event.preventDefault(); select(position); }
-    } else if (event.key === "Enter" && mode === "mcq" && !done && selected !== null) {
+    } else if (event.key === "Enter" && mode === "mcq" && !done && !typing) {
       event.preventDefault();
       submit();
     } else if (event.key === "Enter" && done && !typing) {
