@@ -55,8 +55,8 @@ def test_two_players_get_balanced_modes(browser, live_server):
     call_command("quiz_demo", players=0)
     project = Project.objects.get(slug="demo")
     assert project.quiz_study.design == "between"
-    first = browser.new_context()
-    second = browser.new_context()
+    first = browser.new_context(bypass_csp=True)  # wait_for_function evals (tests/browser.py)
+    second = browser.new_context(bypass_csp=True)
     try:
         one = _play_category(first.new_page(), live_server, "player-one")
         two = _play_category(second.new_page(), live_server, "player-two")
