@@ -40,6 +40,9 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from judging.answerline import Alternative, Answerline, parse_answerline
+from judging.corrections import GATE as _CORRECTION_GATE
+from judging.corrections import MAX_HEAD, MAX_TAIL, final_answer
+from judging.entities import LICENSED, substitution
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
@@ -51,6 +54,8 @@ from judging.normalize import (
     tokens,
     tokens_many,
 )
+from judging.numbers import merge_number_tokens, read_number
+from judging.scripts import NOSPACE, find_in_run
 
 _extract_one = process.extractOne
 _lev_distance = Levenshtein.distance
@@ -158,8 +163,17 @@ class Analysis(NamedTuple):
 
 _NEGATORS = frozenset(
     {"not", "isnt", "wasnt", "arent", "werent", "never", "neither", "nor", "doesnt", "didnt",
-     "dont", "cannot", "cant", "aint"}
+     "dont", "cannot", "cant", "aint",
+     # vi (không, chẳng phải), id/ms (bukan, tidak), tl (hindi), ko (안), after fold()
+     "khong", "bukan", "tidak", "안"}
 )
+# A short answer opening with one of these negates what follows ("chẳng phải X").
+_NEG_OPENERS = _NEGATORS | {"chang", "hindi"}
+# Korean negative copulas after the noun: "서울이 아닙니다", "서울 아니에요".
+_NEG_AFTER = frozenset({"아닙니다", "아니다", "아니에요", "아니예요", "아니야", "아냐", "아닌",
+                        "아니요", "아니", "아니오"})
+# words between a negator and the answer: vi "phải", "là"; id "lah"; tl "ang", "si"
+_NEG_FILLER = frozenset({"phai", "la", "lah", "ang", "si", "ay"})
 _NEG_SKIP = ARTICLES | {"in", "at", "on", "from", "by", "to", "of", "be", "is", "it", "was",
                         "called", "named"}
 _FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
@@ -332,6 +346,8 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
     out = []
     for a in alts:
         toks = strip_articles(tokens(a.text))
+        if _may_merge(toks):
+            toks = merge_number_tokens(toks)
         if not toks:
             continue
         person, surname, given = _person_parts(a, toks)
@@ -482,7 +498,39 @@ _NUM_START = re.compile(r" (\d[^ ]*)")
 @lru_cache(maxsize=65536)
 def _candidate(candidate: str) -> _Cand | None:
     """Normalize and describe a candidate once; ``None`` if it has no words."""
-    return _describe(tokens(candidate))
+    return _describe(_final_tokens(candidate, tokens(candidate)))
+
+
+# Words of a spoken number that merge_number_tokens joins, and single letters that
+# it spells out; with two numbers in a text they gate the (rarer) merge.
+_MERGE_WORDS = frozenset({"point", "half", "quarter", "oh", "hundred", "thousand", "million",
+                          "billion", "trillion", *"bcdefghjklmnopqrstuvwxyz"})
+
+
+def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
+    """Could :func:`~judging.numbers.merge_number_tokens` change ``toks``? Cheap:
+    one set test and one regex over the joined tokens (two numbers in a row)."""
+    if not _MERGE_WORDS.isdisjoint(toks):
+        return True
+    return _TWO_NUMBERS.search(" " + (joined if joined is not None else " ".join(toks))) \
+        is not None
+
+
+_TWO_NUMBERS = re.compile(r" \d[^ ]* (?:and )?\d")
+
+
+def _final_tokens(text: str, toks: tuple[str, ...]) -> tuple[str, ...]:
+    """The tokens of the last answer asserted in ``text`` (a self-correction such as
+    "Sydney? No, actually Canberra" is judged as "Canberra"; see
+    :mod:`judging.corrections`), else ``toks``."""
+    if len(toks) > MAX_HEAD + MAX_TAIL + 4:
+        return toks
+    if text.isascii() and _CORRECTION_GATE.isdisjoint(toks):
+        return toks
+    tail = final_answer(text)
+    if tail is None:
+        return toks
+    return tokens(tail) or toks
 
 
 def _describe(toks: tuple[str, ...]) -> _Cand | None:
@@ -490,6 +538,11 @@ def _describe(toks: tuple[str, ...]) -> _Cand | None:
     if not toks:
         return None
     joined = " ".join(toks)
+    if _may_merge(toks, joined):
+        merged = merge_number_tokens(toks)
+        if merged != toks:
+            toks = merged
+            joined = " ".join(toks)
     n = len(toks)
     full_norm = joined[len(toks[0]) + 1:] if n > 1 and toks[0] in ARTICLES else joined
     if toks[0] in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
@@ -818,14 +871,29 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             return _result("prompt", False, p.alt.text,
                            f"the answerline says prompt on '{p.alt.text}'", _ZERO, prompt=True)
 
-    # 4. negation of a short answer ("not Canberra", "it isn't Bolivia")
-    if core and len(core) <= _SHORT_TOKENS + 1 and core[0] in _NEGATORS:
-        rest = strip_articles(_strip_fillers(core[1:]))
-        rest_norm = " ".join(rest)
-        for a in accept:
-            if rest and _alt_matches_core(a, rest, rest_norm):
-                return _result("negation", False, a.alt.text,
-                               f"the answer negates '{a.alt.text}'", _ZERO)
+    # 3b. scripts without spaces: character-level matching with affix tolerance
+    if not full_norm.isascii():
+        found = _script_rules(core_norm or full_norm, accept, prompts, rejects)
+        if found is not None:
+            return found
+
+    # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải
+    # Hà Nội", "bukan Jakarta", "서울이 아닙니다")
+    if core and len(core) <= _SHORT_TOKENS + 1:
+        rest: tuple[str, ...] = ()
+        if core[0] in _NEG_OPENERS:
+            rest = core[1:]
+            while rest and rest[0] in _NEG_FILLER:
+                rest = rest[1:]
+            rest = strip_articles(_strip_fillers(rest)) if rest else rest
+        elif len(core) >= 2 and core[-1] in _NEG_AFTER:
+            rest = core[:-1]
+        if rest:
+            rest_norm = " ".join(rest)
+            for a in accept:
+                if _alt_matches_core(a, rest, rest_norm):
+                    return _result("negation", False, a.alt.text,
+                                   f"the answer negates '{a.alt.text}'", _ZERO)
 
     # 5. hedge between two answers
     if len(core) <= 9:
@@ -858,6 +926,9 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", _ZERO)
         numeric = [a for a in accept if a.nums]
+        worded = _number_words(core_norm, cand_nums, accept, numeric)
+        if worded is not None:
+            return worded
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
                 a.nums <= cand_nums or not (cand_nums - a.nums) or _approx(a.nums, cand_nums)
                 for a in numeric):
@@ -889,8 +960,132 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _result("given-name", False, a.alt.text,
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", _ZERO)
 
+        # 7b. a confusable entity: shares words, swaps one the answerline does not license
+        swapped = _confusable(core, accept, qtok)
+        if swapped is not None:
+            return swapped
+
     # 8. grey case: features for the calibrator
     return _grey(info, accept, qtok, alt_tokens)
+
+
+def _confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
+                qtok: frozenset[str]) -> Analysis | None:
+    """Rule 7b (:mod:`judging.entities`): wrong when every acceptable answer that
+    shares a word with the short answer is contradicted by it ("North Korea" for
+    "South Korea", "Star Trek" for "Star Wars", "Toy Story" for "Toy Story 2")."""
+    found = None
+    for a in accept:
+        sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=_proper(a.alt.text))
+        if sub is None:
+            continue
+        if sub is LICENSED or (a.head and substitution(
+                core, a.head, qtok, proper=_proper(a.alt.text)) is LICENSED):
+            return None  # (or licensed by the part before a comma: "Surrey, England")
+        if found is None:
+            found = (sub, a)
+    if found is None:
+        return None
+    sub, a = found
+    if sub.kind == "installment":
+        detail = f"drops the number {sub[2]} of '{a.alt.text}' (another installment)"
+        return _result("installment", False, a.alt.text, detail, _ZERO)
+    if sub.kind == "qualifier":
+        word = sub[1] or sub[2]
+        verb = "adds" if sub[1] else "drops"
+        detail = f"{verb} the qualifier '{word}', so it names another entity than '{a.alt.text}'"
+    else:
+        detail = (f"says '{sub[1]}' where '{a.alt.text}' has '{sub[2]}': another entity "
+                  f"sharing a word")
+    return _result("other-entity", False, a.alt.text, detail, _ZERO)
+
+
+@lru_cache(maxsize=16384)
+def _proper(text: str) -> frozenset[str]:
+    """The normalized words of ``text`` written with a capital (a name's words)."""
+    return frozenset(t for w in text.split() if w[:1].isupper() for t in tokens(w))
+
+
+def _number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, ...],
+                  numeric: list[_Alt]) -> Analysis | None:
+    """Rule 6b: a short answer in number words of another language against a numeric
+    answer ("三百二十五", "세 번", "ba trăm", "dua belas" for 325, 3, 300, 12), or
+    digits against an answer in such words. Wrong when the values differ and every
+    acceptable answer is a number."""
+    if numeric and not cand_nums:
+        value = _read_number(core_norm)
+        if value is None:
+            return None
+        for a in numeric:
+            if str(value) in a.nums:
+                return _result("number-words", True, a.alt.text,
+                               f"'{core_norm}' reads as {value}, as in '{a.alt.text}'", _ZERO)
+        if len(numeric) == len(accept):
+            return _result("number", False, numeric[0].alt.text,
+                           f"'{core_norm}' reads as {value}, not '{numeric[0].alt.text}'",
+                           _ZERO)
+        return None
+    if cand_nums and len(numeric) < len(accept) and len(cand_nums) == 1:
+        for a in accept:
+            if not a.nums:
+                value = _read_number(a.norm)
+                if value is not None and str(value) in cand_nums:
+                    return _result("number-words", True, a.alt.text,
+                                   f"'{a.alt.text}' reads as {value}", _ZERO)
+    return None
+
+
+_read_number = lru_cache(maxsize=16384)(read_number)
+
+
+_SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "embedded": 2, "shares": 1, "none": 0}
+# a candidate up to this many characters is "short" in a script without spaces
+_SHORT_RUN = 40
+
+
+def _script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
+                  rejects: tuple[_Alt, ...]) -> Analysis | None:
+    """Rule 3b: answers in Chinese, Japanese, Thai, Myanmar, Khmer or Lao, matched at
+    character level (:func:`judging.scripts.find_in_run`). ``None`` when no answer of
+    the answerline is in such a script, or the candidate is long and unmatched
+    (the calibrator then decides)."""
+    for r in rejects:
+        if NOSPACE.search(r.norm) and find_in_run(r.norm, cand) in ("exact", "found"):
+            return _result("reject:do-not-accept", False, r.alt.text,
+                           f"the answerline says do not accept '{r.alt.text}'", _ZERO)
+    for p in prompts:
+        if NOSPACE.search(p.norm) and find_in_run(p.norm, cand) == "exact":
+            return _result("prompt", False, p.alt.text,
+                           f"the answerline says prompt on '{p.alt.text}'", _ZERO, prompt=True)
+    best = "none"
+    best_alt: _Alt | None = None
+    scripted = 0
+    for a in accept:
+        if not NOSPACE.search(a.norm):
+            continue
+        scripted += 1
+        kind = find_in_run(a.norm, cand)
+        if _SCRIPT_RANK[kind] > _SCRIPT_RANK[best]:
+            best, best_alt = kind, a
+    if best_alt is None:
+        return None
+    text = best_alt.alt.text
+    if best == "exact":
+        return _result("affix", True, text,
+                       f"matches '{text}' up to particles, copulas and suffixes", _ZERO)
+    if best == "found":
+        return _result("contains-word", True, text, f"says '{text}' as a word", _ZERO)
+    short = len(cand.replace(" ", "")) <= _SHORT_RUN
+    if best == "negated" and short:
+        return _result("negation", False, text, f"the answer negates '{text}'", _ZERO)
+    if best in ("embedded", "shares") and short:
+        detail = (f"has '{text}' only inside another word" if best == "embedded"
+                  else f"shares characters with '{text}' but is another word")
+        return _result("other-word", False, text, detail, _ZERO)
+    if best == "none" and short and scripted == len(accept) and NOSPACE.search(cand):
+        return _result("no-match", False, None,
+                       "shares no character with any acceptable answer", _ZERO)
+    return None
 
 
 def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
@@ -1355,7 +1550,7 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
         block = candidates[start:stop]
         infos: dict[str, _Cand | None] = dict.fromkeys(block)
         for text, toks in zip(infos, tokens_many(infos), strict=True):
-            infos[text] = _describe(toks)
+            infos[text] = _describe(_final_tokens(text, toks))
         analyses = [
             _EMPTY_ANSWER if not c or c.isspace() else _analyze(infos[c], line, q)
             for c, line, q in zip(block, answerlines[start:stop], qs[start:stop], strict=True)
@@ -1378,6 +1573,6 @@ def clear_caches() -> None:
     for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, _prepared, _candidate, _question_tokens,
-               _stem_preimage):
+               _stem_preimage, _proper, _read_number):
         fn.cache_clear()
     normalize.clear_chunk_cache()

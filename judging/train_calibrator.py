@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,11 @@ from judging.equivalence import (
     analyze,
 )
 
-DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "answer_equivalence"
+# ../shared/data/answer_equivalence beside the checkout; EARSHOT_JUDGING_DATA names
+# another folder (a git worktree elsewhere, CI with the data mounted).
+DATA_DIR = Path(os.environ.get(
+    "EARSHOT_JUDGING_DATA",
+    Path(__file__).resolve().parents[1].parent / "shared" / "data" / "answer_equivalence"))
 L2 = 1.0
 K_FOLDS = 5
 SEED = 20261129
