@@ -147,38 +147,56 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     if not c_words or not a_words:
         return None
     matched_a: set[int] = set()
+    # per candidate word: the answer positions it matches (empty: an extra word,
+    # None: ignored -- a generic or question word)
+    slots: list[list[int] | None] = []
     extra: list[str] = []
     shared = False
     for c in c_words:
-        hit = False
-        for i, a in enumerate(a_words):
-            if same_word(c, a):
-                matched_a.add(i)
-                hit = True
+        hit = [i for i, a in enumerate(a_words) if same_word(c, a)]
         if hit:
+            matched_a.update(hit)
             # sharing a number or a generic word ("54 Mbps", "years") is no evidence
             shared = shared or (not c.isdigit() and c not in GENERIC)
+            slots.append(hit)
         elif c not in question and c not in GENERIC:
             extra.append(c)
+            slots.append([])
+        else:
+            slots.append(None)
     if not shared:
         return None
-    missing = [a for i, a in enumerate(a_words) if i not in matched_a
-               and a not in GENERIC and a not in question]
-    if missing and extra:
+    missing_at = {i: a for i, a in enumerate(a_words) if i not in matched_a
+                  and a not in GENERIC and a not in question}
+    if missing_at and extra:
         # an initialism of the candidate's words: "rb" for "Richard Bedford"
         initials = "".join(c[0] for c in extra)
-        missing = [a for a in missing if not (len(a) <= 3 and a.isalpha() and a in initials)]
+        missing_at = {i: a for i, a in missing_at.items()
+                      if not (len(a) <= 3 and a.isalpha() and a in initials)}
+    missing = list(missing_at.values())
     named = proper is None or bool(proper)
     if len(extra) > 2:
         return LICENSED  # a description around the answer, not another name
     if extra and missing:
-        words = any(not c.isdigit() for c in extra)
         few = len(a_words) <= 2  # "C major": a short answer's qualifier, capital or not
-        for a in missing:
-            if not words and not a.isdigit():
-                continue  # only numbers added ("Matthew 6:9" for "Gospel of Matthew")
-            if a.isdigit() or (few and a in QUALIFIERS) or proper is None or a in proper:
-                return Substitution("substitution", extra[0], a)
+        for k, slot in enumerate(slots):
+            if slot != []:
+                continue
+            c = c_words[k]
+            # the answer positions this extra word stands between ("North [Korea]"
+            # stands before "korea": it takes the place of "south"; "Wilhelm Rontgen
+            # born" adds "born" after the name, it does not replace "Conrad")
+            before = [i for s in slots[:k] if s for i in s]
+            after = [i for s in slots[k + 1:] if s for i in s]
+            lo = max(before) if before else -1
+            hi = min(after) if after else len(a_words)
+            for i, a in missing_at.items():
+                if not lo < i < hi:
+                    continue
+                if c.isdigit() != a.isdigit():
+                    continue  # a number added for a word ("Matthew 6:9") is no swap
+                if a.isdigit() or (few and a in QUALIFIERS) or proper is None or a in proper:
+                    return Substitution("substitution", c, a)
         return LICENSED
     if not extra and missing and named:
         nums = [a for a in missing if a.isdigit()]

@@ -276,11 +276,8 @@ def _value(parts: list[tuple[str, int]]) -> int | None:
     seen = False
     for kind, v in parts:
         if kind == "d":
-            if digit is not None:
-                # "一九八四", "일구팔사": digits read one by one
-                digit = digit * 10 + v
-            else:
-                digit = v
+            # "一九八四", "일구팔사": digits in a row read one by one
+            digit = v if digit is None else digit * 10 + v
             seen = True
         elif kind == "m":
             section += (1 if digit is None else digit) * v
