@@ -57,6 +57,7 @@ GENERIC = frozenset({
     "january", "february", "march", "april", "may", "june", "july", "august",
     "september", "october", "november", "december",
 })
+_GENERATIONS = frozenset({"jr", "sr", "junior", "senior"})
 # A candidate joining two names ("Aaron and Andrew") is a list, not a swap.
 _JOINERS = frozenset({"and", "or", "nor", "andor"})
 
@@ -86,11 +87,15 @@ def _edits(n: int) -> int:
 
 def _abbrev(short: str, long: str) -> bool:
     """``short`` is an initial or abbreviation of ``long`` (``f``/``fitzgerald``,
-    ``mt``/``mount``, ``st``/``saint``): same first letter, its letters in order."""
+    ``mt``/``mount``, ``st``/``saint``, ``gen``/``general``): same first letter, its
+    letters in order, and either a prefix of ``long`` or ending in its last letter
+    (so ``da`` is not an abbreviation of ``dicaprio``)."""
     if not short or len(short) >= len(long) or short[0] != long[0] or not short.isalpha():
         return False
-    if len(short) == 1:
+    if len(short) == 1 or long.startswith(short):
         return True
+    if short[-1] != long[-1]:
+        return False
     it = iter(long)
     return len(short) <= 4 and all(ch in it for ch in short)
 
@@ -146,6 +151,12 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     a_words = _content(answer)
     if not c_words or not a_words:
         return None
+    if len(answer) >= 2 and answer[-1] == "i":
+        a_words.append("1")  # "World War I" (the tokenizer leaves a lone I alone)
+    # "Abraham Lincoln Jr." for "Abraham Lincoln": the son
+    for c in c_words:
+        if c in _GENERATIONS and c not in a_words and len(a_words) >= 2:
+            return Substitution("qualifier", c, "")
     matched_a: set[int] = set()
     # per candidate word: the answer positions it matches (empty: an extra word,
     # None: ignored -- a generic or question word)
@@ -165,7 +176,14 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         else:
             slots.append(None)
     if not shared:
-        return None
+        # "Lake Huron" for "Lake Superior", "Qing dynasty" for "Ming dynasty": only a
+        # generic word shared, one name word swapped for another
+        if not (len(extra) == 1 and matched_a and len(a_words) == 2 and proper):
+            return None
+        name = [a for i, a in enumerate(a_words) if i not in matched_a]
+        if len(name) != 1 or name[0] not in proper or name[0] in GENERIC:
+            return None
+        return Substitution("substitution", extra[0], name[0])
     missing_at = {i: a for i, a in enumerate(a_words) if i not in matched_a
                   and a not in GENERIC and a not in question}
     if missing_at and extra:
@@ -173,6 +191,13 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         initials = "".join(c[0] for c in extra)
         missing_at = {i: a for i, a in missing_at.items()
                       if not (len(a) <= 3 and a.isalpha() and a in initials)}
+        # ... or of the answer's: "jq" for "John Quincy"
+        a_initials = "".join(a[0] for a in missing_at.values())
+        for k, c in enumerate(c_words):
+            if slots[k] == [] and len(c) <= 3 and c.isalpha() and c in a_initials:
+                slots[k] = None
+                extra.remove(c)
+                missing_at = {i: a for i, a in missing_at.items() if a[0] not in c}
     missing = list(missing_at.values())
     named = proper is None or bool(proper)
     if len(extra) > 2:

@@ -55,7 +55,7 @@ from judging.normalize import (
     tokens_many,
 )
 from judging.numbers import merge_number_tokens, read_number
-from judging.scripts import NOSPACE, find_in_run
+from judging.scripts import NOSPACE, find_in_run, strip_korean
 
 _extract_one = process.extractOne
 _lev_distance = Levenshtein.distance
@@ -170,8 +170,10 @@ _NEGATORS = frozenset(
 # A short answer opening with one of these negates what follows ("chẳng phải X").
 _NEG_OPENERS = _NEGATORS | {"chang", "hindi"}
 # Korean negative copulas after the noun: "서울이 아닙니다", "서울 아니에요".
-_NEG_AFTER = frozenset({"아닙니다", "아니다", "아니에요", "아니예요", "아니야", "아냐", "아닌",
-                        "아니요", "아니", "아니오"})
+_NEG_AFTER = frozenset(
+    form for w in ("아닙니다", "아니다", "아니에요", "아니예요", "아니야", "아냐", "아닌", "아니요",
+                   "아니", "아니오", "아니었어요", "아니었다")
+    for form in (w, strip_korean(w)))
 # words between a negator and the answer: vi "phải", "là"; id "lah"; tl "ang", "si"
 _NEG_FILLER = frozenset({"phai", "la", "lah", "ang", "si", "ay"})
 _NEG_SKIP = ARTICLES | {"in", "at", "on", "from", "by", "to", "of", "be", "is", "it", "was",
@@ -905,7 +907,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     cand_nums = info.nums
     qtok = _question_tokens(question)
 
-    # 6. installments and numbers
+    # 6. installments and numbers (number words of a long reading: "một nghìn chín
+    # trăm bốn mươi lăm" is seven words)
+    if not short and len(core) <= 12 and not cand_nums:
+        worded = _number_words(core_norm, cand_nums, accept, [a for a in accept if a.nums])
+        if worded is not None:
+            return worded
     if short:
         for a in accept:
             pos = _find(core, a.toks)
@@ -943,7 +950,9 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _result("required", True, a.alt.text,
                                f"gives the required part of '{a.alt.text}'", _ZERO)
         for a in accept:
-            if a.person and core_norm == a.surname:
+            if a.person and (core_norm == a.surname or (
+                    len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
+                    and _lev_distance(core_norm, a.surname) <= _max_edits(len(a.surname)))):
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", _ZERO)
         for a in accept:

@@ -29,6 +29,7 @@ years in pairs or "and a half"; so it is the tests' reference, not a dependency)
 from __future__ import annotations
 
 import re
+import unicodedata
 
 __all__ = ["merge_number_tokens", "needs_merge", "read_number"]
 
@@ -176,7 +177,8 @@ _Lex = dict[str, tuple[str, int]]
 
 
 def _lex(kind: str, words: dict[str, int]) -> _Lex:
-    return {w: (kind, v) for w, v in words.items()}
+    # as the judge's text is folded (NFKC)
+    return {unicodedata.normalize("NFKC", w): (kind, v) for w, v in words.items()}
 
 
 _ZH: _Lex = {
@@ -239,17 +241,20 @@ _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
 _PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika")
 _SUFFIXES = tuple(sorted({
     # zh / ja
-    "个", "個", "年", "岁", "歳", "次", "名", "本", "号", "號", "人", "回", "つ", "枚", "匹",
+    "个", "個", "年", "岁", "歳", "次", "名", "本", "号", "號", "人", "回", "枚", "匹",
     "头", "頭", "位", "度", "条", "張", "张", "只", "台", "月", "日", "点", "分", "番", "です",
+    "天", "か月", "ヶ月", "カ月", "个月", "個月", "周", "歲",
     "だ", "是", "吧", "。",
     # ko
     "번", "개", "명", "살", "권", "장", "마리", "대", "층", "회", "년", "월", "일", "시", "분",
     "등", "위", "호", "배", "째", "번째", "입니다", "이에요", "예요", "이요", "요", "이다",
     # th
-    "คน", "ครั้ง", "ปี", "ตัว", "อัน", "ค่ะ", "ครับ", "คะ", "นะ",
+    "คน", "ครั้ง", "ปี", "ตัว", "อัน", "วัน", "เดือน", "ค่ะ", "ครับ", "คะ", "นะ",
     # vi / id (folded, spaced)
     " lan", " nguoi", " cai", " kali", " orang", " buah", " tahun",
 }, key=len, reverse=True))
+_SUFFIXES = tuple(sorted({unicodedata.normalize("NFKC", w) for w in _SUFFIXES}, key=len,
+                         reverse=True))
 
 
 def _segment(text: str, lex: _Lex) -> list[tuple[str, int]] | None:

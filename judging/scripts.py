@@ -22,6 +22,7 @@ with an unknown neighbour is "different word", wrong for a short answer).
 from __future__ import annotations
 
 import re
+import unicodedata
 
 __all__ = [
     "HANGUL",
@@ -100,12 +101,15 @@ def strip_korean(word: str) -> str:
 
 # ------------------------------------------------------------ scripts without spaces
 
-# What may stand right after an answer: administrative suffixes, particles,
-# copulas and polite endings (zh, ja, th, my, km, lo). Longest first.
-_AFTER = tuple(sorted({
-    # administrative and generic suffixes
+# What may stand right after an answer: administrative suffixes (a boundary or a
+# particle must follow them: 北京大学 is not 北京) ...
+_SUFFIXES = tuple(sorted({
     "特别行政区", "自治区", "特别市", "市", "都", "省", "县", "県", "区", "府", "道", "州", "郡",
-    "村", "町", "镇", "岛", "島", "国", "王国", "共和国",
+    "村", "町", "镇", "岛", "島", "国", "王国", "共和国", "ฯ", "มหานคร",
+}, key=len, reverse=True))
+# ... and particles, copulas and polite endings (zh, ja, th, my, km, lo), after which
+# anything may follow (成都是省会). Longest first.
+_AFTER = tuple(sorted({
     # zh particles and copulas
     "是", "的", "吧", "吗", "嗎", "呢", "啊", "呀", "了", "啦", "嘛", "哦", "对", "對", "吧。",
     # ja
@@ -114,7 +118,6 @@ _AFTER = tuple(sorted({
     "と思います",
     # th
     "ค่ะ", "ครับ", "คะ", "นะ", "จ้ะ", "จ้า", "ครับผม", "คับ", "ฮะ", "เลย", "แน่นอน",
-    "จังหวัด", "มหานคร", "ฯ",
     # my, km, lo (polite endings)
     "ပါ", "ပါတယ်", "ဖြစ်ပါတယ်", "បាទ", "ចាស", "ເດີ", "ແມ່ນ",
 }, key=len, reverse=True))
@@ -127,6 +130,7 @@ _BEFORE = tuple(sorted({
     "は", "が", "を", "に", "で", "と", "の", "も", "へ", "答え", "たぶん", "多分", "きっと",
     # th
     "คือ", "เป็น", "ว่า", "ที่", "ใน", "ตอบ", "คำตอบ", "น่าจะ", "จังหวัด", "เมือง",
+    "แม่น้ำ", "ภูเขา", "ประเทศ", "เกาะ", "ทะเล", "มหาสมุทร",
     # my, km, lo
     "က", "မှာ", "គឺ", "ແມ່ນ",
 }, key=len, reverse=True))
@@ -139,17 +143,32 @@ NEGATION_AFTER = tuple(sorted({
     "じゃなかった", "不是", "ไม่ใช่",
 }, key=len, reverse=True))
 
+def _folded(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The lists as the judge's text is folded (NFKC: Thai ำ becomes ํ + า), longest
+    first."""
+    return tuple(sorted({unicodedata.normalize("NFKC", w) for w in words}, key=len,
+                        reverse=True))
+
+
+_SUFFIXES = _folded(_SUFFIXES)
+_AFTER = _folded(_AFTER)
+_BEFORE = _folded(_BEFORE)
+NEGATION_BEFORE = _folded(NEGATION_BEFORE)
+NEGATION_AFTER = _folded(NEGATION_AFTER)
+
 MatchKind = str  # "exact", "found", "negated", "embedded", "shares", "none"
 
 
-def _ok_after(rest: str) -> bool:
-    """Is the text after a match a boundary: nothing, non-letter, or a listed affix?"""
+def _ok_after(rest: str, suffix_ok: bool = True) -> bool:
+    """Is the text after a match a boundary: nothing, non-letter, a particle or
+    copula, or an administrative suffix followed by one of those?"""
     if not rest or not rest[0].isalnum():
         return True
-    for a in _AFTER:
-        if rest.startswith(a):
-            tail = rest[len(a):]
-            if not tail or not tail[0].isalnum() or _ok_after(tail) or len(a) >= 2:
+    if rest.startswith(_AFTER):
+        return True
+    if suffix_ok:
+        for a in _SUFFIXES:
+            if rest.startswith(a) and _ok_after(rest[len(a):], suffix_ok=False):
                 return True
     return False
 
@@ -166,7 +185,7 @@ def _strip_affixes(text: str) -> str:
     changed = True
     while changed and len(text) > 1:
         changed = False
-        for a in _AFTER:
+        for a in (*_SUFFIXES, *_AFTER):
             if text.endswith(a) and len(text) > len(a) + 1:
                 text = text[: -len(a)]
                 changed = True
