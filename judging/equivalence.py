@@ -70,7 +70,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.11.1"
+EQUIVALENCE_VERSION = "2026.12.1"
 
 CALIBRATOR_PATH = Path(__file__).with_name("calibrator.json")
 
@@ -143,7 +143,13 @@ FEATURE_NAMES: tuple[str, ...] = (
     "recall_stem",       # recall after crude stemming (cells ~ cell, French ~ France)
     "family_short",      # short answer: share of answer words with a same-family word
     "question_only",     # every answer word the candidate shares is a question word
+    # regime features (issue 13): short trivia answers are not long LLM sentences
+    "answer_short",      # the shortest acceptable answer has <= 2 words
+    "short_pair",        # ... and the candidate's core has <= 4 words
+    "swap_evidence",     # short candidate sharing some, not all, answer words, with new words
+    "script",            # the candidate has letters outside ASCII after folding
 )
+_N_GREY = 40  # features computed by _grey; the regime features follow them
 
 
 class Analysis(NamedTuple):
@@ -975,7 +981,20 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             return swapped
 
     # 8. grey case: features for the calibrator
-    return _grey(info, accept, qtok, alt_tokens)
+    return _with_regime(_grey(info, accept, qtok, alt_tokens), info, accept)
+
+
+def _with_regime(g: Analysis, info: _Cand, accept: tuple[_Alt, ...]) -> Analysis:
+    """Append the regime features to :func:`_grey`'s 40: the calibrator learnt long
+    LLM sentences, where sharing words means being right; for a short answer against
+    a short answer, sharing some words and adding others is a different entity."""
+    f = g.features
+    answer_short = 1.0 if accept and min(len(a.toks) for a in accept) <= 2 else 0.0
+    short = f[15]  # the core has <= 4 tokens
+    recall = f[2]
+    swap = 1.0 if len(info.core) <= _SHORT_TOKENS and 0.0 < recall < 1.0 and f[9] < 1.0 else 0.0
+    script = 0.0 if info.full_norm.isascii() else 1.0
+    return g._replace(features=(*f, answer_short, answer_short * short, swap, script))
 
 
 def _confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
