@@ -57,6 +57,11 @@ GENERIC = frozenset({
     "january", "february", "march", "april", "may", "june", "july", "august",
     "september", "october", "november", "december",
 })
+# place words that name part of a name ("Manchester City", "Bay of Biscay")
+_PLACE_WORDS = frozenset({"city", "town", "river", "lake", "ocean", "sea", "bay", "mount",
+                          "mountain", "island", "islands", "county", "state", "kingdom",
+                          "republic", "empire", "dynasty", "band", "club", "team"})
+_KEYS = frozenset({"major", "minor"})  # musical keys: a qualifier even in lower case
 _GENERATIONS = frozenset({"jr", "sr", "junior", "senior"})
 # A candidate joining two names ("Aaron and Andrew") is a list, not a swap.
 _JOINERS = frozenset({"and", "or", "nor", "andor"})
@@ -94,8 +99,8 @@ def _abbrev(short: str, long: str) -> bool:
         return False
     if len(short) == 1 or long.startswith(short):
         return True
-    if short[-1] != long[-1]:
-        return False
+    if short[-1] != long[-1] or any(ch in "aeiouy" for ch in short[1:]):
+        return False  # (abbreviations drop vowels: "bay" is not "Biscay")
     it = iter(long)
     return len(short) <= 4 and all(ch in it for ch in short)
 
@@ -153,6 +158,10 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         return None
     if len(answer) >= 2 and answer[-1] == "i":
         a_words.append("1")  # "World War I" (the tokenizer leaves a lone I alone)
+    if len(core) >= 2 and core[-1] == "i":
+        c_words.append("1")
+    # an epithet: "Peter" for "Peter the Great", "Ivan the Great" for "Ivan the Terrible"
+    epithet = {answer[i + 1] for i in range(1, len(answer) - 1) if answer[i] == "the"}
     # "Abraham Lincoln Jr." for "Abraham Lincoln": the son
     for c in c_words:
         if c in _GENERATIONS and c not in a_words and len(a_words) >= 2:
@@ -184,6 +193,10 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         if len(name) != 1 or name[0] not in proper or name[0] in GENERIC:
             return None
         return Substitution("substitution", extra[0], name[0])
+    # a place word is no evidence when dropped, but swapped for a name it is one
+    # ("Manchester United" for "Manchester City")
+    swappable = {i: a for i, a in enumerate(a_words) if i not in matched_a
+                 and a in _PLACE_WORDS and (proper is None or a in proper)}
     missing_at = {i: a for i, a in enumerate(a_words) if i not in matched_a
                   and a not in GENERIC and a not in question}
     if missing_at and extra:
@@ -202,7 +215,7 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     named = proper is None or bool(proper)
     if len(extra) > 2:
         return LICENSED  # a description around the answer, not another name
-    if extra and missing:
+    if extra and (missing or swappable):
         few = len(a_words) <= 2  # "C major": a short answer's qualifier, capital or not
         for k, slot in enumerate(slots):
             if slot != []:
@@ -215,19 +228,27 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             after = [i for s in slots[k + 1:] if s for i in s]
             lo = max(before) if before else -1
             hi = min(after) if after else len(a_words)
-            for i, a in missing_at.items():
+            for i, a in (missing_at | swappable).items():
                 if not lo < i < hi:
                     continue
                 if c.isdigit() != a.isdigit():
                     continue  # a number added for a word ("Matthew 6:9") is no swap
-                if a.isdigit() or (few and a in QUALIFIERS) or proper is None or a in proper:
+                if a.isdigit() or ((few or a in _KEYS) and a in QUALIFIERS) or proper is None \
+                        or a in proper or a in epithet:
                     return Substitution("substitution", c, a)
+        if len(c_words) == len(a_words) == 2 and len(extra) == 1 and len(missing) == 1 and (
+                proper is None or missing[0] in proper):
+            # two names sharing one word in another place: "Thomas Jefferson" for
+            # "Jefferson Davis"
+            return Substitution("substitution", extra[0], missing[0])
         return LICENSED
     if not extra and missing and named:
         nums = [a for a in missing if a.isdigit()]
         if nums and not months and len(nums) == len(missing) and int(nums[0]) <= 30 and \
                 any(not a.isdigit() for a in a_words):
             return Substitution("installment", "", nums[0])
+        # (an epithet dropped is left to the calibrator: "Constantine" for "Constantine
+        # the Great" is accepted, "Peter" for "Peter the Great" may be prompted)
         quals = [a for a in missing if a in QUALIFIERS and (proper is None or a in proper)]
         if quals:
             return Substitution("qualifier", "", quals[0])

@@ -81,6 +81,9 @@ def _strip_one(word: str, endings: tuple[tuple[str, bool | None], ...]) -> str:
 _KO_SUFFIXES = ("특별자치시", "특별자치도", "특별시", "광역시", "시", "도", "군", "구")
 
 
+_SINO_DIGITS = "영공일이삼사오육륙칠팔구십백천만억"
+
+
 def strip_korean(word: str) -> str:
     """``word`` without one copula and then one particle (``서울이에요`` -> ``서울``,
     ``부산에서는`` -> ``부산``, ``파리예요`` -> ``파리``). The ending must agree with the
@@ -89,8 +92,8 @@ def strip_korean(word: str) -> str:
     (특별시, 광역시, 시, 도, 군, 구) if two syllables remain. Both the answer and the candidate go
     through it, so a word that only looks like it ends in a particle (고양이) is
     shortened the same way on both sides."""
-    if len(word) < 2 or not HANGUL.search(word[-1]):
-        return word
+    if len(word) < 2 or not HANGUL.search(word[-1]) or not word.strip(_SINO_DIGITS):
+        return word  # (a Sino-Korean number: 구백구십구 ends in 구 "nine", not "district")
     stripped = _strip_one(word, _KO_COPULAS)
     stripped = _strip_one(stripped, _KO_PARTICLES)
     for suffix in _KO_SUFFIXES:
