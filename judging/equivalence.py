@@ -511,20 +511,26 @@ def _candidate(candidate: str) -> _Cand | None:
 
 # Words of a spoken number that merge_number_tokens joins, and single letters that
 # it spells out; with two numbers in a text they gate the (rarer) merge.
-_MERGE_WORDS = frozenset({"point", "half", "quarter", "oh", "hundred", "thousand", "million",
+_MERGE_WORDS = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
                           "billion", "trillion", *"bcdefghjklmnopqrstuvwxyz"})
 
 
 def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
     """Could :func:`~judging.numbers.merge_number_tokens` change ``toks``? Cheap:
-    one set test and one regex over the joined tokens (two numbers in a row)."""
-    if not _MERGE_WORDS.isdisjoint(toks):
-        return True
-    return _TWO_NUMBERS.search(" " + (joined if joined is not None else " ".join(toks))) \
-        is not None
+    one set test, then one regex over the joined tokens (two numbers in a row, or
+    two single letters)."""
+    text = " " + (joined if joined is not None else " ".join(toks)) + " "
+    if _MERGE_WORDS.isdisjoint(toks):
+        return _TWO_NUMBERS.search(text) is not None
+    return _MERGE_HINT.search(text) is not None
 
 
-_TWO_NUMBERS = re.compile(r" \d[^ ]* (?:and )?\d")
+# a round number and a remainder: "300 25", "1000 and 5", "1800 12"
+_TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
+
+_MERGE_HINT = re.compile(
+    r" (?:\d*00 (?:and )?\d|[a-z] [a-z] |(?:\d[^ ]*|a) (?:point|million|billion|trillion|"
+    r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
 
 
 def _final_tokens(text: str, toks: tuple[str, ...]) -> tuple[str, ...]:
@@ -976,9 +982,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", _ZERO)
 
         # 7b. a confusable entity: shares words, swaps one the answerline does not license
-        swapped = _confusable(core, accept, qtok)
-        if swapped is not None:
-            return swapped
+        # (only when the answer shares a word with an acceptable answer)
+        if not alt_tokens.isdisjoint(core):
+            swapped = _confusable(core, accept, qtok)
+            if swapped is not None:
+                return swapped
 
     # 8. grey case: features for the calibrator
     return _with_regime(_grey(info, accept, qtok, alt_tokens), info, accept)
@@ -989,12 +997,19 @@ def _with_regime(g: Analysis, info: _Cand, accept: tuple[_Alt, ...]) -> Analysis
     LLM sentences, where sharing words means being right; for a short answer against
     a short answer, sharing some words and adding others is a different entity."""
     f = g.features
-    answer_short = 1.0 if accept and min(len(a.toks) for a in accept) <= 2 else 0.0
-    short = f[15]  # the core has <= 4 tokens
+    answer_short = 0.0
+    for a in accept:
+        if len(a.toks) <= 2:
+            answer_short = 1.0
+            break
     recall = f[2]
-    swap = 1.0 if len(info.core) <= _SHORT_TOKENS and 0.0 < recall < 1.0 and f[9] < 1.0 else 0.0
-    script = 0.0 if info.full_norm.isascii() else 1.0
-    return g._replace(features=(*f, answer_short, answer_short * short, swap, script))
+    swap = 1.0 if 0.0 < recall < 1.0 and f[9] < 1.0 and len(info.core) <= _SHORT_TOKENS else 0.0
+    # (f[15]: the core has <= 4 tokens; built as a plain tuple, not _replace: per pair)
+    return _tuple_new(Analysis, (g[0], g[1], g[2], g[3], g[4], f + (
+        answer_short, answer_short * f[15], swap, 0.0 if info.full_norm.isascii() else 1.0)))
+
+
+_tuple_new = tuple.__new__
 
 
 def _confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
