@@ -47,7 +47,9 @@ GENERIC = frozenset({
     "general", "captain", "lord", "lady", "prince", "princess", "emperor", "pope",
     "jr", "sr", "people", "person", "man", "woman", "answer", "name", "called",
     "named", "known", "famous", "author", "writer", "singer", "actor", "actress",
-    "composer", "painter", "artist", "scientist", "region", "area", "district", "bay",
+    "composer", "painter", "artist", "scientist", "botanist", "physicist", "chemist",
+    "poet", "novelist", "playwright", "philosopher", "mathematician", "astronaut",
+    "explorer", "inventor", "engineer", "economist", "politician", "statesman", "region", "area", "district", "bay",
     "sea", "ocean", "language", "dynasty", "era", "period", "century", "year", "years",
     "yes", "correct", "probably", "maybe", "think", "believe", "sure",
     "justice", "judge", "senator", "governor", "mayor", "chief", "professor", "prof",
@@ -130,14 +132,19 @@ def same_word(c: str, a: str) -> bool:
     return k > 0 and n >= 6 and Levenshtein.distance(c, a, score_cutoff=k) <= k
 
 
+def _generic(word: str) -> bool:
+    """A describing word (``GENERIC``), plural or not (``films``, ``islands``)."""
+    return word in GENERIC or stem(word) in GENERIC
+
+
 def _content(toks: Iterable[str]) -> list[str]:
     return [t for t in toks if t not in STOPWORDS]
 
 
 def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                  question: frozenset[str] = frozenset(), *,
-                 months: bool = False, proper: frozenset[str] | None = None
-                 ) -> Substitution | None:
+                 months: bool = False, proper: frozenset[str] | None = None,
+                 person: bool = False) -> Substitution | None:
     """Does the short answer ``core`` contradict ``answer`` (both normalized tokens)?
 
     ``None`` when they share no word (nothing to say: other rules decide);
@@ -149,6 +156,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     confusable: a swapped word must be one of them, a number or a qualifier, and an
     added qualifier or a dropped number needs a capitalized answer (``the lower leg``
     for ``leg`` is a description, ``North Korea`` for ``Korea`` another country).
+    ``person``: the answer is a person's name (then a name word added after it is
+    another person: ``George Washington Carver``).
     """
     if not _JOINERS.isdisjoint(core):
         return None
@@ -177,9 +186,9 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         if hit:
             matched_a.update(hit)
             # sharing a number or a generic word ("54 Mbps", "years") is no evidence
-            shared = shared or (not c.isdigit() and c not in GENERIC)
+            shared = shared or (not c.isdigit() and not _generic(c))
             slots.append(hit)
-        elif c not in question and c not in GENERIC:
+        elif c not in question and not _generic(c):
             extra.append(c)
             slots.append([])
         else:
@@ -190,7 +199,7 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         if not (len(extra) == 1 and matched_a and len(a_words) == 2 and proper):
             return None
         name = [a for i, a in enumerate(a_words) if i not in matched_a]
-        if len(name) != 1 or name[0] not in proper or name[0] in GENERIC:
+        if len(name) != 1 or name[0] not in proper or _generic(name[0]):
             return None
         return Substitution("substitution", extra[0], name[0])
     # a place word is no evidence when dropped, but swapped for a name it is one
@@ -198,7 +207,7 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     swappable = {i: a for i, a in enumerate(a_words) if i not in matched_a
                  and a in _PLACE_WORDS and (proper is None or a in proper)}
     missing_at = {i: a for i, a in enumerate(a_words) if i not in matched_a
-                  and a not in GENERIC and a not in question}
+                  and not _generic(a) and a not in question}
     if missing_at and extra:
         # an initialism of the candidate's words: "rb" for "Richard Bedford"
         initials = "".join(c[0] for c in extra)
@@ -256,4 +265,9 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         quals = [c for c in extra if c in QUALIFIERS]
         if quals:
             return Substitution("qualifier", quals[0], "")
+        # a full name and one more name word after it: "George Washington Carver" for
+        # "George Washington" is another person
+        if (person and len(extra) == 1 and len(core) == len(answer) + 1
+                and core[:-1] == answer and core[-1] == extra[0] and extra[0].isalpha()):
+            return Substitution("substitution", extra[0], "")
     return LICENSED

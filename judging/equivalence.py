@@ -1005,8 +1005,9 @@ def _with_regime(g: Analysis, info: _Cand, accept: tuple[_Alt, ...]) -> Analysis
     recall = f[2]
     swap = 1.0 if 0.0 < recall < 1.0 and f[9] < 1.0 and len(info.core) <= _SHORT_TOKENS else 0.0
     # (f[15]: the core has <= 4 tokens; built as a plain tuple, not _replace: per pair)
-    return _tuple_new(Analysis, (g[0], g[1], g[2], g[3], g[4], f + (
-        answer_short, answer_short * f[15], swap, 0.0 if info.full_norm.isascii() else 1.0)))
+    script = 0.0 if info.full_norm.isascii() else 1.0
+    return _tuple_new(Analysis, (g[0], g[1], g[2], g[3], g[4],
+                                 (*f, answer_short, answer_short * f[15], swap, script)))
 
 
 _tuple_new = tuple.__new__
@@ -1019,7 +1020,8 @@ def _confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
     "South Korea", "Star Trek" for "Star Wars", "Toy Story" for "Toy Story 2")."""
     found = None
     for a in accept:
-        sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=_proper(a.alt.text))
+        sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=_proper(a.alt.text),
+                           person=a.person)
         if sub is None:
             continue
         if sub is LICENSED or (a.head and substitution(

@@ -158,6 +158,9 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
                 scale = 1
                 while iv and iv % (scale * 10) == 0:
                     scale *= 10
+                if k + 1 < n and words[k + 1] in _LARGE:
+                    d *= _LARGE[words[k + 1]]  # "1 billion 200 million"
+                    k += 1
                 if iv >= 100 and scale >= 100 and d < scale:
                     value = iv + d
                     j = k + 1

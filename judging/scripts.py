@@ -231,7 +231,9 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
         start = c.find(needle)
         while start >= 0:
             head, rest = c[:start], c[start + len(needle):]
-            if _ok_before(head) and _ok_after(rest):
+            if _ok_before(head) and rest.startswith(NEGATION_AFTER):
+                best = "negated"
+            elif _ok_before(head) and _ok_after(rest):
                 if head.endswith(NEGATION_BEFORE) or rest.startswith(NEGATION_AFTER):
                     best = "negated"
                 else:
