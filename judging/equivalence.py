@@ -509,27 +509,30 @@ def _candidate(candidate: str) -> _Cand | None:
     return _describe(_final_tokens(candidate, tokens(candidate)))
 
 
-# Words of a spoken number that merge_number_tokens joins, and single letters that
-# it spells out; with two numbers in a text they gate the (rarer) merge.
-_MERGE_WORDS = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
-                          "billion", "trillion", *"bcdefghjklmnopqrstuvwxyz"})
-
-
 def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
     """Could :func:`~judging.numbers.merge_number_tokens` change ``toks``? Cheap:
-    one set test, then one regex over the joined tokens (two numbers in a row, or
-    two single letters)."""
+    a regex for a round number before a remainder, a set test for the scale words,
+    and a regex for two single letters in a row only when a letter is there."""
     text = " " + (joined if joined is not None else " ".join(toks)) + " "
-    if _MERGE_WORDS.isdisjoint(toks):
-        return _TWO_NUMBERS.search(text) is not None
+    if _TWO_NUMBERS.search(text) is not None:
+        return True
+    if _SCALE_WORDS.isdisjoint(toks):
+        return not _LETTERS.isdisjoint(toks) and _LETTER_PAIR.search(text) is not None
     return _MERGE_HINT.search(text) is not None
+
+
+_SCALE_WORDS = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
+                          "billion", "trillion"})
+_LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
+_LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
+_NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang"})
 
 
 # a round number and a remainder: "300 25", "1000 and 5", "1800 12"
 _TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
 
 _MERGE_HINT = re.compile(
-    r" (?:\d*00 (?:and )?\d|[a-z] [a-z] |(?:\d[^ ]*|a) (?:point|million|billion|trillion|"
+    r" (?:[a-z] [a-z] |(?:\d[^ ]*|a) (?:point|million|billion|trillion|"
     r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
 
 
@@ -537,9 +540,11 @@ def _final_tokens(text: str, toks: tuple[str, ...]) -> tuple[str, ...]:
     """The tokens of the last answer asserted in ``text`` (a self-correction such as
     "Sydney? No, actually Canberra" is judged as "Canberra"; see
     :mod:`judging.corrections`), else ``toks``."""
-    if len(toks) > MAX_HEAD + MAX_TAIL + 4:
+    if not toks or len(toks) > MAX_HEAD + MAX_TAIL + 4:
         return toks
-    if text.isascii() and _CORRECTION_GATE.isdisjoint(toks):
+    # a marker stands within the first MAX_HEAD + 1 words ("not X but Y": at the start)
+    if text.isascii() and toks[0] not in _NOT_BUT_START and _CORRECTION_GATE.isdisjoint(
+            toks[1:MAX_HEAD + 2]):
         return toks
     tail = final_answer(text)
     if tail is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from judging.equivalence import judge
+from judging.equivalence import judge, judge_many
 
 # (candidate, answerline, correct)
 ENTITY = [
@@ -159,3 +159,11 @@ def test_prompt_still_prompts_and_do_not_accept_wins() -> None:
     v = judge("北京大学", "北京 [do not accept 北京大学]")
     assert (v.correct, v.rule) == (False, "reject:do-not-accept")
     assert judge("15", ["5"]).rule == "number"
+
+
+def test_answers_without_words_in_a_batch() -> None:
+    # punctuation only, a lone marker, a marker with nothing after it
+    cands = ["...", "?", "no", "No, actually", "不对", ""] * 50
+    verdicts = judge_many(cands, [["Canberra"]] * len(cands))
+    assert [v.correct for v in verdicts] == [False] * len(cands)
+    assert verdicts[:6] == [judge(c, ["Canberra"]) for c in cands[:6]]
