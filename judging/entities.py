@@ -181,8 +181,11 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     slots: list[list[int] | None] = []
     extra: list[str] = []
     shared = False
+    a_index = {a: i for i, a in enumerate(a_words)}
     for c in c_words:
-        hit = [i for i, a in enumerate(a_words) if same_word(c, a)]
+        # the same word (most), else the looser tests against every answer word
+        hit = [a_index[c]] if c in a_index else [
+            i for i, a in enumerate(a_words) if same_word(c, a)]
         if hit:
             matched_a.update(hit)
             # sharing a number or a generic word ("54 Mbps", "years") is no evidence

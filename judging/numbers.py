@@ -313,6 +313,8 @@ def _strip(text: str) -> str:
     changed = True
     while changed and text:
         changed = False
+        if not text.endswith(_SUFFIXES) and not text.startswith(_PREFIXES):
+            break
         for s in _SUFFIXES:
             if text.endswith(s) and len(text) > len(s):
                 text = text[: -len(s)].rstrip()
@@ -327,6 +329,10 @@ def _strip(text: str) -> str:
 
 
 _SPACES = re.compile(r"\s+")
+# what a number can start with: a glued lexicon's first character, a spaced
+# lexicon's word
+_FIRST_CHARS = frozenset(w[0] for _n, lex, glued in _LEXICONS if glued for w in lex)
+_FIRST_WORDS = frozenset(w for _n, lex, glued in _LEXICONS if not glued for w in lex)
 
 
 def read_number(text: str) -> int | None:
@@ -339,6 +345,8 @@ def read_number(text: str) -> int | None:
     text = _strip(text.strip())
     if not text or len(text) > 80:
         return None
+    if text[0] not in _FIRST_CHARS and text.split(None, 1)[0] not in _FIRST_WORDS:
+        return None  # (most answers: no number word starts them)
     glued = _SPACES.sub("", text)
     for _name, lex, is_glued in _LEXICONS:
         if is_glued:
