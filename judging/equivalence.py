@@ -54,6 +54,8 @@ from judging.normalize import (
     tokens,
     tokens_many,
 )
+from judging.numbers import FIRST_CHARS as _NUMBER_FIRST_CHARS
+from judging.numbers import FIRST_WORDS as _NUMBER_FIRST_WORDS
 from judging.numbers import merge_number_tokens, read_number
 from judging.scripts import NOSPACE, find_in_run, strip_korean
 
@@ -391,12 +393,16 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
 
 @lru_cache(maxsize=16384)
 def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...], tuple[_Alt, ...],
-                                                    tuple[_Alt, ...], frozenset[str]]:
-    """Parse and normalize an answerline once; the judge calls this for every pair."""
+                                                    tuple[_Alt, ...], frozenset[str], float]:
+    """Parse and normalize an answerline once; the judge calls this for every pair.
+    The last value is the ``answer_short`` regime feature (an acceptable answer of at
+    most two words)."""
     line = parse_answerline(key)
     accept = _prep_alts(line.acceptable)
     alt_tokens = frozenset().union(*(a.content for a in accept)) if accept else frozenset()
-    return line, accept, _prep_alts(line.prompts), _prep_alts(line.rejects), alt_tokens
+    answer_short = 1.0 if any(len(a.toks) <= 2 for a in accept) else 0.0
+    return (line, accept, _prep_alts(line.prompts), _prep_alts(line.rejects), alt_tokens,
+            answer_short)
 
 
 @lru_cache(maxsize=16384)
@@ -861,7 +867,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     if info is None:
         return _NO_WORDS
     key = answerline if isinstance(answerline, str) else tuple(answerline)
-    _line, accept, prompts, rejects, alt_tokens = _prepared(key)
+    _line, accept, prompts, rejects, alt_tokens, answer_short = _prepared(key)
     cand = info.toks
     full_norm = info.full_norm
     core = info.core
@@ -926,7 +932,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
 
     # 6. installments and numbers (number words of a long reading: "một nghìn chín
     # trăm bốn mươi lăm" is seven words)
-    if not short and len(core) <= 12 and not cand_nums:
+    if not short and len(core) <= 12 and not cand_nums and _may_be_number(core[0]):
         worded = _number_words(core_norm, cand_nums, accept, [a for a in accept if a.nums])
         if worded is not None:
             return worded
@@ -950,9 +956,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", _ZERO)
         numeric = [a for a in accept if a.nums]
-        worded = _number_words(core_norm, cand_nums, accept, numeric)
-        if worded is not None:
-            return worded
+        if (numeric and not cand_nums and _may_be_number(core[0])) or (
+                cand_nums and len(numeric) < len(accept)):
+            worded = _number_words(core_norm, cand_nums, accept, numeric)
+            if worded is not None:
+                return worded
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
                 a.nums <= cand_nums or not (cand_nums - a.nums) or _approx(a.nums, cand_nums)
                 for a in numeric):
@@ -994,19 +1002,14 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return swapped
 
     # 8. grey case: features for the calibrator
-    return _with_regime(_grey(info, accept, qtok, alt_tokens), info, accept)
+    return _with_regime(_grey(info, accept, qtok, alt_tokens), info, answer_short)
 
 
-def _with_regime(g: Analysis, info: _Cand, accept: tuple[_Alt, ...]) -> Analysis:
+def _with_regime(g: Analysis, info: _Cand, answer_short: float) -> Analysis:
     """Append the regime features to :func:`_grey`'s 40: the calibrator learnt long
     LLM sentences, where sharing words means being right; for a short answer against
     a short answer, sharing some words and adding others is a different entity."""
     f = g.features
-    answer_short = 0.0
-    for a in accept:
-        if len(a.toks) <= 2:
-            answer_short = 1.0
-            break
     recall = f[2]
     swap = 1.0 if 0.0 < recall < 1.0 and f[9] < 1.0 and len(info.core) <= _SHORT_TOKENS else 0.0
     # (f[15]: the core has <= 4 tokens; built as a plain tuple, not _replace: per pair)
@@ -1086,6 +1089,13 @@ def _number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt,
 
 
 _read_number = lru_cache(maxsize=16384)(read_number)
+
+
+def _may_be_number(word: str) -> bool:
+    """Could a number word of another language start with ``word`` (see
+    :func:`judging.numbers.read_number`)?"""
+    return word[:1] in _NUMBER_FIRST_CHARS or word in _NUMBER_FIRST_WORDS or word[:2] in (
+        "ke", "th")
 
 
 _SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "embedded": 2, "shares": 1, "none": 0}

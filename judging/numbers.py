@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["merge_number_tokens", "needs_merge", "read_number"]
+__all__ = ["FIRST_CHARS", "FIRST_WORDS", "merge_number_tokens", "needs_merge", "read_number"]
 
 _LARGE = {"million": 10**6, "billion": 10**9, "trillion": 10**12}
 _FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25, "third": 1 / 3}
@@ -331,8 +331,9 @@ def _strip(text: str) -> str:
 _SPACES = re.compile(r"\s+")
 # what a number can start with: a glued lexicon's first character, a spaced
 # lexicon's word
-_FIRST_CHARS = frozenset(w[0] for _n, lex, glued in _LEXICONS if glued for w in lex)
-_FIRST_WORDS = frozenset(w for _n, lex, glued in _LEXICONS if not glued for w in lex)
+FIRST_CHARS = frozenset(w[0] for _n, lex, glued in _LEXICONS if glued for w in lex) | frozenset(
+    p[0] for p in _PREFIXES if not p.isascii())
+FIRST_WORDS = frozenset(w for _n, lex, glued in _LEXICONS if not glued for w in lex)
 
 
 def read_number(text: str) -> int | None:
@@ -345,7 +346,7 @@ def read_number(text: str) -> int | None:
     text = _strip(text.strip())
     if not text or len(text) > 80:
         return None
-    if text[0] not in _FIRST_CHARS and text.split(None, 1)[0] not in _FIRST_WORDS:
+    if text[0] not in FIRST_CHARS and text.split(None, 1)[0] not in FIRST_WORDS:
         return None  # (most answers: no number word starts them)
     glued = _SPACES.sub("", text)
     for _name, lex, is_glued in _LEXICONS:
