@@ -42,7 +42,6 @@ from rapidfuzz.distance import Levenshtein
 from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.corrections import GATE as _CORRECTION_GATE
 from judging.corrections import MAX_HEAD, MAX_TAIL, final_answer
-from judging.entities import LICENSED, substitution
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
@@ -54,10 +53,17 @@ from judging.normalize import (
     tokens,
     tokens_many,
 )
-from judging.numbers import FIRST_CHARS as _NUMBER_FIRST_CHARS
-from judging.numbers import FIRST_WORDS as _NUMBER_FIRST_WORDS
-from judging.numbers import merge_number_tokens, read_number
-from judging.scripts import NOSPACE, find_in_run, strip_korean
+from judging.numbers import merge_number_tokens
+from judging.scripts import strip_korean
+from judging.short_rules import (
+    Decision,
+    confusable,
+    may_be_number,
+    number_words,
+    proper_words,
+    read_number_cached,
+    script_rules,
+)
 
 _extract_one = process.extractOne
 _lev_distance = Levenshtein.distance
@@ -898,9 +904,9 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
 
     # 3b. scripts without spaces: character-level matching with affix tolerance
     if not full_norm.isascii():
-        found = _script_rules(core_norm or full_norm, accept, prompts, rejects)
+        found = script_rules(core_norm or full_norm, accept, prompts, rejects)
         if found is not None:
-            return found
+            return _decided(found)
 
     # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải
     # Hà Nội", "bukan Jakarta", "서울이 아닙니다")
@@ -932,10 +938,10 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
 
     # 6. installments and numbers (number words of a long reading: "một nghìn chín
     # trăm bốn mươi lăm" is seven words)
-    if not short and len(core) <= 12 and not cand_nums and _may_be_number(core[0]):
-        worded = _number_words(core_norm, cand_nums, accept, [a for a in accept if a.nums])
+    if not short and len(core) <= 12 and not cand_nums and may_be_number(core[0]):
+        worded = number_words(core_norm, cand_nums, accept, [a for a in accept if a.nums])
         if worded is not None:
-            return worded
+            return _decided(worded)
     if short:
         for a in accept:
             pos = _find(core, a.toks)
@@ -956,11 +962,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", _ZERO)
         numeric = [a for a in accept if a.nums]
-        if (numeric and not cand_nums and _may_be_number(core[0])) or (
+        if (numeric and not cand_nums and may_be_number(core[0])) or (
                 cand_nums and len(numeric) < len(accept)):
-            worded = _number_words(core_norm, cand_nums, accept, numeric)
+            worded = number_words(core_norm, cand_nums, accept, numeric)
             if worded is not None:
-                return worded
+                return _decided(worded)
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
                 a.nums <= cand_nums or not (cand_nums - a.nums) or _approx(a.nums, cand_nums)
                 for a in numeric):
@@ -994,12 +1000,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _result("given-name", False, a.alt.text,
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", _ZERO)
 
-        # 7b. a confusable entity: shares words, swaps one the answerline does not license
+        # 12b. a confusable entity: shares words, swaps one the answerline does not license
         # (only when the answer shares a word with an acceptable answer)
         if not alt_tokens.isdisjoint(core):
-            swapped = _confusable(core, accept, qtok)
+            swapped = confusable(core, accept, qtok)
             if swapped is not None:
-                return swapped
+                return _decided(swapped)
 
     # 8. grey case: features for the calibrator
     return _with_regime(_grey(info, accept, qtok, alt_tokens), info, answer_short)
@@ -1021,131 +1027,11 @@ def _with_regime(g: Analysis, info: _Cand, answer_short: float) -> Analysis:
 _tuple_new = tuple.__new__
 
 
-def _confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
-                qtok: frozenset[str]) -> Analysis | None:
-    """Rule 7b (:mod:`judging.entities`): wrong when every acceptable answer that
-    shares a word with the short answer is contradicted by it ("North Korea" for
-    "South Korea", "Star Trek" for "Star Wars", "Toy Story" for "Toy Story 2")."""
-    found = None
-    for a in accept:
-        sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=_proper(a.alt.text),
-                           person=a.person)
-        if sub is None:
-            continue
-        if sub is LICENSED or (a.head and substitution(
-                core, a.head, qtok, proper=_proper(a.alt.text)) is LICENSED):
-            return None  # (or licensed by the part before a comma: "Surrey, England")
-        if found is None:
-            found = (sub, a)
-    if found is None:
-        return None
-    sub, a = found
-    if sub.kind == "installment":
-        detail = f"drops the number {sub[2]} of '{a.alt.text}' (another installment)"
-        return _result("installment", False, a.alt.text, detail, _ZERO)
-    if sub.kind == "qualifier":
-        word = sub[1] or sub[2]
-        verb = "adds" if sub[1] else "drops"
-        detail = f"{verb} the qualifier '{word}', so it names another entity than '{a.alt.text}'"
-    else:
-        detail = (f"says '{sub[1]}' where '{a.alt.text}' has '{sub[2]}': another entity "
-                  f"sharing a word")
-    return _result("other-entity", False, a.alt.text, detail, _ZERO)
+def _decided(d: Decision) -> Analysis:
+    """A :mod:`judging.short_rules` decision as an :class:`Analysis`."""
+    return Analysis(d[0], d[1], d[4], d[2], d[3], _ZERO)
 
 
-@lru_cache(maxsize=16384)
-def _proper(text: str) -> frozenset[str]:
-    """The normalized words of ``text`` written with a capital (a name's words)."""
-    return frozenset(t for w in text.split() if w[:1].isupper() for t in tokens(w))
-
-
-def _number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, ...],
-                  numeric: list[_Alt]) -> Analysis | None:
-    """Rule 6b: a short answer in number words of another language against a numeric
-    answer ("三百二十五", "세 번", "ba trăm", "dua belas" for 325, 3, 300, 12), or
-    digits against an answer in such words. Wrong when the values differ and every
-    acceptable answer is a number."""
-    if numeric and not cand_nums:
-        value = _read_number(core_norm)
-        if value is None:
-            return None
-        for a in numeric:
-            if str(value) in a.nums:
-                return _result("number-words", True, a.alt.text,
-                               f"'{core_norm}' reads as {value}, as in '{a.alt.text}'", _ZERO)
-        if len(numeric) == len(accept):
-            return _result("number", False, numeric[0].alt.text,
-                           f"'{core_norm}' reads as {value}, not '{numeric[0].alt.text}'",
-                           _ZERO)
-        return None
-    if cand_nums and len(numeric) < len(accept) and len(cand_nums) == 1:
-        for a in accept:
-            if not a.nums:
-                value = _read_number(a.norm)
-                if value is not None and str(value) in cand_nums:
-                    return _result("number-words", True, a.alt.text,
-                                   f"'{a.alt.text}' reads as {value}", _ZERO)
-    return None
-
-
-_read_number = lru_cache(maxsize=16384)(read_number)
-
-
-def _may_be_number(word: str) -> bool:
-    """Could a number word of another language start with ``word`` (see
-    :func:`judging.numbers.read_number`)?"""
-    return word[:1] in _NUMBER_FIRST_CHARS or word in _NUMBER_FIRST_WORDS or word[:2] in (
-        "ke", "th")
-
-
-_SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "embedded": 2, "shares": 1, "none": 0}
-# a candidate up to this many characters is "short" in a script without spaces
-_SHORT_RUN = 40
-
-
-def _script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
-                  rejects: tuple[_Alt, ...]) -> Analysis | None:
-    """Rule 3b: answers in Chinese, Japanese, Thai, Myanmar, Khmer or Lao, matched at
-    character level (:func:`judging.scripts.find_in_run`). ``None`` when no answer of
-    the answerline is in such a script, or the candidate is long and unmatched
-    (the calibrator then decides)."""
-    for r in rejects:
-        if NOSPACE.search(r.norm) and find_in_run(r.norm, cand) in ("exact", "found"):
-            return _result("reject:do-not-accept", False, r.alt.text,
-                           f"the answerline says do not accept '{r.alt.text}'", _ZERO)
-    for p in prompts:
-        if NOSPACE.search(p.norm) and find_in_run(p.norm, cand) == "exact":
-            return _result("prompt", False, p.alt.text,
-                           f"the answerline says prompt on '{p.alt.text}'", _ZERO, prompt=True)
-    best = "none"
-    best_alt: _Alt | None = None
-    scripted = 0
-    for a in accept:
-        if not NOSPACE.search(a.norm):
-            continue
-        scripted += 1
-        kind = find_in_run(a.norm, cand)
-        if _SCRIPT_RANK[kind] > _SCRIPT_RANK[best]:
-            best, best_alt = kind, a
-    if best_alt is None:
-        return None
-    text = best_alt.alt.text
-    if best == "exact":
-        return _result("affix", True, text,
-                       f"matches '{text}' up to particles, copulas and suffixes", _ZERO)
-    if best == "found":
-        return _result("contains-word", True, text, f"says '{text}' as a word", _ZERO)
-    short = len(cand.replace(" ", "")) <= _SHORT_RUN
-    if best == "negated" and short:
-        return _result("negation", False, text, f"the answer negates '{text}'", _ZERO)
-    if best in ("embedded", "shares") and short:
-        detail = (f"has '{text}' only inside another word" if best == "embedded"
-                  else f"shares characters with '{text}' but is another word")
-        return _result("other-word", False, text, detail, _ZERO)
-    if best == "none" and short and scripted == len(accept) and NOSPACE.search(cand):
-        return _result("no-match", False, None,
-                       "shares no character with any acceptable answer", _ZERO)
-    return None
 
 
 def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
@@ -1633,6 +1519,6 @@ def clear_caches() -> None:
     for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, _prepared, _candidate, _question_tokens,
-               _stem_preimage, _proper, _read_number):
+               _stem_preimage, proper_words, read_number_cached):
         fn.cache_clear()
     normalize.clear_chunk_cache()

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
         pytest.param("judging.scripts", id="scripts"),
         pytest.param("judging.entities", id="entities"),
         pytest.param("judging.corrections", id="corrections"),
+        pytest.param("judging.short_rules", id="short_rules"),
     ],
 )
 def test_module_imports_without_django(module: str) -> None:
