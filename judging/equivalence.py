@@ -533,11 +533,15 @@ def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
     return _MERGE_HINT.search(text) is not None
 
 
+# _may_merge can be true only with a round number ("00 " in the text) or one of these
+_MERGE_GATE = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
+                         "billion", "trillion", *"bcdefghjklmnopqrstuvwxyz"})
 _SCALE_WORDS = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
                           "billion", "trillion"})
 _LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
 _LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
 _NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang"})
+_CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as corrected
 
 
 # a round number and a remainder: "300 25", "1000 and 5", "1800 12"
@@ -552,7 +556,7 @@ def _final_tokens(text: str, toks: tuple[str, ...]) -> tuple[str, ...]:
     """The tokens of the last answer asserted in ``text`` (a self-correction such as
     "Sydney? No, actually Canberra" is judged as "Canberra"; see
     :mod:`judging.corrections`), else ``toks``."""
-    if not toks or len(toks) > MAX_HEAD + MAX_TAIL + 4:
+    if not toks or len(toks) > _CORRECTION_MAX:
         return toks
     # a marker stands within the first MAX_HEAD + 1 words ("not X but Y": at the start)
     if text.isascii() and toks[0] not in _NOT_BUT_START and _CORRECTION_GATE.isdisjoint(
@@ -569,18 +573,19 @@ def _describe(toks: tuple[str, ...]) -> _Cand | None:
     if not toks:
         return None
     joined = " ".join(toks)
-    if _may_merge(toks, joined):
+    tok_set = frozenset(toks)
+    if ("00 " in joined or not _MERGE_GATE.isdisjoint(tok_set)) and _may_merge(toks, joined):
         merged = merge_number_tokens(toks)
         if merged != toks:
             toks = merged
             joined = " ".join(toks)
+            tok_set = frozenset(toks)
     n = len(toks)
     full_norm = joined[len(toks[0]) + 1:] if n > 1 and toks[0] in ARTICLES else joined
     if toks[0] in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
         core = _strip_fillers(toks)
     else:
         core = strip_articles(toks)
-    tok_set = frozenset(toks)
     content_set = tok_set - STOPWORDS
     # the core is the whole answer, or the answer less a leading article (a stopword)
     if core is toks:
@@ -903,7 +908,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                            f"the answerline says prompt on '{p.alt.text}'", _ZERO, prompt=True)
 
     # 3b. scripts without spaces: character-level matching with affix tolerance
-    if not full_norm.isascii():
+    script = 0.0 if full_norm.isascii() else 1.0
+    if script:
         found = script_rules(core_norm or full_norm, accept, prompts, rejects)
         if found is not None:
             return _decided(found)
@@ -1008,13 +1014,21 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _decided(swapped)
 
     # 8. grey case: features for the calibrator
-    return _with_regime(_grey(info, accept, qtok, alt_tokens), info, answer_short)
+    g = _grey(info, accept, qtok, alt_tokens)
+    f = g[5]
+    # the regime features (see _with_regime), built here: this runs for most pairs
+    return _tuple_new(Analysis, (g[0], g[1], g[2], g[3], g[4], (
+        *f, answer_short, answer_short * f[15],
+        1.0 if short and 0.0 < f[2] < 1.0 and f[9] < 1.0 else 0.0, script)))
 
 
 def _with_regime(g: Analysis, info: _Cand, answer_short: float) -> Analysis:
     """Append the regime features to :func:`_grey`'s 40: the calibrator learnt long
     LLM sentences, where sharing words means being right; for a short answer against
-    a short answer, sharing some words and adding others is a different entity."""
+    a short answer, sharing some words and adding others is a different entity.
+
+    The plain version: :func:`_analyze` builds the same tuple inline (it runs for
+    most pairs), and ``tests/judging/test_short_answers.py`` checks they agree."""
     f = g.features
     recall = f[2]
     swap = 1.0 if 0.0 < recall < 1.0 and f[9] < 1.0 and len(info.core) <= _SHORT_TOKENS else 0.0
@@ -1496,7 +1510,12 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
         block = candidates[start:stop]
         infos: dict[str, _Cand | None] = dict.fromkeys(block)
         for text, toks in zip(infos, tokens_many(infos), strict=True):
-            infos[text] = _describe(_final_tokens(text, toks))
+            # (the self-correction gate inline: most answers are long or have no marker)
+            if toks and len(toks) <= _CORRECTION_MAX and (not text.isascii() or (
+                    toks[0] in _NOT_BUT_START
+                    or not _CORRECTION_GATE.isdisjoint(toks[1:MAX_HEAD + 2]))):
+                toks = _final_tokens(text, toks)
+            infos[text] = _describe(toks)
         analyses = [
             _EMPTY_ANSWER if not c or c.isspace() else _analyze(infos[c], line, q)
             for c, line, q in zip(block, answerlines[start:stop], qs[start:stop], strict=True)

@@ -117,3 +117,17 @@ def test_folds_of_one_file_do_not_move_when_another_is_added() -> None:
     a = [f"a.jsonl\tq{i}" for i in range(50)]
     b = [f"b.jsonl\tq{i}" for i in range(30)]
     assert list(grouped_folds(a)) == list(grouped_folds(a + b)[:50])
+
+
+def test_regime_features_built_inline_match_their_specification() -> None:
+    from judging import equivalence as eq
+
+    for r in _rows():
+        info = eq._candidate(r["candidate"])
+        a = eq.analyze(r["candidate"], r["references"], r["question"])
+        if info is None or a.hard is not None:
+            continue
+        _line, accept, _p, _r, alt_tokens, answer_short = eq._prepared(tuple(r["references"]))
+        qtok = eq._question_tokens(r["question"])
+        spec = eq._with_regime(eq._grey(info, accept, qtok, alt_tokens), info, answer_short)
+        assert a.features == spec.features, r["candidate"]
