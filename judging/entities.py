@@ -34,7 +34,7 @@ QUALIFIERS = frozenset({
     "north", "south", "east", "west", "northern", "southern", "eastern", "western",
     "northeast", "northwest", "southeast", "southwest", "upper", "lower", "major",
     "minor", "new", "old", "greater", "lesser", "inner", "outer", "elder", "younger",
-    "high", "low", "left", "right", "first", "last", "early", "late",
+    "high", "low", "left", "right", "first", "last", "early", "late", "equatorial",
 })
 # Words that describe rather than name: never the evidence of a substitution.
 GENERIC = frozenset({

@@ -64,6 +64,8 @@ def test_english_merges(text: str, expected: tuple[str, ...]) -> None:
         pytest.param("三百二十五", 325, id="zh-325"),
         pytest.param("两千零五", 2005, id="zh-2005"),
         pytest.param("一九八四", 1984, id="zh-digits"),
+        pytest.param("二零二零年", 2020, id="zh-digits-with-zero"),
+        pytest.param("一百零五", 105, id="zh-ling-between-groups"),
         pytest.param("一万二千", 12000, id="zh-wan"),
         pytest.param("二十一万", 210000, id="zh-wan-multiple"),
         pytest.param("九千九百九十九", 9999, id="zh-9999"),
