@@ -1339,10 +1339,18 @@ class Calibrator:
     threshold: float = 0.5
     rule_rates: tuple[tuple[str, float], ...] = ()
 
-    def hard_score(self, rule: str, correct: bool) -> float:
+    def hard_score(self, rule: str, correct: bool, script: bool = False) -> float:
         """Score of a hard-rule verdict: the smoothed share of human "correct" labels
-        for that rule in the training data, kept on the decided side of 0.5."""
-        rate = self._rates.get(rule, 0.95 if correct else 0.05)
+        for that rule in the training data, kept on the decided side of 0.5.
+
+        ``script``: the candidate has letters outside ASCII after folding (the regime
+        feature ``script``); its rate is the rule's rate over such candidates
+        (``"<rule>|script"`` in ``rule_rates``) where the training data had any, as a
+        rule's rejections of other scripts' answers are surer than of English ones."""
+        rates = self._rates
+        rate = rates.get(rule + SCRIPT_RATE_SUFFIX) if script else None
+        if rate is None:
+            rate = rates.get(rule, 0.95 if correct else 0.05)
         return max(rate, 0.51) if correct else min(rate, 0.49)
 
     def __post_init__(self) -> None:
@@ -1423,11 +1431,13 @@ def _new_verdict(correct: bool, prompt: bool, score: float, rule: str, matched: 
     return v
 
 
-def _verdict(a: Analysis, calibrator: Calibrator, p: float | None = None) -> Verdict:
+def _verdict(a: Analysis, calibrator: Calibrator, p: float | None = None,
+             script: bool = False) -> Verdict:
     """Turn the rule engine's analysis into a Verdict (calibrated score for grey cases);
-    ``p`` is the calibrated probability when the caller computed it in a batch."""
+    ``p`` is the calibrated probability when the caller computed it in a batch;
+    ``script``: the candidate is in another script (see :meth:`Calibrator.hard_score`)."""
     if a.hard is not None:
-        score = calibrator.hard_score(a.rule, a.hard)
+        score = calibrator.hard_score(a.rule, a.hard, script)
         head = "Prompt" if a.prompt else "Correct" if a.hard else "Wrong"
         return _new_verdict(a.hard, a.prompt, score, a.rule, a.matched,
                             f"{head} ({a.rule}): {a.detail}.")
@@ -1453,7 +1463,21 @@ def judge(candidate: str, answerline: str | Sequence[str], *, question: str = ""
     evidence that the candidate knows the answer. ``calibrator`` overrides the
     committed weights (used by cross-validation).
     """
-    return _verdict(analyze(candidate, answerline, question), calibrator or CALIBRATOR)
+    a = analyze(candidate, answerline, question)
+    return _verdict(a, calibrator or CALIBRATOR, None,
+                    a.hard is not None and candidate_script(candidate))
+
+
+SCRIPT_RATE_SUFFIX = "|script"
+
+
+def candidate_script(candidate: str) -> bool:
+    """Has the candidate letters outside ASCII after folding and normalizing (the
+    regime feature ``script``)? Picks the hard rules' rates (:meth:`Calibrator.hard_score`)."""
+    if candidate.isascii():
+        return False
+    info = _candidate(candidate)
+    return info is not None and not info.full_norm.isascii()
 
 
 def judge_many(candidates: Sequence[str], answerlines: Sequence[str | Sequence[str]],
@@ -1521,13 +1545,19 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
             for c, line, q in zip(block, answerlines[start:stop], qs[start:stop], strict=True)
         ]
         grey = [a.features for a in analyses if a.hard is None]
+        # (a hard verdict's score reads whether the candidate is in another script)
         if len(grey) < 64:
-            out += [_verdict(a, cal) for a in analyses]
+            out += [_verdict(a, cal, None, a.hard is not None and not c.isascii() and (
+                        (i := infos[c]) is not None and not i.full_norm.isascii()))
+                    for a, c in zip(analyses, block, strict=True)]
             continue
         # One matrix product for the calibrator instead of a Python loop per pair.
         x = np.fromiter(chain.from_iterable(grey), float, len(grey) * len(FEATURE_NAMES))
         probs = iter(cal.probabilities(x.reshape(len(grey), len(FEATURE_NAMES))).tolist())
-        out += [_verdict(a, cal, next(probs) if a.hard is None else None) for a in analyses]
+        out += [_verdict(a, cal, next(probs)) if a.hard is None else _verdict(
+                    a, cal, None, not c.isascii() and (
+                        (i := infos[c]) is not None and not i.full_norm.isascii()))
+                for a, c in zip(analyses, block, strict=True)]
     return out
 
 

@@ -31,9 +31,11 @@ from judging.equivalence import (
     CALIBRATOR_PATH,
     EQUIVALENCE_VERSION,
     FEATURE_NAMES,
+    SCRIPT_RATE_SUFFIX,
     Analysis,
     Calibrator,
     analyze,
+    candidate_script,
 )
 
 # ../shared/data/answer_equivalence beside the checkout; EARSHOT_JUDGING_DATA names
@@ -120,21 +122,29 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = L2,
 
 def rule_rates(analyses: Sequence[Analysis], labels: Sequence[bool],
                prior_strength: float = 10.0,
-               weights: Sequence[float] | None = None) -> dict[str, float]:
+               weights: Sequence[float] | None = None,
+               scripts: Sequence[bool] | None = None) -> dict[str, float]:
     """Share of human-correct labels per hard rule (the hard rules' scores).
 
     Shrunk toward the rule's own decision (0.95 for rules that accept, 0.05 for rules
     that reject) with ``prior_strength`` pseudo-observations, so that a rule seen a
-    handful of times keeps a score near its decision.
+    handful of times keeps a score near its decision. With ``scripts`` (per row: the
+    candidate is in another script, :func:`~judging.equivalence.candidate_script`)
+    the rows in another script also count for ``"<rule>|script"``, their own rate,
+    which :meth:`Calibrator.hard_score` prefers for such candidates (the rule's rate
+    over all rows stays as it was).
     """
     counts: dict[str, list[float]] = {}
     ws = [1.0] * len(labels) if weights is None else weights
-    for a, y, w in zip(analyses, labels, ws, strict=True):
+    sc = [False] * len(labels) if scripts is None else scripts
+    for a, y, w, script in zip(analyses, labels, ws, sc, strict=True):
         if a.hard is None:
             continue
-        c = counts.setdefault(a.rule, [0.0, 0.0, 0.95 if a.hard else 0.05])
-        c[0] += float(y) * w
-        c[1] += w
+        prior = 0.95 if a.hard else 0.05
+        for key in (a.rule, a.rule + SCRIPT_RATE_SUFFIX) if script else (a.rule,):
+            c = counts.setdefault(key, [0.0, 0.0, prior])
+            c[0] += float(y) * w
+            c[1] += w
     return {
         rule: round((pos + prior_strength * prior) / (n + prior_strength), 4)
         for rule, (pos, n, prior) in sorted(counts.items())
@@ -182,7 +192,8 @@ def cross_validated_predictions(rows: Sequence[Row], analyses: Sequence[Analysis
 
     Hard-rule rows keep their rule's decision, scored with their rule's rate of
     human "correct" labels on the other folds (as the shipped judge scores them,
-    :meth:`Calibrator.hard_score`); grey rows are scored by a calibrator fitted on
+    :meth:`Calibrator.hard_score`: candidates in another script with that script
+    bucket's rate); grey rows are scored by a calibrator fitted on
     the other folds only.
     """
     groups = [f"{r.file}\t{r.question}" for r in rows]
@@ -194,16 +205,18 @@ def cross_validated_predictions(rows: Sequence[Row], analyses: Sequence[Analysis
     correct = np.array([bool(a.hard) for a in analyses])
     score = np.where(correct, 0.95, 0.05)
     hard_rows = np.flatnonzero(~grey)
+    scripts = {int(i): candidate_script(rows[i].candidate) for i in hard_rows}
     for f in range(k):
         in_train = folds != f
-        rates = rule_rates([analyses[i] for i in hard_rows if in_train[i]],
-                           [bool(y[i]) for i in hard_rows if in_train[i]],
-                           weights=[float(weights[i]) for i in hard_rows if in_train[i]])
+        train_rows = [i for i in hard_rows if in_train[i]]
+        rates = rule_rates([analyses[i] for i in train_rows], [bool(y[i]) for i in train_rows],
+                           weights=[float(weights[i]) for i in train_rows],
+                           scripts=[scripts[i] for i in train_rows])
+        held = Calibrator((), (), (), 0.0, rule_rates=tuple(rates.items()))
         for i in hard_rows:
             if not in_train[i]:
                 a = analyses[i]
-                rate = rates.get(a.rule, 0.95 if a.hard else 0.05)
-                score[i] = max(rate, 0.51) if a.hard else min(rate, 0.49)
+                score[i] = held.hard_score(a.rule, bool(a.hard), scripts[int(i)])
         train = (folds != f) & grey
         test = (folds == f) & grey
         if not test.any():
@@ -285,7 +298,8 @@ def train(data_dir: Path = DATA_DIR, out: Path = CALIBRATOR_PATH, *, k: int = K_
         "intercept": round(cal.intercept, 6),
         "threshold": cal.threshold,
         "l2": l2,
-        "rule_rates": rule_rates(analyses, labels),
+        "rule_rates": rule_rates(analyses, labels,
+                                 scripts=[candidate_script(r.candidate) for r in rows]),
         "trained_on": sorted({r.file for r in rows}),
         "n_rows": len(rows),
         "n_grey": len(grey),
