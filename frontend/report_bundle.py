@@ -141,6 +141,7 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
         "topline": {"share": data.head.topline.share, "min_answers": data.head.topline.min_answers,
                     "eligible": data.head.topline.eligible, "selected": len(data.head.topline.responder_ids)},
         "omitted": omitted,
+        "quiz_study": _study_summary(project),
     }
     html = render_to_string("frontend/report.html", {
         "project": project, "sections": [
@@ -167,6 +168,23 @@ def write_bundle(project: Project, target: IO[bytes] | Path | str, *, raw: bool 
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, content)
     return manifest
+
+
+def _study_summary(project: Project) -> dict:
+    """The quiz study settings the human responses were collected under (docs/quiz-studies.md)."""
+    from quiz.models import Response
+    from quiz.study import study_for
+
+    study = study_for(project)
+    humans = Response.objects.filter(project=project, responder__kind="human")
+    return {
+        "design": study.design, "one_mode": study.one_mode if study.design == "one_mode" else None,
+        "feedback": study.feedback, "results_released": study.results_released, "access": study.access,
+        "protocol_version": study.protocol_version if study.has_protocol else None,
+        "designs_in_responses": sorted(set(humans.values_list("design", flat=True).distinct())),
+        "stage_two_responses": humans.filter(stage=2).count(),
+        "counted": "stage 1 (independent) answers only",
+    }
 
 
 def bundle_file(project: Project, *, raw: bool = False) -> IO[bytes]:

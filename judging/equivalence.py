@@ -40,6 +40,8 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from judging.answerline import Alternative, Answerline, parse_answerline
+from judging.corrections import GATE as _CORRECTION_GATE
+from judging.corrections import MAX_HEAD, MAX_TAIL, final_answer
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
@@ -50,6 +52,17 @@ from judging.normalize import (
     strip_articles,
     tokens,
     tokens_many,
+)
+from judging.numbers import merge_number_tokens
+from judging.scripts import strip_korean
+from judging.short_rules import (
+    Decision,
+    confusable,
+    may_be_number,
+    number_words,
+    proper_words,
+    read_number_cached,
+    script_rules,
 )
 
 _extract_one = process.extractOne
@@ -65,7 +78,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.11.1"
+EQUIVALENCE_VERSION = "2026.12.1"
 
 CALIBRATOR_PATH = Path(__file__).with_name("calibrator.json")
 
@@ -138,7 +151,13 @@ FEATURE_NAMES: tuple[str, ...] = (
     "recall_stem",       # recall after crude stemming (cells ~ cell, French ~ France)
     "family_short",      # short answer: share of answer words with a same-family word
     "question_only",     # every answer word the candidate shares is a question word
+    # regime features (issue 13): short trivia answers are not long LLM sentences
+    "answer_short",      # the shortest acceptable answer has <= 2 words
+    "short_pair",        # ... and the candidate's core has <= 4 words
+    "swap_evidence",     # short candidate sharing some, not all, answer words, with new words
+    "script",            # the candidate has letters outside ASCII after folding
 )
+_N_GREY = 40  # features computed by _grey; the regime features follow them
 
 
 class Analysis(NamedTuple):
@@ -158,8 +177,19 @@ class Analysis(NamedTuple):
 
 _NEGATORS = frozenset(
     {"not", "isnt", "wasnt", "arent", "werent", "never", "neither", "nor", "doesnt", "didnt",
-     "dont", "cannot", "cant", "aint"}
+     "dont", "cannot", "cant", "aint",
+     # vi (không, chẳng phải), id/ms (bukan, tidak), tl (hindi), ko (안), after fold()
+     "khong", "bukan", "tidak", "안"}
 )
+# A short answer opening with one of these negates what follows ("chẳng phải X").
+_NEG_OPENERS = _NEGATORS | {"chang", "hindi"}
+# Korean negative copulas after the noun: "서울이 아닙니다", "서울 아니에요".
+_NEG_AFTER = frozenset(
+    form for w in ("아닙니다", "아니다", "아니에요", "아니예요", "아니야", "아냐", "아닌", "아니요",
+                   "아니", "아니오", "아니었어요", "아니었다")
+    for form in (w, strip_korean(w)))
+# words between a negator and the answer: vi "phải", "là"; id "lah"; tl "ang", "si"
+_NEG_FILLER = frozenset({"phai", "la", "lah", "ang", "si", "ay"})
 _NEG_SKIP = ARTICLES | {"in", "at", "on", "from", "by", "to", "of", "be", "is", "it", "was",
                         "called", "named"}
 _FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
@@ -332,6 +362,8 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
     out = []
     for a in alts:
         toks = strip_articles(tokens(a.text))
+        if _may_merge(toks):
+            toks = merge_number_tokens(toks)
         if not toks:
             continue
         person, surname, given = _person_parts(a, toks)
@@ -367,12 +399,16 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
 
 @lru_cache(maxsize=16384)
 def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...], tuple[_Alt, ...],
-                                                    tuple[_Alt, ...], frozenset[str]]:
-    """Parse and normalize an answerline once; the judge calls this for every pair."""
+                                                    tuple[_Alt, ...], frozenset[str], float]:
+    """Parse and normalize an answerline once; the judge calls this for every pair.
+    The last value is the ``answer_short`` regime feature (an acceptable answer of at
+    most two words)."""
     line = parse_answerline(key)
     accept = _prep_alts(line.acceptable)
     alt_tokens = frozenset().union(*(a.content for a in accept)) if accept else frozenset()
-    return line, accept, _prep_alts(line.prompts), _prep_alts(line.rejects), alt_tokens
+    answer_short = 1.0 if any(len(a.toks) <= 2 for a in accept) else 0.0
+    return (line, accept, _prep_alts(line.prompts), _prep_alts(line.rejects), alt_tokens,
+            answer_short)
 
 
 @lru_cache(maxsize=16384)
@@ -482,7 +518,54 @@ _NUM_START = re.compile(r" (\d[^ ]*)")
 @lru_cache(maxsize=65536)
 def _candidate(candidate: str) -> _Cand | None:
     """Normalize and describe a candidate once; ``None`` if it has no words."""
-    return _describe(tokens(candidate))
+    return _describe(_final_tokens(candidate, tokens(candidate)))
+
+
+def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
+    """Could :func:`~judging.numbers.merge_number_tokens` change ``toks``? Cheap:
+    a regex for a round number before a remainder, a set test for the scale words,
+    and a regex for two single letters in a row only when a letter is there."""
+    text = " " + (joined if joined is not None else " ".join(toks)) + " "
+    if _TWO_NUMBERS.search(text) is not None:
+        return True
+    if _SCALE_WORDS.isdisjoint(toks):
+        return not _LETTERS.isdisjoint(toks) and _LETTER_PAIR.search(text) is not None
+    return _MERGE_HINT.search(text) is not None
+
+
+# _may_merge can be true only with a round number ("00 " in the text) or one of these
+_MERGE_GATE = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
+                         "billion", "trillion", *"bcdefghjklmnopqrstuvwxyz"})
+_SCALE_WORDS = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
+                          "billion", "trillion"})
+_LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
+_LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
+_NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang"})
+_CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as corrected
+
+
+# a round number and a remainder: "300 25", "1000 and 5", "1800 12"
+_TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
+
+_MERGE_HINT = re.compile(
+    r" (?:[a-z] [a-z] |(?:\d[^ ]*|a) (?:point|million|billion|trillion|"
+    r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
+
+
+def _final_tokens(text: str, toks: tuple[str, ...]) -> tuple[str, ...]:
+    """The tokens of the last answer asserted in ``text`` (a self-correction such as
+    "Sydney? No, actually Canberra" is judged as "Canberra"; see
+    :mod:`judging.corrections`), else ``toks``."""
+    if not toks or len(toks) > _CORRECTION_MAX:
+        return toks
+    # a marker stands within the first MAX_HEAD + 1 words ("not X but Y": at the start)
+    if text.isascii() and toks[0] not in _NOT_BUT_START and _CORRECTION_GATE.isdisjoint(
+            toks[1:MAX_HEAD + 2]):
+        return toks
+    tail = final_answer(text)
+    if tail is None:
+        return toks
+    return tokens(tail) or toks
 
 
 def _describe(toks: tuple[str, ...]) -> _Cand | None:
@@ -490,13 +573,19 @@ def _describe(toks: tuple[str, ...]) -> _Cand | None:
     if not toks:
         return None
     joined = " ".join(toks)
+    tok_set = frozenset(toks)
+    if ("00 " in joined or not _MERGE_GATE.isdisjoint(tok_set)) and _may_merge(toks, joined):
+        merged = merge_number_tokens(toks)
+        if merged != toks:
+            toks = merged
+            joined = " ".join(toks)
+            tok_set = frozenset(toks)
     n = len(toks)
     full_norm = joined[len(toks[0]) + 1:] if n > 1 and toks[0] in ARTICLES else joined
     if toks[0] in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
         core = _strip_fillers(toks)
     else:
         core = strip_articles(toks)
-    tok_set = frozenset(toks)
     content_set = tok_set - STOPWORDS
     # the core is the whole answer, or the answer less a leading article (a stopword)
     if core is toks:
@@ -789,7 +878,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     if info is None:
         return _NO_WORDS
     key = answerline if isinstance(answerline, str) else tuple(answerline)
-    _line, accept, prompts, rejects, alt_tokens = _prepared(key)
+    _line, accept, prompts, rejects, alt_tokens, answer_short = _prepared(key)
     cand = info.toks
     full_norm = info.full_norm
     core = info.core
@@ -818,14 +907,30 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             return _result("prompt", False, p.alt.text,
                            f"the answerline says prompt on '{p.alt.text}'", _ZERO, prompt=True)
 
-    # 4. negation of a short answer ("not Canberra", "it isn't Bolivia")
-    if core and len(core) <= _SHORT_TOKENS + 1 and core[0] in _NEGATORS:
-        rest = strip_articles(_strip_fillers(core[1:]))
-        rest_norm = " ".join(rest)
-        for a in accept:
-            if rest and _alt_matches_core(a, rest, rest_norm):
-                return _result("negation", False, a.alt.text,
-                               f"the answer negates '{a.alt.text}'", _ZERO)
+    # 3b. scripts without spaces: character-level matching with affix tolerance
+    script = 0.0 if full_norm.isascii() else 1.0
+    if script:
+        found = script_rules(core_norm or full_norm, accept, prompts, rejects)
+        if found is not None:
+            return _decided(found)
+
+    # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải
+    # Hà Nội", "bukan Jakarta", "서울이 아닙니다")
+    if core and len(core) <= _SHORT_TOKENS + 1:
+        rest: tuple[str, ...] = ()
+        if core[0] in _NEG_OPENERS:
+            rest = core[1:]
+            while rest and rest[0] in _NEG_FILLER:
+                rest = rest[1:]
+            rest = strip_articles(_strip_fillers(rest)) if rest else rest
+        elif len(core) >= 2 and core[-1] in _NEG_AFTER:
+            rest = core[:-1]
+        if rest:
+            rest_norm = " ".join(rest)
+            for a in accept:
+                if _alt_matches_core(a, rest, rest_norm):
+                    return _result("negation", False, a.alt.text,
+                                   f"the answer negates '{a.alt.text}'", _ZERO)
 
     # 5. hedge between two answers
     if len(core) <= 9:
@@ -837,7 +942,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     cand_nums = info.nums
     qtok = _question_tokens(question)
 
-    # 6. installments and numbers
+    # 6. installments and numbers (number words of a long reading: "một nghìn chín
+    # trăm bốn mươi lăm" is seven words)
+    if not short and len(core) <= 12 and not cand_nums and may_be_number(core[0]):
+        worded = number_words(core_norm, cand_nums, accept, [a for a in accept if a.nums])
+        if worded is not None:
+            return _decided(worded)
     if short:
         for a in accept:
             pos = _find(core, a.toks)
@@ -858,6 +968,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", _ZERO)
         numeric = [a for a in accept if a.nums]
+        if (numeric and not cand_nums and may_be_number(core[0])) or (
+                cand_nums and len(numeric) < len(accept)):
+            worded = number_words(core_norm, cand_nums, accept, numeric)
+            if worded is not None:
+                return _decided(worded)
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
                 a.nums <= cand_nums or not (cand_nums - a.nums) or _approx(a.nums, cand_nums)
                 for a in numeric):
@@ -872,7 +987,9 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _result("required", True, a.alt.text,
                                f"gives the required part of '{a.alt.text}'", _ZERO)
         for a in accept:
-            if a.person and core_norm == a.surname:
+            if a.person and (core_norm == a.surname or (
+                    len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
+                    and _lev_distance(core_norm, a.surname) <= _max_edits(len(a.surname)))):
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", _ZERO)
         for a in accept:
@@ -889,8 +1006,46 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _result("given-name", False, a.alt.text,
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", _ZERO)
 
+        # 12b. a confusable entity: shares words, swaps one the answerline does not license
+        # (only when the answer shares a word with an acceptable answer)
+        if not alt_tokens.isdisjoint(core):
+            swapped = confusable(core, accept, qtok)
+            if swapped is not None:
+                return _decided(swapped)
+
     # 8. grey case: features for the calibrator
-    return _grey(info, accept, qtok, alt_tokens)
+    g = _grey(info, accept, qtok, alt_tokens)
+    f = g[5]
+    # the regime features (see _with_regime), built here: this runs for most pairs
+    return _tuple_new(Analysis, (g[0], g[1], g[2], g[3], g[4], (
+        *f, answer_short, answer_short * f[15],
+        1.0 if short and 0.0 < f[2] < 1.0 and f[9] < 1.0 else 0.0, script)))
+
+
+def _with_regime(g: Analysis, info: _Cand, answer_short: float) -> Analysis:
+    """Append the regime features to :func:`_grey`'s 40: the calibrator learnt long
+    LLM sentences, where sharing words means being right; for a short answer against
+    a short answer, sharing some words and adding others is a different entity.
+
+    The plain version: :func:`_analyze` builds the same tuple inline (it runs for
+    most pairs), and ``tests/judging/test_short_answers.py`` checks they agree."""
+    f = g.features
+    recall = f[2]
+    swap = 1.0 if 0.0 < recall < 1.0 and f[9] < 1.0 and len(info.core) <= _SHORT_TOKENS else 0.0
+    # (f[15]: the core has <= 4 tokens; built as a plain tuple, not _replace: per pair)
+    script = 0.0 if info.full_norm.isascii() else 1.0
+    return _tuple_new(Analysis, (g[0], g[1], g[2], g[3], g[4],
+                                 (*f, answer_short, answer_short * f[15], swap, script)))
+
+
+_tuple_new = tuple.__new__
+
+
+def _decided(d: Decision) -> Analysis:
+    """A :mod:`judging.short_rules` decision as an :class:`Analysis`."""
+    return Analysis(d[0], d[1], d[4], d[2], d[3], _ZERO)
+
+
 
 
 def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
@@ -1184,10 +1339,18 @@ class Calibrator:
     threshold: float = 0.5
     rule_rates: tuple[tuple[str, float], ...] = ()
 
-    def hard_score(self, rule: str, correct: bool) -> float:
+    def hard_score(self, rule: str, correct: bool, script: bool = False) -> float:
         """Score of a hard-rule verdict: the smoothed share of human "correct" labels
-        for that rule in the training data, kept on the decided side of 0.5."""
-        rate = self._rates.get(rule, 0.95 if correct else 0.05)
+        for that rule in the training data, kept on the decided side of 0.5.
+
+        ``script``: the candidate has letters outside ASCII after folding (the regime
+        feature ``script``); its rate is the rule's rate over such candidates
+        (``"<rule>|script"`` in ``rule_rates``) where the training data had any, as a
+        rule's rejections of other scripts' answers are surer than of English ones."""
+        rates = self._rates
+        rate = rates.get(rule + SCRIPT_RATE_SUFFIX) if script else None
+        if rate is None:
+            rate = rates.get(rule, 0.95 if correct else 0.05)
         return max(rate, 0.51) if correct else min(rate, 0.49)
 
     def __post_init__(self) -> None:
@@ -1268,11 +1431,13 @@ def _new_verdict(correct: bool, prompt: bool, score: float, rule: str, matched: 
     return v
 
 
-def _verdict(a: Analysis, calibrator: Calibrator, p: float | None = None) -> Verdict:
+def _verdict(a: Analysis, calibrator: Calibrator, p: float | None = None,
+             script: bool = False) -> Verdict:
     """Turn the rule engine's analysis into a Verdict (calibrated score for grey cases);
-    ``p`` is the calibrated probability when the caller computed it in a batch."""
+    ``p`` is the calibrated probability when the caller computed it in a batch;
+    ``script``: the candidate is in another script (see :meth:`Calibrator.hard_score`)."""
     if a.hard is not None:
-        score = calibrator.hard_score(a.rule, a.hard)
+        score = calibrator.hard_score(a.rule, a.hard, script)
         head = "Prompt" if a.prompt else "Correct" if a.hard else "Wrong"
         return _new_verdict(a.hard, a.prompt, score, a.rule, a.matched,
                             f"{head} ({a.rule}): {a.detail}.")
@@ -1298,7 +1463,21 @@ def judge(candidate: str, answerline: str | Sequence[str], *, question: str = ""
     evidence that the candidate knows the answer. ``calibrator`` overrides the
     committed weights (used by cross-validation).
     """
-    return _verdict(analyze(candidate, answerline, question), calibrator or CALIBRATOR)
+    a = analyze(candidate, answerline, question)
+    return _verdict(a, calibrator or CALIBRATOR, None,
+                    a.hard is not None and candidate_script(candidate))
+
+
+SCRIPT_RATE_SUFFIX = "|script"
+
+
+def candidate_script(candidate: str) -> bool:
+    """Has the candidate letters outside ASCII after folding and normalizing (the
+    regime feature ``script``)? Picks the hard rules' rates (:meth:`Calibrator.hard_score`)."""
+    if candidate.isascii():
+        return False
+    info = _candidate(candidate)
+    return info is not None and not info.full_norm.isascii()
 
 
 def judge_many(candidates: Sequence[str], answerlines: Sequence[str | Sequence[str]],
@@ -1355,19 +1534,30 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
         block = candidates[start:stop]
         infos: dict[str, _Cand | None] = dict.fromkeys(block)
         for text, toks in zip(infos, tokens_many(infos), strict=True):
+            # (the self-correction gate inline: most answers are long or have no marker)
+            if toks and len(toks) <= _CORRECTION_MAX and (not text.isascii() or (
+                    toks[0] in _NOT_BUT_START
+                    or not _CORRECTION_GATE.isdisjoint(toks[1:MAX_HEAD + 2]))):
+                toks = _final_tokens(text, toks)
             infos[text] = _describe(toks)
         analyses = [
             _EMPTY_ANSWER if not c or c.isspace() else _analyze(infos[c], line, q)
             for c, line, q in zip(block, answerlines[start:stop], qs[start:stop], strict=True)
         ]
         grey = [a.features for a in analyses if a.hard is None]
+        # (a hard verdict's score reads whether the candidate is in another script)
         if len(grey) < 64:
-            out += [_verdict(a, cal) for a in analyses]
+            out += [_verdict(a, cal, None, a.hard is not None and not c.isascii() and (
+                        (i := infos[c]) is not None and not i.full_norm.isascii()))
+                    for a, c in zip(analyses, block, strict=True)]
             continue
         # One matrix product for the calibrator instead of a Python loop per pair.
         x = np.fromiter(chain.from_iterable(grey), float, len(grey) * len(FEATURE_NAMES))
         probs = iter(cal.probabilities(x.reshape(len(grey), len(FEATURE_NAMES))).tolist())
-        out += [_verdict(a, cal, next(probs) if a.hard is None else None) for a in analyses]
+        out += [_verdict(a, cal, next(probs)) if a.hard is None else _verdict(
+                    a, cal, None, not c.isascii() and (
+                        (i := infos[c]) is not None and not i.full_norm.isascii()))
+                for a, c in zip(analyses, block, strict=True)]
     return out
 
 
@@ -1378,6 +1568,6 @@ def clear_caches() -> None:
     for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, _prepared, _candidate, _question_tokens,
-               _stem_preimage):
+               _stem_preimage, proper_words, read_number_cached):
         fn.cache_clear()
     normalize.clear_chunk_cache()

@@ -29,6 +29,11 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
+import ftfy
+import zhconv as _zhconv
+
+from judging.scripts import HANGUL, strip_korean
+
 __all__ = [
     "ARTICLES",
     "STOPWORDS",
@@ -103,10 +108,15 @@ _APOS_S = re.compile(r"'s\b")
 
 @lru_cache(maxsize=65536)
 def fold(text: str) -> str:
-    """Fold Unicode to ASCII where a reader would: ``Dvořák`` -> ``Dvorak``.
+    """Fold Unicode the way a reader would: ``Dvořák`` -> ``Dvorak``, ``ＡＢＣ`` ->
+    ``ABC``, ``東京`` -> ``东京``.
 
-    Case is kept (later steps need it to spot Roman numerals in titles); scripts with
-    no ASCII reading (Cyrillic, CJK) pass through unchanged.
+    Compatibility forms and widths fold (NFKC); marks are dropped only from Latin
+    letters (so Thai tone marks, Indic and Myanmar vowel signs and viramas, Japanese
+    voicing marks and Hangul stay: ``ใกล้`` "near" is not ``ไกล`` "far"); mojibake
+    (UTF-8 read as Windows-1252) is repaired by ``ftfy``; traditional Chinese
+    characters become simplified ones (``zhconv``), on both sides alike. Case is
+    kept (later steps need it to spot Roman numerals in titles).
     """
     if text.isascii():
         return text
@@ -119,15 +129,42 @@ def fold(text: str) -> str:
     stripped = _COMBINING.sub("", decomposed)
     if stripped.isascii():
         return stripped
-    return "".join(ch for ch in stripped if not unicodedata.combining(ch))
+    return _fold_other(decomposed)
+
+
+def _fold_other(decomposed: str) -> str:
+    """:func:`fold` for text with letters outside ASCII after NFKD: drop the marks
+    of Latin letters only, recompose (NFC), and map traditional Chinese to
+    simplified."""
+    out = []
+    latin = False
+    for ch in decomposed:
+        if unicodedata.combining(ch):
+            if latin:
+                continue
+        else:
+            latin = ch.isascii() or "\u00c0" <= ch <= "\u024f" or "\u1e00" <= ch <= "\u1eff"
+        out.append(ch)
+    text = unicodedata.normalize("NFC", "".join(out))
+    if _HAN.search(text):
+        text = _zhconv.convert(text, "zh-hans")
+    return text
+
+
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def _fix_mojibake(text: str) -> str:
-    """Undo UTF-8 read as Windows-1252 ("â€“" -> "–", "Ã©" -> "é", "Â " -> " ")."""
-    try:
-        return text.encode("cp1252").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return text.replace("Â", " ")
+    """Undo UTF-8 read as Windows-1252 ("â€“" -> "–", "Ã©" -> "é") with ``ftfy``,
+    which leaves real text alone (Vietnamese ``Â``, ``Ã`` stay letters). A stray
+    ``Â`` before a space is what is left of a no-break space whose second byte was
+    lost ("2.45Â billion"): Vietnamese ``â`` is always followed by a consonant, u or
+    y, so that one is dropped."""
+    text = ftfy.fix_encoding(text)
+    return _STRAY_A.sub("", text) if "Â" in text else text
+
+
+_STRAY_A = re.compile("Â(?=[\\s\u00a0]|$)")
 
 
 def _roman_value(token: str) -> int | None:
@@ -159,6 +196,21 @@ def _number_value(words: list[str], i: int, n: int) -> tuple[int, int]:
         elif nxt in _ORDINAL_WORDS and _ORDINAL_WORDS[nxt] < 10:
             value += _ORDINAL_WORDS[nxt]
             j += 1
+    # a year read in pairs: "nineteen eighty-four", "eighteen twelve", "twenty twelve",
+    # "ten sixty-six", "nineteen oh five"
+    if 10 <= value <= 20 and j < n:
+        nxt = words[j]
+        second = _NUMBER_WORDS.get(nxt)
+        if second is not None and 10 <= second <= 90:
+            if second in _TENS and j + 1 < n:
+                unit = _NUMBER_WORDS.get(words[j + 1])
+                if unit is not None and 0 < unit < 10:
+                    return value * 100 + second + unit, j + 2
+            return value * 100 + second, j + 1
+        if nxt in ("oh", "o") and j + 1 < n:
+            unit = _NUMBER_WORDS.get(words[j + 1])
+            if unit is not None and 0 < unit < 10:
+                return value * 100 + unit, j + 2
     # three hundred / two thousand
     while j < n and words[j] in _SCALES:
         value *= _SCALES[words[j]]
@@ -788,6 +840,8 @@ def _tokens_reference(text: str) -> tuple[str, ...]:
         text = _APOS_S.sub("", text).replace("'", "")
     # Keep original-case words to recognise Roman numerals in titles.
     spaced = _NON_WORD_CASED.sub(" ", text)
+    if not spaced.isascii():
+        spaced = _DIGIT_SCRIPT.sub(" ", spaced)
     original = spaced.split()
     lowered = spaced.lower().split()
     if _HAS_ORDINAL.search(spaced):
@@ -797,8 +851,22 @@ def _tokens_reference(text: str) -> tuple[str, ...]:
     else:
         words = _convert_numbers(lowered, original)
     if "_" in spaced:
-        return tuple(_decimal(w) if "_" in w else w for w in words)
+        words = [_decimal(w) if "_" in w else w for w in words]
+    if not spaced.isascii():
+        words = [_script_word(w) for w in words]
     return tuple(words)
+
+
+def _script_word(word: str) -> str:
+    """A token of another script: digits of any script as ASCII digits (``๑๒`` ->
+    ``12``), Korean particles and copulas off (:func:`judging.scripts.strip_korean`)."""
+    if word.isascii():
+        return word
+    if word.isdecimal():
+        return str(int(word))
+    if HANGUL.search(word):
+        return strip_korean(word)
+    return word
 
 
 def _decimal(word: str) -> str:
@@ -821,11 +889,31 @@ _TRIGGERS = _CONVERTIBLE | frozenset(
 _NUMBER_CANDIDATES = _CONVERTIBLE | _ROMAN_LOWER
 # Number words whose conversion reads the next word: tens ("twenty one") and scales
 # ("three hundred", "5 hundred"); every other one converts alone.
-_JOINING_WORDS = frozenset(w for w, v in _NUMBER_WORDS.items() if v in _TENS) | frozenset(_SCALES)
+# Teens join too: a year read in pairs ("eighteen twelve").
+_JOINING_WORDS = (frozenset(w for w, v in _NUMBER_WORDS.items() if v in _TENS or 10 <= v < 20)
+                  | frozenset(_SCALES))
 _WORD_VALUE = {w: str(v) for words in (_NUMBER_WORDS, _ORDINAL_WORDS) for w, v in words.items()}
 _ROMAN_HINT = re.compile(r"\b[IVXLC]+\b|\b(?:ii|iii|iv|vii|viii|ix)\b")
 # Letters and digits of any script stay; symbols (°, ©, ™, ...) and punctuation split.
-_NON_WORD_CASED = re.compile(r"[^\w]+")
+def _mark_class() -> str:
+    """A regex class body of the combining marks of the Basic Multilingual Plane
+    (Mn, Mc, Me) and the zero-width (non-)joiners: Thai tone marks, Indic vowel
+    signs and viramas are part of their word, though ``\\w`` does not match them."""
+    ranges: list[list[int]] = []
+    for cp in range(0x300, 0x10000):
+        if unicodedata.category(chr(cp)) in ("Mn", "Mc", "Me"):
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+    body = "".join(f"\\u{a:04x}-\\u{b:04x}" if b > a else f"\\u{a:04x}" for a, b in ranges)
+    return body + "\\u200c\\u200d"
+
+
+_MARKS = _mark_class()
+_NON_WORD_CASED = re.compile(rf"[^\w{_MARKS}]+")
+# digits glued to letters of another script: "3번", "1984年", "5คน"
+_DIGIT_SCRIPT = re.compile(r"(?<=\d)(?=[^\W\d_a-zA-Z])|(?<=[^\W\d_a-zA-Z])(?=\d)")
 
 
 @lru_cache(maxsize=131072)

@@ -49,7 +49,7 @@ def test_parquet_export_writes_missing_values_as_nulls(researcher_client, mos_ca
         "decision": [None, "keep", "tie"],
         "value": [None, 3, "4"],
     })
-    monkeypatch.setattr(annotation.exports, "report_table", lambda c, t: table.copy())
+    monkeypatch.setattr(annotation.exports, "report_table", lambda c, t, **_: table.copy())
     resp = researcher_client.get(reverse("annotation:campaign_export", args=["t", campaign.slug, "mos", "parquet"]))
     back = pd.read_parquet(io.BytesIO(resp.content))
     assert back["comment"].isna().tolist() == [False, True, True]

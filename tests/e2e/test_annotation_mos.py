@@ -55,6 +55,7 @@ def test_annotator_completes_a_mos_campaign(page, live_server, mos_campaign):
     page.click("#continue")
     for n in range(3):
         page.wait_for_selector("#rate")
+        page.wait_for_selector("#player audio", state="attached")  # player.js has mounted
         assert page.inner_text("#progress-text").startswith(f"{n} of 3")
         buttons = page.locator(".criterion .option")
         assert buttons.count() == 5
@@ -87,6 +88,7 @@ def test_seeking_to_the_end_does_not_unlock_and_is_refused(page, live_server, mo
     page.click("#continue")
     page.click("#continue")
     page.wait_for_selector("#rate")
+    page.wait_for_selector("#player audio", state="attached")  # player.js has mounted
     # what the audit did to the native player: jump near the end. Earshot's player puts
     # the position back to the furthest point heard (here: the start)
     at = page.evaluate("""() => new Promise((done) => {

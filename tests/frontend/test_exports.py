@@ -130,6 +130,9 @@ def test_report_bundle_contents_and_manifest(researcher_client, dash, tmp_path):
     assert len(manifest["data_hash"]) == 64
     assert manifest["fit_ids"] == []
     assert {o["section"] for o in manifest["omitted"]} >= {"irt", "annotation"}
+    # The report names the study design the human scores were collected under.
+    assert manifest["quiz_study"]["design"] == "between" and manifest["quiz_study"]["feedback"] == "full"
+    assert "design <code>between</code>" in archive.read(prefix + "report.html").decode()
     for path, digest in manifest["files"].items():
         assert hashlib.sha256(archive.read(prefix + path)).hexdigest() == digest
     html = archive.read(prefix + "report.html").decode()

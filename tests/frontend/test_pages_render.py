@@ -60,6 +60,8 @@ SKIPPED: dict[str, str] = {
     "annotation_items_import": "POST-only upload (tests/annotation/test_import.py)",
     "annotation_rating_submit": "POST-only JSON (tests/annotation); the page flow rates through annotation:rate",
     "annotation_next": "POST-only: serves an assignment to the API caller (tests/annotation)",
+    "admin:judging_rubric_add": "read-only admin: rubrics get new versions through judging:rubrics",
+    "annotation:training_audio": "the demo campaign has no training examples (tests/annotation/test_flow.py)",
     "quiz:study_link_rotate": "POST-only; replaces the study link's token (tests/quiz/test_study.py)",
 }
 #: Admin URL names other than index/changelist/add/change (delete, history, password, autocomplete...):
@@ -328,7 +330,10 @@ def _researcher_urls(project) -> Iterator[str]:
         yield r("irt_fit_report", fit.pk)
     yield r("annotation:campaign_list")
     for campaign in Campaign.objects.filter(project=project):
-        yield from (r("annotation:campaign_detail", campaign.slug), r("annotation:campaign_report", campaign.slug))
+        yield from (r("annotation:campaign_detail", campaign.slug), r("annotation:campaign_report", campaign.slug),
+                    r("annotation:campaign_preview", campaign.slug))
+        for item in campaign.items.exclude(clip=None)[:1]:
+            yield r("annotation:campaign_preview_audio", campaign.slug, item.public_id)
         yield from (r("annotation:campaign_export", campaign.slug, table, "csv") for table in CAMPAIGN_TABLES)
         yield from (r(name, campaign.slug) for name in ("annotation_campaign", "annotation_ratings",
                                                           "annotation_report"))
@@ -339,6 +344,10 @@ def _researcher_urls(project) -> Iterator[str]:
     first = Question.objects.filter(project=project).order_by("external_id").first()
     yield reverse("api-question", args=[slug, first.external_id])
     yield reverse("api-projects")
+    yield r("judging:rubrics")
+    yield reverse("judging-judges", args=[slug])
+    yield reverse("judging-rubrics", args=[slug])
+    yield reverse("judging-rubric-versions", args=[slug, "verdict"])
 
 
 def _annotate(walk: Walk, campaign, role: str = "annotator", address: str = "10.1.0.1") -> None:
@@ -349,7 +358,8 @@ def _annotate(walk: Walk, campaign, role: str = "annotator", address: str = "10.
     slug, c = campaign.project.slug, campaign.slug
     client = _client(REMOTE_ADDR=address)
     walk.go(client, role, reverse("annotation:start", args=[slug, c]))
-    walk.go(client, role, reverse("annotation:start", args=[slug, c]), method="post")
+    # Consent is given on the start page: its POST creates the annotator (a GET never does).
+    walk.go(client, role, reverse("annotation:start", args=[slug, c]), method="post", data={"agree": "yes"})
     for step, data in (("consent", {"agree": "yes"}), ("instructions", {}), ("training", {})):
         url = reverse(f"annotation:{step}", args=[slug, c])
         walk.go(client, role, url)
@@ -420,6 +430,10 @@ def test_every_page_of_every_role_renders_without_template_source(demo):
     served = _play(walk, demo)
     # annotators first, so the researcher's campaign reports have ratings (two raters: agreement)
     campaigns = list(Campaign.objects.filter(project=demo).exclude(status="draft"))
+    # The walk renders pages; it does not sit through every clip (listening evidence is
+    # tested in tests/annotation/test_integrity.py and tests/frontend/test_listening.py).
+    Campaign.objects.filter(pk__in=[c.pk for c in campaigns]).update(require_full_listen=False,
+                                                                     min_listen_fraction=0)
     for i, campaign in enumerate(campaigns):
         for n in range(2):
             _annotate(walk, campaign, f"annotator-{n + 1}", f"10.1.{i}.{n + 1}")

@@ -118,3 +118,38 @@ def test_train_cli_writes_weights(tmp_path: Path) -> None:
     cal = Calibrator.from_dict(written)
     assert len(cal.coef) == len(FEATURE_NAMES)
     assert written["cv"]["per_file"]["toy.jsonl"]["n"] == len(rows)
+
+
+def test_hard_rule_rates_of_other_scripts() -> None:
+    """Candidates in another script get their own rate per hard rule (issue 13: the
+    English data sets' annotators accepted a fifth of the no-match answers, which
+    made every Korean or Thai no-match look 12 % likely to be right); English
+    candidates keep the rule's rate over all rows, and a rule never seen in another
+    script falls back to it."""
+    from judging.equivalence import Analysis, candidate_script, judge
+    from judging.train_calibrator import rule_rates
+
+    def hard(rule: str, correct: bool) -> Analysis:
+        return Analysis(rule, correct, False, None, "", ())
+
+    rows = [hard("no-match", False)] * 20 + [hard("exact", True)] * 2
+    labels = [True] * 10 + [False] * 10 + [True, True]
+    scripts = [False] * 10 + [True] * 10 + [False, False]
+    rates = rule_rates(rows, labels, scripts=scripts)
+    # over all 20 rows: (10 + 10 * 0.05) / 30; the 10 in another script: (0 + 0.5) / 20
+    assert rates["no-match"] == pytest.approx(10.5 / 30, abs=1e-4)
+    assert rates["no-match|script"] == pytest.approx(0.5 / 20, abs=1e-4)
+    assert "exact|script" not in rates
+    assert rule_rates(rows, labels) == {k: v for k, v in rates.items() if "|" not in k}
+    cal = Calibrator((), (), (), 0.0, rule_rates=tuple(rates.items()))
+    assert cal.hard_score("no-match", False, script=True) == rates["no-match|script"]
+    assert cal.hard_score("no-match", False) == rates["no-match"]
+    assert cal.hard_score("exact", True, script=True) == rates["exact"]
+
+    # the regime feature's reading: letters outside ASCII after folding
+    assert candidate_script("서울") and candidate_script("東京")
+    assert not candidate_script("Röntgen") and not candidate_script("Paris")
+    shipped = dict(equivalence.CALIBRATOR.rule_rates)
+    v = judge("부산", ["서울"])
+    assert v.rule == "no-match" and v.score == shipped["no-match|script"]
+    assert judge("Lyon", ["Paris"]).score == shipped["no-match"]

@@ -18,6 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
         pytest.param("judging.answerline", id="answerline"),
         pytest.param("judging.equivalence", id="equivalence"),
         pytest.param("judging.train_calibrator", id="train_calibrator"),
+        pytest.param("judging.numbers", id="numbers"),
+        pytest.param("judging.scripts", id="scripts"),
+        pytest.param("judging.entities", id="entities"),
+        pytest.param("judging.corrections", id="corrections"),
+        pytest.param("judging.short_rules", id="short_rules"),
     ],
 )
 def test_module_imports_without_django(module: str) -> None:

@@ -26,6 +26,18 @@ ROOT = Path(__file__).resolve().parents[2]
 E = '"abc"'
 
 
+@pytest.fixture
+def owner(imported, make_user):
+    """A researcher of the project: players hear a clip only once it was served to them
+    (tests/quiz/test_study.py), researchers hear every clip of their projects."""
+    from accounts.models import Role
+    from accounts.services import membership_set
+
+    user = make_user()
+    membership_set(project=imported, user=user, role=Role.OWNER)
+    return user
+
+
 @pytest.mark.parametrize(("header", "matches"), [
     pytest.param("", False, id="absent"),
     pytest.param(E, True, id="same-strong"),
@@ -54,7 +66,8 @@ def _body(resp) -> bytes:
     return b"".join(resp.streaming_content) if resp.streaming else resp.content
 
 
-def test_clip_conditional_requests(client, imported):
+def test_clip_conditional_requests(client, imported, owner):
+    client.force_login(owner)
     clip = Clip.objects.first()
     url = reverse("quiz:clip_audio", args=[clip.public_id])
     full = client.get(url)
@@ -71,7 +84,8 @@ def test_clip_conditional_requests(client, imported):
         assert whole.status_code == 200 and _body(whole) == data, stale
 
 
-def test_clip_x_accel_redirect_hands_the_bytes_to_nginx(client, imported, settings):
+def test_clip_x_accel_redirect_hands_the_bytes_to_nginx(client, imported, settings, owner):
+    client.force_login(owner)
     settings.EARSHOT_X_ACCEL = True
     clip = Clip.objects.first()
     url = reverse("quiz:clip_audio", args=[clip.public_id])
@@ -145,13 +159,19 @@ http {{
 
 
 @pytest.mark.django_db(transaction=True)
-def test_range_request_through_nginx_x_accel(imported, nginx_front):
+def test_range_request_through_nginx_x_accel(imported, nginx_front, owner):
+    from django.conf import settings
+    from django.test import Client
+
+    session = Client()
+    session.force_login(owner)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={session.cookies[settings.SESSION_COOKIE_NAME].value}"
     clip = Clip.objects.first()
     data = clip.file.open("rb").read()
     url = nginx_front + reverse("quiz:clip_audio", args=[clip.public_id])
 
     def get(**headers):
-        req = urllib.request.Request(url, headers=headers)
+        req = urllib.request.Request(url, headers={"Cookie": cookie, **headers})
         try:
             with urllib.request.urlopen(req, timeout=10) as resp:
                 return resp.status, dict(resp.headers), resp.read()

@@ -1,0 +1,102 @@
+"""Self-corrections in spoken answers: the final answer is the last one asserted
+(pure Python, no Django).
+
+``"Sydney? No, actually Canberra"``, ``"Sydney, no wait, Canberra"``, ``"Sydney, I
+mean Canberra"``, ``"not Sydney but Canberra"``, ``"부산, 아니 서울"``, ``"부산이 아니라
+서울"``, ``"北京，不对，上海"``, ``"不是北京，是上海"``, ``"大阪じゃなくて東京"``,
+``"Hà Nội, không, Sài Gòn"``, ``"bukan Bandung, tapi Jakarta"``,
+``"ไม่ใช่เชียงใหม่ แต่เป็นกรุงเทพ"``: :func:`final_answer` returns the text after the
+last correction marker, which the judge then judges instead of the whole answer.
+
+Only short answers are read this way: at most :data:`MAX_HEAD` words before the
+marker and :data:`MAX_TAIL` after it, and some word before it that is not a filler.
+In a long sentence "actually" and "no" are ordinary words ("Paris. Actually, it was
+built in 1889" is not a correction).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["GATE", "MAX_HEAD", "MAX_TAIL", "final_answer"]
+
+MAX_HEAD = 6
+MAX_TAIL = 8
+
+# A normalized token from this set must be present for final_answer to be asked
+# (the judge tests it on the tokens it has anyway; non-ASCII texts are always asked).
+GATE = frozenset({
+    "no", "nope", "wait", "actually", "mean", "meant", "rather", "sorry", "oops",
+    "scratch", "make", "correction", "but", "khong", "nham", "eh", "bukan", "salah",
+    "ralat", "maksud", "maksudnya", "maaf", "melainkan", "tapi", "tetapi", "ibig",
+    "hindi", "ma",
+})
+
+_P = r"[,;:.!?…、，。！？\-–—]"  # punctuation before / after a marker
+# Markers that need punctuation before them (words that are also ordinary words),
+# and the ones of those that need punctuation after them too ("Canberra, no doubt",
+# "Jakarta, bukan Bandung" -- "not Bandung" -- are no corrections).
+_AFTER_PUNCT = (
+    r"wait|sorry|oops|correction|actually|nhầm|nham|à không|xin lỗi|salah|ralat|maaf|"
+    r"いや|いいえ|違う|ちがう|아니요|아니오|아니|아냐|아니야|잠깐|정정"
+)
+_BETWEEN_PUNCT = r"no|nope|không|khong|eh|bukan|hindi|tidak"
+# Markers that stand on their own.
+_ALONE = (
+    r"no,?\s*wait|wait,?\s*no|no,?\s*actually|actually,?\s*no|i\s+mean|i\s+meant|"
+    r"or\s+rather|scratch\s+that|make\s+that|let\s+me\s+correct\s+(?:that|myself)|"
+    r"ý tôi là|y toi la|maksud saya|maksudnya|ibig kong sabihin|"
+    r"不对|不對|哦不|我是说|我是說|不不|更正|应该是|應該是|"
+    r"じゃなくて|ではなくて|じゃなく|ではなく|間違えた|訂正|"
+    r"ไม่สิ|เอ๊ย|เอ้ย|หมายถึง|ขอโทษ"
+)
+_BEFORE = rf"(?:(?<={_P})|(?<={_P}\s)|(?<={_P}\s\s))\s*"
+_MARKER = re.compile(
+    rf"(?:{_ALONE})"
+    rf"|{_BEFORE}(?:{_BETWEEN_PUNCT})\s*{_P}+"
+    rf"|{_BEFORE}(?:{_AFTER_PUNCT})(?:\s*{_P})*(?=\s|$|\w)",
+    re.IGNORECASE,
+)
+# "not X but Y", "bukan X tapi Y", "không phải X mà là Y", "不是X是Y", "ไม่ใช่X แต่เป็นY",
+# "X이/가 아니라 Y": the answer is Y.
+_NOT_BUT = re.compile(
+    r"^\s*(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai|chẳng phải|chang phai)"
+    r"\s+.+?(?:\s|,)(?:but|tapi|tetapi|melainkan|mà là|ma la|mà|ma)\s+"
+    r"|^\s*(?:不是|并非|並非)[^是]+?[，,\s]*(?:而)?是"
+    r"|^\s*ไม่ใช่.+?(?:\s*)แต่(?:เป็น)?"
+    r"|\S(?:이|가)?\s*아니(?:라|고)\s*(?=\S)",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\w+")
+# Words before a marker that do not make it a correction ("I'm sorry, but ...").
+_FILLERS = frozenset({
+    "im", "i", "am", "well", "oh", "um", "uh", "hmm", "yes", "ok", "okay", "so", "its",
+    "it", "is", "the", "a", "an", "answer", "my", "think",
+})
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower().replace("'", "") for w in _WORD.findall(text.replace("'", ""))]
+
+
+def final_answer(text: str) -> str | None:
+    """The text after the last self-correction in ``text``, or ``None`` if there
+    is none (see the module docstring)."""
+    m = _NOT_BUT.search(text)
+    if m is not None:
+        tail = text[m.end():]
+        head = text[:m.end()]
+        if _words(tail) and len(_words(tail)) <= MAX_TAIL and len(_words(head)) <= MAX_HEAD + 3:
+            return tail.strip()
+    last = None
+    for m in _MARKER.finditer(text):
+        head = _words(text[:m.start()])
+        tail = _words(text[m.end():])
+        if not tail or len(tail) > MAX_TAIL or len(head) > MAX_HEAD:
+            continue
+        if all(w in _FILLERS for w in head):
+            continue
+        last = m
+    if last is None:
+        return None
+    return text[last.end():].strip(" ,;:.!?…、，。！？-–—") or None

@@ -1,0 +1,276 @@
+"""Confusable entities: a short answer that shares words with the answer but swaps
+one the answerline does not license (pure Python, no Django).
+
+``North Korea`` for ``South Korea``, ``C minor`` for ``C major``, ``Star Trek`` for
+``Star Wars``, ``George Bush`` for ``George Washington``, ``Toy Story`` for ``Toy
+Story 2``, ``Korea`` for ``North Korea``: sharing a word is what makes these look
+right to a containment or token-overlap judge, and what makes them wrong. The judge
+asks :func:`substitution` for each acceptable answer once no earlier rule settled a
+short answer; only when *every* acceptable answer that shares a word with the
+candidate is contradicted is the answer wrong (an ``[accept]`` that the candidate
+matches licenses it).
+
+A candidate word counts as one of the answer's words when it is the same word, a
+close spelling (one edit in 6-9 letters, two in 10-13, ...), the same stem or word
+family (``French`` ~ ``France``, ``Zoroastrian`` ~ ``Zoroastrianism``) or an
+abbreviation or initial of it (``Mt`` ~ ``Mount``, ``F`` ~ ``Fitzgerald``). Generic
+words (``city``, ``river``, ``film``, titles) and the question's own words are never
+evidence of a substitution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rapidfuzz.distance import Levenshtein
+
+from judging.normalize import STOPWORDS, stem
+
+__all__ = ["GENERIC", "LICENSED", "QUALIFIERS", "Substitution", "same_word", "substitution"]
+
+# Words that distinguish one entity from a sibling sharing its other words: adding
+# or dropping one is a different entity ("North Korea" / "Korea", "New York" / "York").
+QUALIFIERS = frozenset({
+    "north", "south", "east", "west", "northern", "southern", "eastern", "western",
+    "northeast", "northwest", "southeast", "southwest", "upper", "lower", "major",
+    "minor", "new", "old", "greater", "lesser", "inner", "outer", "elder", "younger",
+    "high", "low", "left", "right", "first", "last", "early", "late", "equatorial",
+})
+# Words that describe rather than name: never the evidence of a substitution.
+GENERIC = frozenset({
+    "city", "town", "village", "river", "mount", "mt", "mountain", "mountains", "lake",
+    "island", "islands", "province", "state", "county", "country", "nation", "kingdom",
+    "republic", "empire", "capital", "band", "group", "film", "movie", "novel", "book",
+    "song", "album", "series", "show", "tv", "game", "play", "opera", "poem", "story",
+    "team", "club", "university", "college", "company", "corporation", "inc", "co",
+    "ltd", "dr", "mr", "mrs", "ms", "sir", "saint", "st", "king", "queen", "president",
+    "general", "captain", "lord", "lady", "prince", "princess", "emperor", "pope",
+    "jr", "sr", "people", "person", "man", "woman", "answer", "name", "called",
+    "named", "known", "famous", "author", "writer", "singer", "actor", "actress",
+    "composer", "painter", "artist", "scientist", "botanist", "physicist", "chemist",
+    "poet", "novelist", "playwright", "philosopher", "mathematician", "astronaut",
+    "explorer", "inventor", "engineer", "economist", "politician", "statesman", "region", "area", "district", "bay",
+    "sea", "ocean", "language", "dynasty", "era", "period", "century", "year", "years",
+    "yes", "correct", "probably", "maybe", "think", "believe", "sure",
+    "justice", "judge", "senator", "governor", "mayor", "chief", "professor", "prof",
+    "reverend", "rev", "father", "bishop", "cardinal", "archbishop", "duke", "earl",
+    "count", "baron", "tsar", "czar", "sultan", "shah", "chancellor", "minister", "prime",
+    "dame", "admiral", "colonel", "sergeant", "lieutenant", "coach", "doctor", "mister",
+    "january", "february", "march", "april", "may", "june", "july", "august",
+    "september", "october", "november", "december",
+})
+# place words that name part of a name ("Manchester City", "Bay of Biscay")
+_PLACE_WORDS = frozenset({"city", "town", "river", "lake", "ocean", "sea", "bay", "mount",
+                          "mountain", "island", "islands", "county", "state", "kingdom",
+                          "republic", "empire", "dynasty", "band", "club", "team"})
+_KEYS = frozenset({"major", "minor"})  # musical keys: a qualifier even in lower case
+_GENERATIONS = frozenset({"jr", "sr", "junior", "senior"})
+# A candidate joining two names ("Aaron and Andrew") is a list, not a swap.
+_JOINERS = frozenset({"and", "or", "nor", "andor"})
+
+
+class Substitution(tuple):
+    """``(kind, extra, missing)``: ``kind`` is ``"substitution"`` (a word swapped),
+    ``"qualifier"`` (a distinguishing word added or dropped) or ``"installment"``
+    (the answer's number dropped); ``extra`` the candidate's word, ``missing`` the
+    answer's."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, extra: str, missing: str) -> Substitution:
+        return super().__new__(cls, (kind, extra, missing))
+
+    @property
+    def kind(self) -> str:
+        return self[0]
+
+
+LICENSED = Substitution("licensed", "", "")
+
+
+def _edits(n: int) -> int:
+    return 0 if n < 6 else 1 if n < 10 else 2 if n < 14 else 3
+
+
+def _abbrev(short: str, long: str) -> bool:
+    """``short`` is an initial or abbreviation of ``long`` (``f``/``fitzgerald``,
+    ``mt``/``mount``, ``st``/``saint``, ``gen``/``general``): same first letter, its
+    letters in order, and either a prefix of ``long`` or ending in its last letter
+    (so ``da`` is not an abbreviation of ``dicaprio``)."""
+    if not short or len(short) >= len(long) or short[0] != long[0] or not short.isalpha():
+        return False
+    if len(short) == 1 or long.startswith(short):
+        return True
+    if short[-1] != long[-1] or any(ch in "aeiouy" for ch in short[1:]):
+        return False  # (abbreviations drop vowels: "bay" is not "Biscay")
+    it = iter(long)
+    return len(short) <= 4 and all(ch in it for ch in short)
+
+
+def _family(a: str, b: str) -> bool:
+    n = min(len(a), len(b))
+    if n < 5:
+        return False
+    k = 0
+    while k < n and a[k] == b[k]:
+        k += 1
+    return k >= 5 and k >= 0.75 * n
+
+
+def same_word(c: str, a: str) -> bool:
+    """Could candidate word ``c`` stand for answer word ``a``?"""
+    if c == a:
+        return True
+    if c.isdigit() or a.isdigit():
+        return False
+    if stem(c) == stem(a) or _family(c, a) or _abbrev(c, a) or _abbrev(a, c):
+        return True
+    if len(c) >= 3 and len(a) >= 3 and c[:3] == a[:3]:
+        return True  # Dave ~ David, Alex ~ Alexander (as the other-person rule)
+    n = max(len(a), len(c))
+    k = _edits(min(len(a), len(c)))
+    return k > 0 and n >= 6 and Levenshtein.distance(c, a, score_cutoff=k) <= k
+
+
+def _generic(word: str) -> bool:
+    """A describing word (``GENERIC``), plural or not (``films``, ``islands``)."""
+    return word in GENERIC or stem(word) in GENERIC
+
+
+def _content(toks: Iterable[str]) -> list[str]:
+    return [t for t in toks if t not in STOPWORDS]
+
+
+def substitution(core: tuple[str, ...], answer: tuple[str, ...],
+                 question: frozenset[str] = frozenset(), *,
+                 months: bool = False, proper: frozenset[str] | None = None,
+                 person: bool = False) -> Substitution | None:
+    """Does the short answer ``core`` contradict ``answer`` (both normalized tokens)?
+
+    ``None`` when they share no word (nothing to say: other rules decide);
+    :data:`LICENSED` when they do and the candidate only adds or drops ordinary
+    words (``Franklin Roosevelt`` for ``Franklin Delano Roosevelt``) or every
+    difference is licensed (see the module docstring). ``months``: the answer is
+    a date (dropping its year is not an installment). ``proper``: the answer's words
+    that are capitalized as written (``None``: all of them). Only a name is
+    confusable: a swapped word must be one of them, a number or a qualifier, and an
+    added qualifier or a dropped number needs a capitalized answer (``the lower leg``
+    for ``leg`` is a description, ``North Korea`` for ``Korea`` another country).
+    ``person``: the answer is a person's name (then a name word added after it is
+    another person: ``George Washington Carver``).
+    """
+    if not _JOINERS.isdisjoint(core):
+        return None
+    c_words = _content(core)
+    a_words = _content(answer)
+    if not c_words or not a_words:
+        return None
+    if len(answer) >= 2 and answer[-1] == "i":
+        a_words.append("1")  # "World War I" (the tokenizer leaves a lone I alone)
+    if len(core) >= 2 and core[-1] == "i":
+        c_words.append("1")
+    # an epithet: "Peter" for "Peter the Great", "Ivan the Great" for "Ivan the Terrible"
+    epithet = {answer[i + 1] for i in range(1, len(answer) - 1) if answer[i] == "the"}
+    # "Abraham Lincoln Jr." for "Abraham Lincoln": the son
+    for c in c_words:
+        if c in _GENERATIONS and c not in a_words and len(a_words) >= 2:
+            return Substitution("qualifier", c, "")
+    matched_a: set[int] = set()
+    # per candidate word: the answer positions it matches (empty: an extra word,
+    # None: ignored -- a generic or question word)
+    slots: list[list[int] | None] = []
+    extra: list[str] = []
+    shared = False
+    a_index = {a: i for i, a in enumerate(a_words)}
+    for c in c_words:
+        # the same word (most), else the looser tests against every answer word
+        hit = [a_index[c]] if c in a_index else [
+            i for i, a in enumerate(a_words) if same_word(c, a)]
+        if hit:
+            matched_a.update(hit)
+            # sharing a number or a generic word ("54 Mbps", "years") is no evidence
+            shared = shared or (not c.isdigit() and not _generic(c))
+            slots.append(hit)
+        elif c not in question and not _generic(c):
+            extra.append(c)
+            slots.append([])
+        else:
+            slots.append(None)
+    if not shared:
+        # "Lake Huron" for "Lake Superior", "Qing dynasty" for "Ming dynasty": only a
+        # generic word shared, one name word swapped for another
+        if not (len(extra) == 1 and matched_a and len(a_words) == 2 and proper):
+            return None
+        name = [a for i, a in enumerate(a_words) if i not in matched_a]
+        if len(name) != 1 or name[0] not in proper or _generic(name[0]):
+            return None
+        return Substitution("substitution", extra[0], name[0])
+    # a place word is no evidence when dropped, but swapped for a name it is one
+    # ("Manchester United" for "Manchester City")
+    swappable = {i: a for i, a in enumerate(a_words) if i not in matched_a
+                 and a in _PLACE_WORDS and (proper is None or a in proper)}
+    missing_at = {i: a for i, a in enumerate(a_words) if i not in matched_a
+                  and not _generic(a) and a not in question}
+    if missing_at and extra:
+        # an initialism of the candidate's words: "rb" for "Richard Bedford"
+        initials = "".join(c[0] for c in extra)
+        missing_at = {i: a for i, a in missing_at.items()
+                      if not (len(a) <= 3 and a.isalpha() and a in initials)}
+        # ... or of the answer's: "jq" for "John Quincy"
+        a_initials = "".join(a[0] for a in missing_at.values())
+        for k, c in enumerate(c_words):
+            if slots[k] == [] and len(c) <= 3 and c.isalpha() and c in a_initials:
+                slots[k] = None
+                extra.remove(c)
+                missing_at = {i: a for i, a in missing_at.items() if a[0] not in c}
+    missing = list(missing_at.values())
+    named = proper is None or bool(proper)
+    if len(extra) > 2:
+        return LICENSED  # a description around the answer, not another name
+    if extra and (missing or swappable):
+        few = len(a_words) <= 2  # "C major": a short answer's qualifier, capital or not
+        for k, slot in enumerate(slots):
+            if slot != []:
+                continue
+            c = c_words[k]
+            # the answer positions this extra word stands between ("North [Korea]"
+            # stands before "korea": it takes the place of "south"; "Wilhelm Rontgen
+            # born" adds "born" after the name, it does not replace "Conrad")
+            before = [i for s in slots[:k] if s for i in s]
+            after = [i for s in slots[k + 1:] if s for i in s]
+            lo = max(before) if before else -1
+            hi = min(after) if after else len(a_words)
+            for i, a in (missing_at | swappable).items():
+                if not lo < i < hi:
+                    continue
+                if c.isdigit() != a.isdigit():
+                    continue  # a number added for a word ("Matthew 6:9") is no swap
+                if a.isdigit() or ((few or a in _KEYS) and a in QUALIFIERS) or proper is None \
+                        or a in proper or a in epithet:
+                    return Substitution("substitution", c, a)
+        if len(c_words) == len(a_words) == 2 and len(extra) == 1 and len(missing) == 1 and (
+                proper is None or missing[0] in proper):
+            # two names sharing one word in another place: "Thomas Jefferson" for
+            # "Jefferson Davis"
+            return Substitution("substitution", extra[0], missing[0])
+        return LICENSED
+    if not extra and missing and named:
+        nums = [a for a in missing if a.isdigit()]
+        if nums and not months and len(nums) == len(missing) and int(nums[0]) <= 30 and \
+                any(not a.isdigit() for a in a_words):
+            return Substitution("installment", "", nums[0])
+        # (an epithet dropped is left to the calibrator: "Constantine" for "Constantine
+        # the Great" is accepted, "Peter" for "Peter the Great" may be prompted)
+        quals = [a for a in missing if a in QUALIFIERS and (proper is None or a in proper)]
+        if quals:
+            return Substitution("qualifier", "", quals[0])
+    if extra and not missing and named:
+        quals = [c for c in extra if c in QUALIFIERS]
+        if quals:
+            return Substitution("qualifier", quals[0], "")
+        # a full name and one more name word after it: "George Washington Carver" for
+        # "George Washington" is another person
+        if (person and len(extra) == 1 and len(core) == len(answer) + 1
+                and core[:-1] == answer and core[-1] == extra[0] and extra[0].isalpha()):
+            return Substitution("substitution", extra[0], "")
+    return LICENSED

@@ -1,0 +1,364 @@
+"""Numbers said in words, for the judge (pure Python, no Django).
+
+Two jobs, both small and table-driven:
+
+* Years read in pairs ("nineteen eighty-four", "eighteen twelve", "nineteen oh five")
+  are read by the tokenizer itself, where the words are still words (``10-12`` is a
+  range, not 1012).
+* :func:`merge_number_tokens` finishes English numbers after the tokenizer has turned
+  each number word into digits (``normalize.tokens``: ``"three hundred twenty five"``
+  -> ``300 25``). It joins what belongs together: scales and their remainders
+  (``300 25`` -> ``325``, ``100 and 20`` -> ``120``, ``1800 12`` -> ``1812``),
+  ``million``/``billion``/``trillion`` (``2 million`` -> ``2000000``),
+  ``X and a half``/``X point Y`` (``1.5``, ``2.5``) and letters spelled one by one
+  (``s o s`` -> ``sos``, as ``S.O.S.`` already is).
+* :func:`read_number` reads a short answer written in the number words of another
+  language -- Chinese and Japanese numerals (with 万 / 億), Sino-Korean (삼백) and
+  native Korean (하나, 둘, 열두, 스물) with counters (번, 개, 명, ...), Thai (สามร้อย),
+  Vietnamese (ba trăm hai mươi lăm, after folding) and Indonesian/Malay (tiga ratus
+  dua puluh lima) -- and returns its value, or ``None``. The judge only asks it when
+  one side of a pair is a number and the other has no digits, so that a word such as
+  ``lima`` (Indonesian 5, and Peru's capital) is read as a number only against a
+  numeric answer.
+
+English cardinals are checked in the tests against PyPI ``text2num``'s
+``alpha2digit`` (which reads English but none of the Asian languages above, nor
+years in pairs or "and a half"; so it is the tests' reference, not a dependency).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["FIRST_CHARS", "FIRST_WORDS", "merge_number_tokens", "needs_merge", "read_number"]
+
+_LARGE = {"million": 10**6, "billion": 10**9, "trillion": 10**12}
+_FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25, "third": 1 / 3}
+# words whose presence (or two digit tokens in a row) may need a merge
+_GATE = frozenset({"and", "point", "half", "quarter", "a", *_LARGE})
+
+
+def _int(t: str) -> int | None:
+    return int(t) if t.isdecimal() and t.isascii() else None
+
+
+def _num(t: str) -> float | None:
+    """A digit token's value, decimals included ("2.5")."""
+    if t.isdecimal() and t.isascii():
+        return int(t)
+    if t[:1].isdigit() and _DECIMAL_TOKEN.match(t):
+        return float(t)
+    return None
+
+
+_DECIMAL_TOKEN = re.compile(r"^\d+\.\d+$")
+_SMALL_SCALES = {"hundred": 100, "thousand": 1000}
+
+
+def _fmt(v: float) -> str:
+    if float(v).is_integer():
+        return str(int(v))
+    return f"{v:.6f}".rstrip("0").rstrip(".")
+
+
+def needs_merge(toks: tuple[str, ...]) -> bool:
+    """Could :func:`merge_number_tokens` change ``toks``? (A cheap gate: two tokens
+    in a row that are digits or single letters, or a digit next to a gate word.)"""
+    prev_digit = prev_letter = False
+    for t in toks:
+        d = t.isdecimal()
+        letter = len(t) == 1 and t.isalpha()
+        if (d and prev_digit) or (letter and prev_letter):
+            return True
+        if (prev_digit and t in _GATE) or t in _LARGE or (
+                t in ("hundred", "thousand") and not prev_digit):
+            return True
+        prev_digit, prev_letter = d, letter
+    return False
+
+
+def _spelled_letters(toks: list[str]) -> list[str]:
+    """Join runs of two or more single letters (``s o s`` -> ``sos``); "i a" and
+    "a i" pairs stay words."""
+    out: list[str] = []
+    run: list[str] = []
+    for t in [*toks, ""]:
+        if len(t) == 1 and t.isalpha() and t.isascii():
+            run.append(t)
+            continue
+        if len(run) >= 2 and run not in (["i", "a"], ["a", "i"]):
+            out.append("".join(run))
+        else:
+            out += run
+        run = []
+        if t:
+            out.append(t)
+    return out
+
+
+def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """Join the digit tokens of one spoken English number (see the module docstring).
+
+    ``toks`` are :func:`judging.normalize.tokens` output; tokens that are not part of
+    a number are left alone, so ``merge_number_tokens(("in", "300", "25"))`` is
+    ``("in", "325")`` and ``("pages", "5", "6")`` stays as it is.
+    """
+    if not needs_merge(toks):
+        return toks
+    words = _spelled_letters(list(toks))
+    out: list[str] = []
+    i, n = 0, len(words)
+    while i < n:
+        t = words[i]
+        v: float | None = _num(t)
+        # "a hundred", "a thousand", "a million"; "hundred" alone
+        if t == "a" and i + 1 < n and words[i + 1] in _SMALL_SCALES:
+            v = _SMALL_SCALES[words[i + 1]]
+            i += 1
+        elif t == "a" and i + 1 < n and words[i + 1] in _LARGE:
+            v = 1
+        elif t in _SMALL_SCALES and (i == 0 or _num(words[i - 1]) is None):
+            v = _SMALL_SCALES[t]
+        if v is None:
+            out.append(t)
+            i += 1
+            continue
+        value: float = v
+        j = i + 1
+        while j < n:
+            nxt = words[j]
+            if nxt in _LARGE:
+                value *= _LARGE[nxt]
+                j += 1
+                continue
+            # "X and a half", "X and three quarters"
+            if nxt == "and" and j + 2 < n and words[j + 1] in ("a", "1") \
+                    and words[j + 2] in _FRACTIONS:
+                value += _FRACTIONS[words[j + 2]]
+                j += 3
+                continue
+            # "2 point 5", "3 point 1 4"
+            if nxt == "point" and j + 1 < n and _int(words[j + 1]) is not None:
+                k = j + 1
+                digits = ""
+                while k < n and (d := _int(words[k])) is not None and d < 10:
+                    digits += words[k]
+                    k += 1
+                if not digits:
+                    break
+                value = float(f"{_fmt(value)}.{digits}")
+                j = k
+                continue
+            # "300 25", "1000 300", "100 and 20", "1800 12": a round number and a
+            # smaller remainder
+            k = j + 1 if nxt == "and" else j
+            if k < n and (d := _int(words[k])) is not None and float(value).is_integer():
+                iv = int(value)
+                scale = 1
+                while iv and iv % (scale * 10) == 0:
+                    scale *= 10
+                if k + 1 < n and words[k + 1] in _LARGE:
+                    d *= _LARGE[words[k + 1]]  # "1 billion 200 million"
+                    k += 1
+                if iv >= 100 and scale >= 100 and d < scale:
+                    value = iv + d
+                    j = k + 1
+                    continue
+            break
+        out.append(_fmt(value))
+        i = j
+    return tuple(out)
+
+
+# ------------------------------------------------------------ other languages' words
+
+# kinds: "d" a digit, "m" a multiplier inside a section (10, 100, 1000), "M" a
+# section multiplier (10**4 in zh/ja/ko/th, 1000 in vi/id, 10**6 ...), "a" a value
+# added as it stands (native Korean, "sebelas"), "z" a filler ("linh", "零")
+_Lex = dict[str, tuple[str, int]]
+
+
+def _lex(kind: str, words: dict[str, int]) -> _Lex:
+    # as the judge's text is folded (NFKC)
+    return {unicodedata.normalize("NFKC", w): (kind, v) for w, v in words.items()}
+
+
+_ZH: _Lex = {
+    **_lex("d", {"〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+                 "七": 7, "八": 8, "九": 9, "壱": 1, "弐": 2, "参": 3}),
+    **_lex("m", {"十": 10, "百": 100, "千": 1000}),
+    **_lex("M", {"万": 10**4, "亿": 10**8, "億": 10**8}),
+    **_lex("d", {"零": 0}),  # a digit: 二零二零 is 2020, 两千零五 still 2005
+    **_lex("a", {"ひとつ": 1, "ふたつ": 2, "みっつ": 3, "よっつ": 4, "いつつ": 5, "むっつ": 6,
+                 "ななつ": 7, "やっつ": 8, "ここのつ": 9, "とお": 10}),
+}
+_KO_SINO: _Lex = {
+    **_lex("d", {"영": 0, "공": 0, "일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6,
+                 "륙": 6, "칠": 7, "팔": 8, "구": 9}),
+    **_lex("m", {"십": 10, "백": 100, "천": 1000}),
+    **_lex("M", {"만": 10**4, "억": 10**8}),
+}
+_KO_NATIVE: _Lex = _lex("a", {
+    "하나": 1, "한": 1, "둘": 2, "두": 2, "셋": 3, "세": 3, "석": 3, "넷": 4, "네": 4,
+    "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "스물": 20, "스무": 20,
+    "서른": 30, "마흔": 40, "쉰": 50, "예순": 60, "일흔": 70, "여든": 80, "아흔": 90,
+})
+_TH: _Lex = {
+    **_lex("d", {"ศูนย์": 0, "หนึ่ง": 1, "เอ็ด": 1, "สอง": 2, "ยี่": 2, "สาม": 3, "สี่": 4,
+                 "ห้า": 5, "หก": 6, "เจ็ด": 7, "แปด": 8, "เก้า": 9}),
+    **_lex("m", {"สิบ": 10, "ร้อย": 100, "พัน": 1000, "หมื่น": 10**4, "แสน": 10**5}),
+    **_lex("M", {"ล้าน": 10**6}),
+}
+# Vietnamese after fold(): tone marks gone, so mươi (tens) and mười (ten) are both
+# "muoi"; as a multiplier with no digit before it, "muoi" is 10 either way.
+_VI: _Lex = {
+    **_lex("d", {"khong": 0, "mot": 1, "hai": 2, "ba": 3, "bon": 4, "tu": 4, "nam": 5,
+                 "lam": 5, "nham": 5, "sau": 6, "bay": 7, "tam": 8, "chin": 9}),
+    **_lex("m", {"muoi": 10, "chuc": 10, "tram": 100}),
+    **_lex("M", {"nghin": 1000, "ngan": 1000, "trieu": 10**6, "ty": 10**9}),
+    **_lex("z", {"linh": 0, "le": 0}),
+}
+_ID: _Lex = {
+    **_lex("d", {"nol": 0, "kosong": 0, "satu": 1, "dua": 2, "tiga": 3, "empat": 4,
+                 "lima": 5, "enam": 6, "tujuh": 7, "delapan": 8, "lapan": 8, "sembilan": 9}),
+    **_lex("m", {"puluh": 10, "ratus": 100}),
+    **_lex("M", {"ribu": 1000, "juta": 10**6, "miliar": 10**9, "bilion": 10**9}),
+    **_lex("a", {"sepuluh": 10, "sebelas": 11, "seratus": 100}),
+    # "dua belas" = 12: "belas" adds ten to the digit before it
+    "belas": ("b", 10),
+    "seribu": ("A", 1000),
+    "sejuta": ("A", 10**6),
+}
+_LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
+    # (name, lexicon, glued: read character runs by longest match, not by words)
+    ("zh", _ZH, True),
+    ("ko", _KO_SINO, True),
+    ("ko-native", _KO_NATIVE, True),
+    ("th", _TH, True),
+    ("vi", _VI, False),
+    ("id", _ID, False),
+)
+
+# Counters, ordinal markers and copulas around a number: stripped before reading.
+_PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika")
+_SUFFIXES = tuple(sorted({
+    # zh / ja
+    "个", "個", "年", "岁", "歳", "次", "名", "本", "号", "號", "人", "回", "枚", "匹",
+    "头", "頭", "位", "度", "条", "張", "张", "只", "台", "月", "日", "点", "分", "番", "です",
+    "天", "か月", "ヶ月", "カ月", "个月", "個月", "周", "歲",
+    "だ", "是", "吧", "。",
+    # ko
+    "번", "개", "명", "살", "권", "장", "마리", "대", "층", "회", "년", "월", "일", "시", "분",
+    "등", "위", "호", "배", "째", "번째", "입니다", "이에요", "예요", "이요", "요", "이다",
+    # th
+    "คน", "ครั้ง", "ปี", "ตัว", "อัน", "วัน", "เดือน", "ค่ะ", "ครับ", "คะ", "นะ",
+    # vi / id (folded, spaced)
+    " lan", " nguoi", " cai", " kali", " orang", " buah", " tahun",
+}, key=len, reverse=True))
+_SUFFIXES = tuple(sorted({unicodedata.normalize("NFKC", w) for w in _SUFFIXES}, key=len,
+                         reverse=True))
+
+
+def _segment(text: str, lex: _Lex) -> list[tuple[str, int]] | None:
+    """Split a glued run into the lexicon's words, longest match first."""
+    out = []
+    i = 0
+    longest = max(map(len, lex))
+    while i < len(text):
+        for k in range(min(longest, len(text) - i), 0, -1):
+            w = text[i:i + k]
+            if w in lex:
+                out.append(lex[w])
+                i += k
+                break
+        else:
+            return None
+    return out
+
+
+def _value(parts: list[tuple[str, int]]) -> int | None:
+    """Add up segmented number words (see the kinds above _ZH)."""
+    total = section = 0
+    digit: int | None = None
+    seen = False
+    for kind, v in parts:
+        if kind == "d":
+            # "一九八四", "일구팔사": digits in a row read one by one
+            digit = v if digit is None else digit * 10 + v
+            seen = True
+        elif kind == "m":
+            section += (1 if digit is None else digit) * v
+            digit = None
+            seen = True
+        elif kind == "M":
+            total += (section + (digit or 0) or 1) * v
+            section, digit = 0, None
+            seen = True
+        elif kind == "b":
+            section += (1 if digit is None else digit) + v
+            digit = None
+        elif kind == "a":
+            section += v
+            seen = True
+        elif kind == "A":
+            total += v
+            seen = True
+    if not seen:
+        return None
+    return total + section + (digit or 0)
+
+
+def _strip(text: str) -> str:
+    changed = True
+    while changed and text:
+        changed = False
+        if not text.endswith(_SUFFIXES) and not text.startswith(_PREFIXES):
+            break
+        for s in _SUFFIXES:
+            if text.endswith(s) and len(text) > len(s):
+                text = text[: -len(s)].rstrip()
+                changed = True
+                break
+        for p in _PREFIXES:
+            if text.startswith(p) and len(text) > len(p):
+                text = text[len(p):].lstrip()
+                changed = True
+                break
+    return text
+
+
+_SPACES = re.compile(r"\s+")
+# what a number can start with: a glued lexicon's first character, a spaced
+# lexicon's word
+FIRST_CHARS = frozenset(w[0] for _n, lex, glued in _LEXICONS if glued for w in lex) | frozenset(
+    p[0] for p in _PREFIXES if not p.isascii())
+FIRST_WORDS = frozenset(w for _n, lex, glued in _LEXICONS if not glued for w in lex)
+
+
+def read_number(text: str) -> int | None:
+    """The value of a short answer written in number words of zh/ja/ko/th/vi/id, or
+    ``None``. ``text`` is normalized (folded, lower case, tokens joined by spaces):
+    ``read_number("三百二十五") == 325``, ``read_number("세 번") == 3``,
+    ``read_number("ba tram hai muoi lam") == 325``, ``read_number("dua belas") == 12``.
+    A word of another language, or a mix, is ``None``.
+    """
+    text = _strip(text.strip())
+    if not text or len(text) > 80:
+        return None
+    if text[0] not in FIRST_CHARS and text.split(None, 1)[0] not in FIRST_WORDS:
+        return None  # (most answers: no number word starts them)
+    glued = _SPACES.sub("", text)
+    for _name, lex, is_glued in _LEXICONS:
+        if is_glued:
+            parts = _segment(glued, lex)
+        else:
+            words = text.split()
+            if not all(w in lex for w in words):
+                continue
+            parts = [lex[w] for w in words]
+        if parts:
+            value = _value(parts)
+            if value is not None:
+                return value
+    return None

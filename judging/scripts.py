@@ -1,0 +1,248 @@
+"""Writing systems for the judge: Korean particles, and matching in scripts without
+spaces (pure Python, no Django).
+
+* :func:`strip_korean` takes the particles and copulas off a Korean word
+  (``서울입니다`` -> ``서울``, ``정답은`` -> ``정답``), so Korean answers match word by
+  word like English ones. :mod:`judging.normalize` applies it to every Hangul token.
+* :func:`find_in_run` finds an answer written in Chinese, Japanese, Thai, Myanmar,
+  Khmer or Lao inside a candidate at character level. Those scripts put no spaces
+  between words, so "contains" alone would find 京都 inside 東京都 (Tokyo
+  Metropolis). A match counts only where the characters around it are a known
+  boundary: the start or end of the text, punctuation, or a listed affix --
+  administrative suffixes (市 都 省 県 区 ...), particles and copulas (は が を です
+  是 的 คือ ...), polite endings (ค่ะ ครับ) -- on that side.
+* :data:`NEGATION_BEFORE` / :data:`NEGATION_AFTER`: negation words of these languages
+  (不是 没有 ไม่ใช่ じゃない ...), read around a match.
+
+The lists are short and hand-written: they cover how an answer is said, not the
+whole grammar. Anything they miss leaves the case to the ordinary rules (a mention
+with an unknown neighbour is "different word", wrong for a short answer).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = [
+    "HANGUL",
+    "NEGATION_AFTER",
+    "NEGATION_BEFORE",
+    "NOSPACE",
+    "MatchKind",
+    "find_in_run",
+    "strip_korean",
+]
+
+# Scripts written without spaces between words.
+NOSPACE = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uaa60-\uaa7f]"
+)
+HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
+# ------------------------------------------------------------------------- Korean
+
+def _batchim(syllable: str) -> bool:
+    """Does a Hangul syllable end in a consonant (then 이/은/을/과 follow it)?"""
+    code = ord(syllable) - 0xAC00
+    return 0 <= code < 11172 and code % 28 != 0
+
+
+# (ending, needs a final consonant before it: True / a vowel: False / either: None)
+_KO_COPULAS: tuple[tuple[str, bool | None], ...] = (
+    ("이었습니다", True), ("였습니다", False), ("입니다", None), ("이에요", True),
+    ("예요", False), ("이었어요", True), ("였어요", False), ("이었다", True), ("였다", False),
+    ("이다", True), ("이야", True), ("이죠", True), ("이지요", True), ("인가요", None),
+    ("일까요", None), ("이요", True), ("라고", False), ("이라고", True), ("입니까", None),
+)
+_KO_PARTICLES: tuple[tuple[str, bool | None], ...] = (
+    ("에서는", None), ("에서", None), ("으로는", True), ("으로", True), ("로는", False),
+    ("에게", None), ("께서", None), ("이랑", True), ("랑", False), ("까지", None),
+    ("부터", None), ("처럼", None), ("이나", True), ("나", False), ("은", True),
+    ("는", False), ("이", True), ("가", False), ("을", True), ("를", False), ("의", None),
+    ("에", None), ("로", False), ("과", True), ("와", False), ("도", None), ("만", None),
+    ("요", False),
+)
+
+
+def _strip_one(word: str, endings: tuple[tuple[str, bool | None], ...]) -> str:
+    for end, cons in endings:
+        if word.endswith(end) and len(word) > len(end):
+            before = word[-len(end) - 1]
+            if cons is None or _batchim(before) == cons:
+                return word[: -len(end)]
+    return word
+
+
+# Administrative suffixes (서울특별시 -> 서울, 강남구 -> 강남), taken off when two
+# syllables at least remain (도시 "city", 친구 "friend" stay).
+_KO_SUFFIXES = ("특별자치시", "특별자치도", "특별시", "광역시", "시", "도", "군", "구")
+
+
+_SINO_DIGITS = "영공일이삼사오육륙칠팔구십백천만억"
+
+
+def strip_korean(word: str) -> str:
+    """``word`` without one copula and then one particle (``서울이에요`` -> ``서울``,
+    ``부산에서는`` -> ``부산``, ``파리예요`` -> ``파리``). The ending must agree with the
+    syllable before it (이/은/을 after a final consonant, 가/는/를 after a vowel),
+    and a one-syllable word is left alone; then an administrative suffix
+    (특별시, 광역시, 시, 도, 군, 구) if two syllables remain. Both the answer and the candidate go
+    through it, so a word that only looks like it ends in a particle (고양이) is
+    shortened the same way on both sides."""
+    if len(word) < 2 or not HANGUL.search(word[-1]) or not word.strip(_SINO_DIGITS):
+        return word  # (a Sino-Korean number: 구백구십구 ends in 구 "nine", not "district")
+    stripped = _strip_one(word, _KO_COPULAS)
+    stripped = _strip_one(stripped, _KO_PARTICLES)
+    for suffix in _KO_SUFFIXES:
+        if stripped.endswith(suffix) and len(stripped) - len(suffix) >= 2:
+            return stripped[: -len(suffix)]
+    return stripped
+
+
+# ------------------------------------------------------------ scripts without spaces
+
+# What may stand right after an answer: administrative suffixes (a boundary or a
+# particle must follow them: 北京大学 is not 北京) ...
+_SUFFIXES = tuple(sorted({
+    "特别行政区", "自治区", "特别市", "市", "都", "省", "县", "県", "区", "府", "道", "州", "郡",
+    "村", "町", "镇", "岛", "島", "国", "王国", "共和国", "ฯ", "มหานคร",
+}, key=len, reverse=True))
+# ... and particles, copulas and polite endings (zh, ja, th, my, km, lo), after which
+# anything may follow (成都是省会). Longest first.
+_AFTER = tuple(sorted({
+    # zh particles and copulas
+    "是", "的", "吧", "吗", "嗎", "呢", "啊", "呀", "了", "啦", "嘛", "哦", "对", "對", "吧。",
+    # ja
+    "です", "でした", "だ", "だと", "だよ", "である", "でしょう", "かな", "か", "は", "が", "を",
+    "に", "で", "へ", "と", "の", "も", "や", "ね", "よ", "さん", "思います", "だと思います",
+    "と思います",
+    # th
+    "ค่ะ", "ครับ", "คะ", "นะ", "จ้ะ", "จ้า", "ครับผม", "คับ", "ฮะ", "เลย", "แน่นอน",
+    # my, km, lo (polite endings)
+    "ပါ", "ပါတယ်", "ဖြစ်ပါတယ်", "បាទ", "ចាស", "ເດີ", "ແມ່ນ",
+}, key=len, reverse=True))
+# What may stand right before an answer (the end of the words before it).
+_BEFORE = tuple(sorted({
+    # zh
+    "是", "为", "為", "叫", "叫做", "在", "说", "說", "于", "於", "即", "就", "得", "觉得",
+    "覺得", "认为", "認為", "应该是", "應該是", "答案", "了", "去", "到", "自", "从", "從",
+    # ja
+    "は", "が", "を", "に", "で", "と", "の", "も", "へ", "答え", "たぶん", "多分", "きっと",
+    # th
+    "คือ", "เป็น", "ว่า", "ที่", "ใน", "ตอบ", "คำตอบ", "น่าจะ", "จังหวัด", "เมือง",
+    "แม่น้ำ", "ภูเขา", "ประเทศ", "เกาะ", "ทะเล", "มหาสมุทร",
+    # my, km, lo
+    "က", "မှာ", "គឺ", "ແມ່ນ",
+}, key=len, reverse=True))
+
+NEGATION_BEFORE = tuple(sorted({
+    "不是", "没有", "沒有", "并非", "並非", "非", "不", "ไม่ใช่", "ไม่", "မဟုတ်", "មិនមែន", "ບໍ່ແມ່ນ",
+}, key=len, reverse=True))
+NEGATION_AFTER = tuple(sorted({
+    "じゃない", "ではない", "じゃありません", "ではありません", "ではなく", "じゃなく", "ではなかった",
+    "じゃなかった", "不是", "ไม่ใช่",
+}, key=len, reverse=True))
+
+def _folded(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The lists as the judge's text is folded (NFKC: Thai ำ becomes ํ + า), longest
+    first."""
+    return tuple(sorted({unicodedata.normalize("NFKC", w) for w in words}, key=len,
+                        reverse=True))
+
+
+_SUFFIXES = _folded(_SUFFIXES)
+_AFTER = _folded(_AFTER)
+_BEFORE = _folded(_BEFORE)
+NEGATION_BEFORE = _folded(NEGATION_BEFORE)
+NEGATION_AFTER = _folded(NEGATION_AFTER)
+
+MatchKind = str  # "exact", "found", "negated", "embedded", "shares", "none"
+
+
+def _ok_after(rest: str, suffix_ok: bool = True) -> bool:
+    """Is the text after a match a boundary: nothing, non-letter, a particle or
+    copula, or an administrative suffix followed by one of those?"""
+    if not rest or not rest[0].isalnum():
+        return True
+    if rest.startswith(_AFTER):
+        return True
+    if suffix_ok:
+        for a in _SUFFIXES:
+            if rest.startswith(a) and _ok_after(rest[len(a):], suffix_ok=False):
+                return True
+    return False
+
+
+def _ok_before(head: str) -> bool:
+    """Is the text before a match a boundary (nothing, non-letter or a listed word)?"""
+    if not head or not head[-1].isalnum():
+        return True
+    return head.endswith(_BEFORE)
+
+
+def _strip_affixes(text: str) -> str:
+    """Drop listed affixes from the end and the start of a whole answer."""
+    changed = True
+    while changed and len(text) > 1:
+        changed = False
+        for a in (*_SUFFIXES, *_AFTER):
+            if text.endswith(a) and len(text) > len(a) + 1:
+                text = text[: -len(a)]
+                changed = True
+                break
+        for b in _BEFORE:
+            if text.startswith(b) and len(text) > len(b) + 1:
+                text = text[len(b):]
+                changed = True
+                break
+    return text
+
+
+def find_in_run(answer: str, candidate: str) -> MatchKind:
+    """How a no-space-script ``answer`` occurs in ``candidate`` (both normalized;
+    spaces are ignored).
+
+    * ``"exact"``: the same once listed affixes are stripped from both
+      (``東京都`` ~ ``東京``, ``กรุงเทพฯ`` ~ ``กรุงเทพ``, ``北京です`` ~ ``北京``);
+    * ``"found"``: inside the candidate with a boundary on both sides
+      (``答案是东京`` has ``东京``);
+    * ``"negated"``: found, with a negation before or after it (``不是东京``);
+    * ``"embedded"``: only inside another word (``京都`` in ``東京都``, ``北京`` in
+      ``北京大学``);
+    * ``"shares"``: not there, but sharing characters (``東京`` vs ``京都``);
+    * ``"none"``: no character in common.
+    """
+    a = answer.replace(" ", "")
+    c = candidate.replace(" ", "")
+    if not a or not c:
+        return "none"
+    if a == c:
+        return "exact"
+    sa, sc = _strip_affixes(a), _strip_affixes(c)
+    if sa in (sc, c) or a == sc:
+        return "exact"
+    best = "none"
+    for needle in dict.fromkeys((a, sa)):
+        if len(needle) < 2 and needle != c:
+            continue
+        start = c.find(needle)
+        while start >= 0:
+            head, rest = c[:start], c[start + len(needle):]
+            if _ok_before(head) and rest.startswith(NEGATION_AFTER):
+                best = "negated"
+            elif _ok_before(head) and _ok_after(rest):
+                if head.endswith(NEGATION_BEFORE) or rest.startswith(NEGATION_AFTER):
+                    best = "negated"
+                else:
+                    return "found"
+            elif best == "none":
+                best = "embedded"
+            start = c.find(needle, start + 1)
+    if best != "none":
+        return best
+    if set(a) & set(c) - set(" "):
+        return "shares"
+    return "none"

@@ -1,0 +1,160 @@
+"""The rules of judge version 2026.12.1 for short answers and other scripts (pure
+Python, no Django): rule 3b (scripts without spaces), 7b (number words of other
+languages) and 12b (confusable entities), as numbered in docs/judging.md.
+
+:mod:`judging.equivalence` calls them in its rule order and turns their
+:data:`Decision` into its ``Analysis``. They read the answerline's prepared
+alternatives (``equivalence._Alt``: ``norm``, ``toks``, ``nums``, ``months``,
+``person``, ``head`` and ``alt.text``) and return ``None`` when they do not decide.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from judging.entities import LICENSED, substitution
+from judging.normalize import tokens
+from judging.numbers import FIRST_CHARS, FIRST_WORDS, read_number
+from judging.scripts import NOSPACE, find_in_run
+
+if TYPE_CHECKING:
+    from judging.equivalence import _Alt
+
+__all__ = ["Decision", "confusable", "may_be_number", "number_words", "proper_words",
+           "read_number_cached", "script_rules"]
+
+# (rule, correct, matched answerline text, detail, prompt)
+Decision = tuple[str, bool, "str | None", str, bool]
+
+
+def _decide(rule: str, correct: bool, matched: str | None, detail: str, *,
+            prompt: bool = False) -> Decision:
+    return (rule, correct, matched, detail, prompt)
+
+
+def confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
+                qtok: frozenset[str]) -> Decision | None:
+    """Rule 12b (:mod:`judging.entities`): wrong when every acceptable answer that
+    shares a word with the short answer is contradicted by it ("North Korea" for
+    "South Korea", "Star Trek" for "Star Wars", "Toy Story" for "Toy Story 2")."""
+    found = None
+    for a in accept:
+        sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=proper_words(a.alt.text),
+                           person=a.person)
+        if sub is None:
+            continue
+        if sub is LICENSED or (a.head and substitution(
+                core, a.head, qtok, proper=proper_words(a.alt.text)) is LICENSED):
+            return None  # (or licensed by the part before a comma: "Surrey, England")
+        if found is None:
+            found = (sub, a)
+    if found is None:
+        return None
+    sub, a = found
+    if sub.kind == "installment":
+        detail = f"drops the number {sub[2]} of '{a.alt.text}' (another installment)"
+        return _decide("installment", False, a.alt.text, detail)
+    if sub.kind == "qualifier":
+        word = sub[1] or sub[2]
+        verb = "adds" if sub[1] else "drops"
+        detail = f"{verb} the qualifier '{word}', so it names another entity than '{a.alt.text}'"
+    else:
+        detail = (f"says '{sub[1]}' where '{a.alt.text}' has '{sub[2]}': another entity "
+                  f"sharing a word")
+    return _decide("other-entity", False, a.alt.text, detail)
+
+
+@lru_cache(maxsize=16384)
+def proper_words(text: str) -> frozenset[str]:
+    """The normalized words of ``text`` written with a capital (a name's words)."""
+    return frozenset(t for w in text.split() if w[:1].isupper() for t in tokens(w))
+
+
+def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, ...],
+                  numeric: list[_Alt]) -> Decision | None:
+    """Rule 7b: a short answer in number words of another language against a numeric
+    answer ("三百二十五", "세 번", "ba trăm", "dua belas" for 325, 3, 300, 12), or
+    digits against an answer in such words. Wrong when the values differ and every
+    acceptable answer is a number."""
+    if numeric and not cand_nums:
+        value = read_number_cached(core_norm)
+        if value is None:
+            return None
+        for a in numeric:
+            if str(value) in a.nums:
+                return _decide("number-words", True, a.alt.text,
+                               f"'{core_norm}' reads as {value}, as in '{a.alt.text}'")
+        if len(numeric) == len(accept):
+            return _decide("number", False, numeric[0].alt.text,
+                           f"'{core_norm}' reads as {value}, not '{numeric[0].alt.text}'",
+                           )
+        return None
+    if cand_nums and len(numeric) < len(accept) and len(cand_nums) == 1:
+        for a in accept:
+            if not a.nums:
+                value = read_number_cached(a.norm)
+                if value is not None and str(value) in cand_nums:
+                    return _decide("number-words", True, a.alt.text,
+                                   f"'{a.alt.text}' reads as {value}")
+    return None
+
+
+read_number_cached = lru_cache(maxsize=16384)(read_number)
+
+
+def may_be_number(word: str) -> bool:
+    """Could a number word of another language start with ``word`` (see
+    :func:`judging.numbers.read_number`)?"""
+    return word[:1] in FIRST_CHARS or word in FIRST_WORDS or word[:2] in (
+        "ke", "th")
+
+
+_SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "embedded": 2, "shares": 1, "none": 0}
+# a candidate up to this many characters is "short" in a script without spaces
+_SHORT_RUN = 40
+
+
+def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
+                  rejects: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 3b: answers in Chinese, Japanese, Thai, Myanmar, Khmer or Lao, matched at
+    character level (:func:`judging.scripts.find_in_run`). ``None`` when no answer of
+    the answerline is in such a script, or the candidate is long and unmatched
+    (the calibrator then decides)."""
+    for r in rejects:
+        if NOSPACE.search(r.norm) and find_in_run(r.norm, cand) in ("exact", "found"):
+            return _decide("reject:do-not-accept", False, r.alt.text,
+                           f"the answerline says do not accept '{r.alt.text}'")
+    for p in prompts:
+        if NOSPACE.search(p.norm) and find_in_run(p.norm, cand) == "exact":
+            return _decide("prompt", False, p.alt.text,
+                           f"the answerline says prompt on '{p.alt.text}'", prompt=True)
+    best = "none"
+    best_alt: _Alt | None = None
+    scripted = 0
+    for a in accept:
+        if not NOSPACE.search(a.norm):
+            continue
+        scripted += 1
+        kind = find_in_run(a.norm, cand)
+        if _SCRIPT_RANK[kind] > _SCRIPT_RANK[best]:
+            best, best_alt = kind, a
+    if best_alt is None:
+        return None
+    text = best_alt.alt.text
+    if best == "exact":
+        return _decide("affix", True, text,
+                       f"matches '{text}' up to particles, copulas and suffixes")
+    if best == "found":
+        return _decide("contains-word", True, text, f"says '{text}' as a word")
+    short = len(cand.replace(" ", "")) <= _SHORT_RUN
+    if best == "negated" and short:
+        return _decide("negation", False, text, f"the answer negates '{text}'")
+    if best in ("embedded", "shares") and short:
+        detail = (f"has '{text}' only inside another word" if best == "embedded"
+                  else f"shares characters with '{text}' but is another word")
+        return _decide("other-word", False, text, detail)
+    if best == "none" and short and scripted == len(accept) and NOSPACE.search(cand):
+        return _decide("no-match", False, None,
+                       "shares no character with any acceptable answer")
+    return None

@@ -1,0 +1,101 @@
+"""Numbers in words: English cardinals against text2num's reading, years in pairs,
+fractions, spelled letters, and the number words of zh/ja/ko/th/vi/id."""
+
+from __future__ import annotations
+
+import pytest
+
+from judging.normalize import tokens
+from judging.numbers import merge_number_tokens, read_number
+
+
+def _english(text: str) -> tuple[str, ...]:
+    return merge_number_tokens(tokens(text))
+
+
+CARDINALS = [
+    "seven", "twenty one", "one hundred", "a hundred and twenty", "three hundred twenty five",
+    "three hundred and twenty-five", "nine hundred ninety nine", "one thousand",
+    "two thousand and twelve", "one thousand three hundred twenty five", "twelve thousand",
+    "forty five thousand six hundred", "two million", "two million three hundred thousand",
+    "seven billion", "one billion two hundred million", "nine hundred thousand and one",
+]
+
+
+@pytest.mark.parametrize("text", CARDINALS)
+def test_english_cardinals_agree_with_text2num(text: str) -> None:
+    # text2num (PyPI) is the reference for plain English cardinals
+    alpha2digit = pytest.importorskip("text_to_num").alpha2digit
+    expected = alpha2digit(text, "en").replace("a ", "").split()
+    assert list(_english(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("nineteen eighty-four", ("1984",), id="year-pair"),
+        pytest.param("eighteen twelve", ("1812",), id="year-pair-teens"),
+        pytest.param("eighteen hundred twelve", ("1812",), id="hundred-year"),
+        pytest.param("eighteen hundred and twelve", ("1812",), id="hundred-and-year"),
+        pytest.param("twenty twelve", ("2012",), id="twenty-twelve"),
+        pytest.param("ten sixty-six", ("1066",), id="ten-sixty-six"),
+        pytest.param("nineteen oh five", ("1905",), id="oh"),
+        pytest.param("one and a half", ("1.5",), id="and-a-half"),
+        pytest.param("two and three quarters", ("2", "and", "3", "quarters"), id="only-a-quarter"),
+        pytest.param("two point five", ("2.5",), id="point"),
+        pytest.param("three point one four", ("3.14",), id="point-digits"),
+        pytest.param("2.5 million", ("2500000",), id="decimal-million"),
+        pytest.param("a million", ("1000000",), id="a-million"),
+        pytest.param("S O S", ("sos",), id="spelled-letters"),
+        pytest.param("S-O-S", ("sos",), id="hyphenated-letters"),
+        pytest.param("am i a genius", ("am", "i", "a", "genius"), id="i-a-stay-words"),
+        pytest.param("10-12 years", ("10", "12", "years"), id="range-is-not-a-year"),
+        pytest.param("pages 5 6", ("pages", "5", "6"), id="small-numbers-stay"),
+        pytest.param("July 4 1776", ("july", "4", "1776"), id="date-stays"),
+    ],
+)
+def test_english_merges(text: str, expected: tuple[str, ...]) -> None:
+    assert _english(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        pytest.param("三百二十五", 325, id="zh-325"),
+        pytest.param("两千零五", 2005, id="zh-2005"),
+        pytest.param("一九八四", 1984, id="zh-digits"),
+        pytest.param("二零二零年", 2020, id="zh-digits-with-zero"),
+        pytest.param("一百零五", 105, id="zh-ling-between-groups"),
+        pytest.param("一万二千", 12000, id="zh-wan"),
+        pytest.param("二十一万", 210000, id="zh-wan-multiple"),
+        pytest.param("九千九百九十九", 9999, id="zh-9999"),
+        pytest.param("第三", 3, id="zh-ordinal"),
+        pytest.param("十五", 15, id="zh-shi"),
+        pytest.param("千六百三", 1603, id="ja-1603"),
+        pytest.param("みっつ", 3, id="ja-native"),
+        pytest.param("삼백이십오", 325, id="ko-sino"),
+        pytest.param("세 번", 3, id="ko-native-counter"),
+        pytest.param("열두 개", 12, id="ko-native-12"),
+        pytest.param("스물다섯 명", 25, id="ko-native-25"),
+        pytest.param("천사백사십육 년", 1446, id="ko-year"),
+        pytest.param("สามร้อยยี่สิบห้า", 325, id="th-325"),
+        pytest.param("สิบเอ็ด", 11, id="th-11"),
+        pytest.param("หนึ่งพันเก้าร้อยแปดสิบสี่", 1984, id="th-1984"),
+        pytest.param("ba tram hai muoi lam", 325, id="vi-325"),
+        pytest.param("muoi lam", 15, id="vi-15"),
+        pytest.param("hai nghin khong tram hai muoi lam", 2025, id="vi-2025"),
+        pytest.param("mot tram linh nam", 105, id="vi-linh"),
+        pytest.param("tiga ratus dua puluh lima", 325, id="id-325"),
+        pytest.param("dua belas", 12, id="id-belas"),
+        pytest.param("seribu sembilan ratus delapan puluh empat", 1984, id="id-seribu"),
+        pytest.param("ketiga", 3, id="id-ordinal"),
+        pytest.param("sembilan", 9, id="ms-9"),
+    ],
+)
+def test_read_number(text: str, value: int) -> None:
+    assert read_number(text) == value
+
+
+@pytest.mark.parametrize("text", ["paris", "东京", "서울", "กรุงเทพ", "ha noi", "", "three"])
+def test_read_number_declines_words(text: str) -> None:
+    assert read_number(text) is None
