@@ -53,6 +53,12 @@ ALLOWED = re.compile(r"\{\{%(PROLIFIC_PID|STUDY_ID|SESSION_ID)%\}\}")
 
 #: URL names not requested, each with the reason (anything else unrequested fails the test).
 SKIPPED: dict[str, str] = {
+    "healthz": "JSON for load balancers, no template (tests/frontend/test_security_pages.py)",
+    "favicon": "a redirect to the static icon (tests/frontend/test_security_pages.py)",
+    "api-redoc-js": "ReDoc's JavaScript bundle, no template (tests/frontend/test_security_pages.py)",
+    "admin:axes_accessattempt_add": "django-axes' admin forbids adding lockout records",
+    "admin:axes_accessfailurelog_add": "django-axes' admin forbids adding lockout records",
+    "admin:axes_accesslog_add": "django-axes' admin forbids adding lockout records",
     "accounts:logout": "POST-only sign-out; requested last would end the sessions the walk needs (Django's view)",
     "frontend:api_token": "POST-only; replaces the researcher's API token (tests/frontend/test_dashboard.py)",
     "irt:fit_start": "POST-only form target that queues a fit (tests/irt/test_django_views.py)",
