@@ -12,6 +12,7 @@ import functools
 import io
 import json
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -161,7 +162,7 @@ def _instance(model, row: tuple, start: int):
 
 _CONTEXT_SQL = f"""
 SELECT u.id, u.is_active, u.is_staff, m.role, {_columns(Project, "p")}, {_columns(Campaign, "c")},
-       {_columns(Annotator, "a")}
+       {_columns(Annotator, "a")}, t.created
 FROM authtoken_token t
 JOIN accounts_user u ON u.id = t.user_id
 LEFT JOIN accounts_project p ON p.slug = %s
@@ -186,6 +187,10 @@ def annotator_context(token: str, project_slug: str, campaign_slug: str) -> Anno
         row = cursor.fetchone()
     if row is None or not row[1]:
         return None
+    from accounts.authentication import token_expired
+
+    if token_expired(SimpleNamespace(created=row[-1])):
+        return None  # the same age limit as DRF's token authentication (401)
     user_id, _active, is_staff, role = row[:4]
     project = _instance(Project, row, 4)
     start = 4 + len(Project._meta.concrete_fields)

@@ -148,6 +148,15 @@ def test_fast_path_keeps_access_rules(client, make_campaign, private_project, en
     # DRF's answers: 401 for a bad token (token authentication comes first and sends
     # the WWW-Authenticate challenge), 404 for what the caller may not see
     assert call(client, api(campaign, "next/"), {}, "not-a-token").status_code == 401
+    # an expired token is refused on the fast path too (the same age limit as DRF's)
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    created = Token.objects.get(key=token).created
+    Token.objects.filter(key=token).update(created=timezone.now() - timedelta(days=400))
+    assert call(client, api(campaign, "next/"), {}, token).status_code == 401
+    Token.objects.filter(key=token).update(created=created)
     user = Token.objects.get(key=token).user
     campaign.status = CampaignStatus.DRAFT
     campaign.save(update_fields=["status"])
