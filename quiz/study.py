@@ -220,6 +220,17 @@ def _stage_two_due(responder: Responder, category: Category | None):
     )
 
 
+def _pending(responder: Responder, category: Category | None):
+    """Presentations served to the player and not answered yet (a reload shows them again)."""
+    answered = Response.objects.filter(
+        responder=responder, question=OuterRef("question_id"), mode=OuterRef("mode")
+    )
+    pending = Presentation.objects.filter(responder=responder).exclude(Exists(answered))
+    if category is not None:
+        pending = pending.filter(question__category=category)
+    return pending
+
+
 def serving_next(
     *, study: QuizStudy, responder: Responder, category: Category | None = None,
     chosen_mode: str | None = None, rng: random.Random | None = None,
@@ -231,13 +242,7 @@ def serving_next(
     new, or ``None`` when nothing is left.
     """
     rng = rng or random.SystemRandom()
-    answered = Response.objects.filter(
-        responder=responder, question=OuterRef("question_id"), mode=OuterRef("mode")
-    )
-    pending = Presentation.objects.filter(responder=responder).exclude(Exists(answered))
-    if category is not None:
-        pending = pending.filter(question__category=category)
-    waiting = pending.select_related("question").order_by("id").first()
+    waiting = _pending(responder, category).select_related("question").order_by("id").first()
     if waiting is not None:
         return waiting
     if study.design == StudyDesign.FREE_THEN_MCQ:
@@ -289,12 +294,7 @@ def remaining_count(*, study: QuizStudy, responder: Responder, category: Categor
     """Questions (and due second stages) the player has not answered yet."""
     modes = design_modes(study, chosen_mode)
     seen = Presentation.objects.filter(responder=responder, question=OuterRef("pk"))
-    answered = Response.objects.filter(
-        responder=responder, question=OuterRef("question_id"), mode=OuterRef("mode")
-    )
-    pending = Presentation.objects.filter(responder=responder).exclude(Exists(answered))
-    if category is not None:
-        pending = pending.filter(question__category=category)
+    pending = _pending(responder, category)
     new = playable(
         responder.project, mode=Mode.MCQ if modes == (Mode.MCQ,) else None, category=category
     ).exclude(Exists(seen)).count()
