@@ -193,20 +193,35 @@ class Posterior:
 
 
 def posterior(bank: ItemBank, items: Sequence[int] | np.ndarray = (), correct: Sequence[int] | np.ndarray = (),
-              *, prior_mean: float = 0.0, prior_sd: float = 1.0, grid: np.ndarray = GRID) -> Posterior:
-    """The posterior over theta after answers ``correct`` (0/1) to bank indices ``items``."""
+              *, prior_mean: float = 0.0, prior_sd: float = 1.0, grid: np.ndarray = GRID,
+              refine: bool = True) -> Posterior:
+    """The posterior over theta after answers ``correct`` (0/1) to bank indices ``items``.
+
+    With ``refine`` (the default) and any answers, the result lives on a grid fitted
+    to the posterior itself, for exact reported scores; ``refine=False`` keeps ``grid``
+    (what a CAT updates answer by answer: :meth:`Posterior.update` keeps its grid).
+    """
     items = np.asarray(items, dtype=np.int64)
     y = np.asarray(correct, dtype=float)
     if items.shape != y.shape:
         raise ValueError(f"correct: has {y.size} entries, items has {items.size}")
     if prior_sd <= 0 or not np.isfinite(prior_sd) or not np.isfinite(prior_mean):
         raise ValueError("prior_sd: must be a finite number > 0 (and prior_mean finite)")
-    log_w = -0.5 * ((grid - prior_mean) / prior_sd) ** 2
-    if items.size:
-        p = np.clip(probability(grid[:, None], bank.a[items], bank.b[items], bank.c[items], bank.d[items]),
-                    _EPS, 1 - _EPS)
-        log_w = log_w + np.log(p) @ y + np.log(1.0 - p) @ (1.0 - y)
-    return Posterior(grid, log_w)
+    def on(g: np.ndarray) -> Posterior:
+        log_w = -0.5 * ((g - prior_mean) / prior_sd) ** 2
+        if items.size:
+            p = np.clip(probability(g[:, None], bank.a[items], bank.b[items], bank.c[items], bank.d[items]),
+                        _EPS, 1 - _EPS)
+            log_w = log_w + np.log(p) @ y + np.log(1.0 - p) @ (1.0 - y)
+        return Posterior(g, log_w)
+
+    coarse = on(grid)
+    if not refine or items.size == 0:
+        return coarse
+    # Many answers make the posterior narrow next to the grid's spacing: integrate again on
+    # a grid fitted to it (mean +- 8 SD), so the EAP and SD stay exact to ~1e-8.
+    m, sd = coarse.theta, max(coarse.sd, 1e-3)
+    return on(np.linspace(m - 8 * sd, m + 8 * sd, grid.size))
 
 
 def eap(bank: ItemBank, items: Sequence[int] | np.ndarray, correct: Sequence[int] | np.ndarray,
@@ -494,7 +509,8 @@ def efficient_evaluation(
     rows = []
     for k in sorted(set(int(x) for x in ks)):
         n_used = min(k, run.items.size)
-        t_k, s_k = run.theta_after(n_used)
+        asked = run.items[:n_used]
+        t_k, s_k = eap(bank, asked, y[asked], prior_mean=prior_mean, prior_sd=prior_sd)
         diffs = []
         for _ in range(n_random if n_used else 0):
             pick = rng.choice(idx, size=n_used, replace=False)

@@ -8,4 +8,6 @@ urlpatterns = [
     path("projects/<slug:slug>/irt/fits/", apis.FitListCreateApi.as_view(), name="irt_fits"),
     path("projects/<slug:slug>/irt/fits/<int:fit_id>/", apis.FitStatusApi.as_view(), name="irt_fit_status"),
     path("projects/<slug:slug>/irt/fits/<int:fit_id>/report/", apis.FitReportApi.as_view(), name="irt_fit_report"),
+    path("projects/<slug:slug>/irt/fits/<int:fit_id>/cat-eval/", apis.FitCatEvalApi.as_view(),
+         name="irt_fit_cat_eval"),
 ]

@@ -18,8 +18,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.api import ProjectAccess
-from accounts.api_filters import parse_filters
-from irt import selectors, services
+from accounts.api_filters import Param, openapi_parameters, parse_filters
+from irt import cat_selectors, selectors, services
 from irt.models import Fit, FitStatus
 
 
@@ -140,3 +140,81 @@ class FitReportApi(_ProjectApi):
             "fit": FitOutputSerializer(fit).data,
             "tables": {k: json.loads(df.to_json(orient="records")) for k, df in tables.items()},
         })
+
+
+CAT_EVAL_PARAMS = (
+    Param("responder", "number", description="Responder id to evaluate (default: every model system "
+          "that answered the bank's questions in the fit's mode, at most 100)."),
+    Param("k", description="Budgets: comma-separated item counts, e.g. 10,20,40 (the default).", max_length=60),
+    Param("criterion", "choice", choices=("fisher", "posterior", "kl"),
+          description="Item selection rule (default fisher)."),
+)
+
+_CAT_ROW = inline_serializer("IrtCatEvalRow", fields={
+    "k": serializers.IntegerField(), "n_used": serializers.IntegerField(),
+    "theta_k": serializers.FloatField(), "sd_k": serializers.FloatField(),
+    "theta_full": serializers.FloatField(), "sd_full": serializers.FloatField(),
+    "abs_diff": serializers.FloatField(help_text="|theta_k - theta_full|"),
+    "random_abs_diff": serializers.FloatField(help_text="mean |theta - theta_full| over 20 random draws of k items"),
+    "question_ids": serializers.ListField(child=serializers.IntegerField(), help_text="the k items, in order"),
+}, many=True)
+
+_CAT_RESULT = inline_serializer("IrtCatEvalResponder", fields={
+    "responder": serializers.IntegerField(), "responder_label": serializers.CharField(),
+    "kind": serializers.CharField(), "condition": serializers.CharField(),
+    "in_fit": serializers.BooleanField(help_text="its answers helped calibrate the bank (a little optimistic)"),
+    "prior_mean": serializers.FloatField(), "prior_sd": serializers.FloatField(),
+    "n_answered": serializers.IntegerField(), "rows": _CAT_ROW,
+}, many=True)
+
+
+class FitCatEvalApi(_ProjectApi):
+    """Efficient evaluation: each responder's theta from k adaptively chosen bank items
+    against its theta from every item it answered (tinyBenchmarks-style)."""
+
+    @extend_schema(
+        operation_id="irt_fit_cat_eval", tags=["irt"], parameters=openapi_parameters(CAT_EVAL_PARAMS),
+        responses={
+            200: inline_serializer("IrtCatEval", fields={
+                "fit": serializers.IntegerField(), "mode": serializers.CharField(),
+                "criterion": serializers.CharField(), "k": serializers.ListField(child=serializers.IntegerField()),
+                "n_bank": serializers.IntegerField(), "results": _CAT_RESULT,
+            }),
+            409: OpenApiResponse(description="the fit has not succeeded (yet)"),
+        },
+        description="The fit's item parameters are the bank; a responder's stored answers (effective "
+        "verdicts, stage 1, the fit's mode) are its full evaluation. The CAT asks only what the "
+        "responder answered.",
+    )
+    def get(self, request: Request, slug: str, fit_id: int) -> Response:
+        query = parse_filters(request.query_params, CAT_EVAL_PARAMS)
+        fit = self._fit(request, fit_id)
+        if fit.status != FitStatus.SUCCEEDED:
+            return Response(
+                {"detail": f"fit #{fit.pk} is {fit.status}; no bank", "status": fit.status},
+                status=status.HTTP_409_CONFLICT,
+            )
+        ks = _parse_ks(query.get("k", ""))
+        criterion = query.get("criterion", "fisher")
+        try:
+            responders = cat_selectors.cat_responders(fit, query.get("responder"))
+            results = [cat_selectors.cat_evaluate(fit, r, ks=ks, criterion=criterion) for r in responders]
+        except cat_selectors.BankError as exc:
+            raise ValidationError({exc.field: [exc.message]}) from exc
+        for r in results:
+            for key in ("fit", "mode", "model", "criterion", "n_bank"):
+                r.pop(key, None)
+        return Response({"fit": fit.pk, "mode": fit.mode, "criterion": criterion, "k": list(ks),
+                         "n_bank": fit.items.count(), "results": results})
+
+
+def _parse_ks(raw: str) -> tuple[int, ...]:
+    if not raw:
+        return cat_selectors.DEFAULT_KS
+    try:
+        ks = tuple(sorted({int(part) for part in raw.split(",") if part.strip()}))
+    except ValueError:
+        raise ValidationError({"k": ["must be comma-separated whole numbers, e.g. 10,20,40"]}) from None
+    if not ks or ks[0] < 1 or ks[-1] > 10_000 or len(ks) > 20:
+        raise ValidationError({"k": ["must be 1 to 20 whole numbers from 1 to 10000"]})
+    return ks

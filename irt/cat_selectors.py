@@ -159,3 +159,21 @@ def cat_evaluate(
             for r in rows
         ],
     }
+
+
+def cat_responders(fit: Fit, responder_id: float | int | None = None) -> list[Responder]:
+    """The responder asked for (of the fit's project), or the project's model systems
+    that answered the bank's questions in the fit's mode (at most 100)."""
+    if responder_id is not None:
+        if responder_id != int(responder_id):
+            raise BankError("responder", "must be a whole number")
+        found = Responder.objects.filter(project_id=fit.project_id, pk=int(responder_id)).first()
+        if found is None:
+            raise BankError("responder", f"no responder #{int(responder_id)} in this project")
+        return [found]
+    return list(
+        Responder.objects.filter(
+            project_id=fit.project_id, kind="model", responses__mode=fit.mode, responses__stage=1,
+            responses__question__irt_items__fit=fit,
+        ).distinct().order_by("id")[:100]
+    )

@@ -334,6 +334,8 @@ def _researcher_urls(project) -> Iterator[str]:
             yield r("irt:fit_plot", fit.pk, PLOTS[0], "svg")
         yield r("irt_fit_status", fit.pk)
         yield r("irt_fit_report", fit.pk)
+        if fit.status == "succeeded":
+            yield r("irt_fit_cat_eval", fit.pk)
     yield r("annotation:campaign_list")
     for campaign in Campaign.objects.filter(project=project):
         yield from (r("annotation:campaign_detail", campaign.slug), r("annotation:campaign_report", campaign.slug),

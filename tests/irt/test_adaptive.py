@@ -85,13 +85,35 @@ def test_eap_and_sd_match_scipy_quadrature() -> None:
     assert theta_sd == pytest.approx(np.sqrt(var), abs=1e-6)
 
 
+def test_eap_of_a_long_test_matches_scipy_quadrature() -> None:
+    """300 answers: a posterior far narrower than the default grid's spacing."""
+    bank = _bank(300, seed=4)
+    rng = np.random.default_rng(0)
+    items = np.arange(300)
+    y = (rng.random(300) < bank.p(0.7)[0]).astype(int)
+
+    def log_post(t: float) -> float:
+        p = cat.probability(t, bank.a, bank.b)
+        return float(np.sum(np.where(y == 1, np.log(p), np.log(1 - p))) + stats.norm.logpdf(t))
+
+    peak = log_post(0.7)
+    post = lambda t: np.exp(log_post(t) - peak)  # noqa: E731
+    z = integrate.quad(post, -2, 3, points=[0.7], limit=200)[0]
+    mean = integrate.quad(lambda t: t * post(t), -2, 3, points=[0.7], limit=200)[0] / z
+    var = integrate.quad(lambda t: (t - mean) ** 2 * post(t), -2, 3, points=[0.7], limit=200)[0] / z
+    theta, sd = cat.eap(bank, items, y)
+    assert sd < 0.15
+    assert theta == pytest.approx(mean, abs=1e-7)
+    assert sd == pytest.approx(np.sqrt(var), abs=1e-7)
+
+
 def test_posterior_update_one_at_a_time_equals_batch() -> None:
     bank = _bank(30)
     items, y = np.array([4, 9, 2, 17, 23]), np.array([1, 0, 0, 1, 1])
     post = cat.posterior(bank)
     for j, r in zip(items, y, strict=True):
         post = post.update(bank, int(j), int(r))
-    batch = cat.posterior(bank, items, y)
+    batch = cat.posterior(bank, items, y, refine=False)
     assert post.theta == pytest.approx(batch.theta, abs=1e-12)
     assert post.sd == pytest.approx(batch.sd, abs=1e-12)
 
