@@ -546,6 +546,7 @@ def _fit_map(
             log_a.copy_(torch.as_tensor(m_la, dtype=log_a.dtype, device=log_a.device))
     t_unc += time.perf_counter() - t1
     th_raw = theta.detach().cpu().numpy().astype(float)
+    anchor = {"loc_var": 0.0, "scale_var": 0.0}
     if empirical_bayes:
         # uncertainty of the anchor itself: the scale is pinned to the sample of n0
         # anchor-group responders, whose mean/SD estimate the population's with
@@ -559,6 +560,7 @@ def _fit_map(
         th0 = th_raw[m0]
         var_loc = (1.0 + float(np.mean(sd0**2))) / n0
         var_scale = (0.5 + float(np.mean(th0**2 * sd0**2 + sd0**4 / 2))) / n0
+        anchor = {"loc_var": var_loc, "scale_var": var_scale}
         theta_sd = np.sqrt(theta_sd.astype(float) ** 2 + var_loc + th_raw**2 * var_scale)
         b_raw = b.detach().cpu().numpy().astype(float)
         b_sd = np.sqrt(b_sd.astype(float) ** 2 + var_loc + b_raw**2 * var_scale)
@@ -578,7 +580,7 @@ def _fit_map(
         "a": a_np, "a_sd": a_sd, "b": b_np, "b_sd": b_sd.astype(float),
         "loss": np.asarray(trace), "converged": converged, "notes": notes,
         "group_params": {"mu": mu.tolist(), "sigma": sig.tolist()},
-        "priors": hyper,
+        "priors": hyper, "anchor": anchor,
         "timings": {"optimize": t_opt, "uncertainty": t_unc, "map_total": time.perf_counter() - t0},
     }
 
@@ -805,6 +807,12 @@ def fit(
             "a": mm.a, "a_sd": mm.a_se, "b": mm.b, "b_sd": mm.b_se, "loss": mm.loss,
             "converged": mm.converged, "notes": [*mm.notes, f"item SEs: {mm.se_method}"],
             "timings": {"optimize": mm.seconds}, "group_params": {}, "priors": {},
+            # the population N(0, 1) is the anchor; its location/scale are known to the
+            # sampling error of n responders measured with posterior SDs psd
+            "anchor": {
+                "loc_var": float((1.0 + np.mean(mm.theta_psd**2)) / n_s),
+                "scale_var": float((0.5 + np.mean(mm.theta_eap**2 * mm.theta_psd**2 + mm.theta_psd**4 / 2)) / n_s),
+            },
         }
         log_lik = mm.log_lik
     elif method == "map":
@@ -857,5 +865,6 @@ def fit(
         method=method, model=model, seed=int(seed), timings=timings, n_obs=int(s.size),
         warnings=warnings, log_lik=log_lik, groups=g,
         group_params=out.get("group_params", {}), priors=out.get("priors", {}),
+        anchor=dict(out.get("anchor") or {}),
         converged=bool(out["converged"]), device=str(dev),
     )
