@@ -10,4 +10,6 @@ urlpatterns = [
     path("projects/<slug:slug>/irt/fits/<int:fit_id>/report/", apis.FitReportApi.as_view(), name="irt_fit_report"),
     path("projects/<slug:slug>/irt/fits/<int:fit_id>/cat-eval/", apis.FitCatEvalApi.as_view(),
          name="irt_fit_cat_eval"),
+    path("projects/<slug:slug>/irt/banks/", apis.BankListCreateApi.as_view(), name="irt_banks"),
+    path("projects/<slug:slug>/irt/banks/<int:bank_id>/score/", apis.BankScoreApi.as_view(), name="irt_bank_score"),
 ]

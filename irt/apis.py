@@ -1,4 +1,4 @@
-"""REST API for IRT fits: list/create, status, report JSON.
+"""REST API for IRT fits (list/create, status, report JSON) and item banks (list/create, score).
 
 One ``APIView`` per operation with nested serializers (HackSoft style). Access goes
 through :class:`accounts.api.ProjectAccess` at the research level, exactly the check
@@ -19,8 +19,8 @@ from rest_framework.views import APIView
 
 from accounts.api import ProjectAccess
 from accounts.api_filters import Param, openapi_parameters, parse_filters
-from irt import cat_selectors, selectors, services
-from irt.models import Fit, FitStatus
+from irt import bank_selectors, bank_services, cat_selectors, selectors, services
+from irt.models import Fit, FitStatus, ItemBank
 
 
 class FitOutputSerializer(serializers.ModelSerializer):
@@ -218,3 +218,120 @@ def _parse_ks(raw: str) -> tuple[int, ...]:
     if not ks or ks[0] < 1 or ks[-1] > 10_000 or len(ks) > 20:
         raise ValidationError({"k": ["must be 1 to 20 whole numbers from 1 to 10000"]})
     return ks
+
+
+# --------------------------------------------------------------------------- banks
+
+
+class BankOutputSerializer(serializers.ModelSerializer):
+    """A bank's provenance (the item parameters stay server-side)."""
+
+    class Meta:
+        model = ItemBank
+        fields = [
+            "id", "name", "fit", "mode", "model", "n_items", "anchor_loc_var", "anchor_scale_var",
+            "populations", "created_at",
+        ]
+        read_only_fields = fields
+
+
+class ScoreOutputSerializer(serializers.Serializer):
+    """One responder placed on the bank's scale."""
+
+    responder = serializers.IntegerField(required=False, help_text="responder id (stored responders only)")
+    label = serializers.CharField(required=False)
+    kind = serializers.CharField(required=False)
+    condition = serializers.CharField(required=False)
+    theta = serializers.FloatField(help_text="posterior mean (EAP) on the bank's scale")
+    sd = serializers.FloatField(help_text="total posterior SD: answers + item uncertainty + anchor")
+    sd_measurement = serializers.FloatField(help_text="SD from the answers alone (items known)")
+    ci_low = serializers.FloatField()
+    ci_high = serializers.FloatField()
+    n_answered = serializers.IntegerField()
+    n_correct = serializers.IntegerField()
+
+
+class BankAnswerSerializer(serializers.Serializer):
+    """One judged answer of a responder that is not stored."""
+
+    question = serializers.IntegerField(help_text="question id (must be in the bank)")
+    correct = serializers.BooleanField()
+
+
+class BankListCreateApi(_ProjectApi):
+    """List the project's item banks, or freeze a succeeded fit's items as a new one."""
+
+    class InputSerializer(serializers.Serializer):
+        fit = serializers.IntegerField(help_text="id of a succeeded fit of this project")
+        name = serializers.CharField(required=False, allow_blank=True, default="", max_length=100)
+
+        class Meta:
+            ref_name = "IrtBankCreateInput"
+
+    @extend_schema(operation_id="irt_banks_list", responses=BankOutputSerializer(many=True), tags=["irt"])
+    def get(self, request: Request, slug: str) -> Response:
+        parse_filters(request.query_params, ())
+        return Response(BankOutputSerializer(bank_selectors.bank_list(request.earshot_project)[:200], many=True).data)
+
+    @extend_schema(operation_id="irt_banks_create", request=InputSerializer,
+                   responses={201: BankOutputSerializer}, tags=["irt"])
+    def post(self, request: Request, slug: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fit = self._fit(request, data.validated_data["fit"])
+        try:
+            bank = bank_services.irt_bank_create(fit=fit, name=data.validated_data["name"], by=request.user)
+        except bank_services.BankError as exc:
+            raise ValidationError({exc.field: [exc.message]}) from exc
+        return Response(BankOutputSerializer(bank).data, status=status.HTTP_201_CREATED)
+
+
+class BankScoreApi(_ProjectApi):
+    """Score responders against a bank without refitting: stored responders by id, or
+    answers given in the request (a new model's judged outputs)."""
+
+    class InputSerializer(serializers.Serializer):
+        responders = serializers.ListField(
+            child=serializers.IntegerField(), required=False, max_length=10_000,
+            help_text="stored responder ids; omit both fields to score every responder with answers",
+        )
+        answers = BankAnswerSerializer(many=True, required=False, max_length=100_000,
+                                       help_text="answers to score as one responder")
+        kind = serializers.ChoiceField(choices=["human", "model"], default="model",
+                                       help_text="population prior for `answers`")
+
+        class Meta:
+            ref_name = "IrtBankScoreInput"
+
+        def validate(self, attrs: dict) -> dict:
+            if "responders" in attrs and "answers" in attrs:
+                raise serializers.ValidationError({"answers": ["give responders or answers, not both"]})
+            return attrs
+
+    @extend_schema(
+        operation_id="irt_bank_score", request=InputSerializer, tags=["irt"],
+        responses={200: inline_serializer("IrtBankScores", fields={
+            "bank": BankOutputSerializer(), "scores": ScoreOutputSerializer(many=True),
+        })},
+    )
+    def post(self, request: Request, slug: str, bank_id: int) -> Response:
+        bank = bank_selectors.bank_get(request.earshot_project, bank_id)
+        if bank is None:
+            raise NotFound("No such bank")
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            if "answers" in v:
+                if not v["answers"]:
+                    raise bank_services.BankError("answers", "no answers to score")
+                sc = bank_selectors.bank_score_answers(
+                    bank, [a["question"] for a in v["answers"]], [int(a["correct"]) for a in v["answers"]],
+                    kind=v["kind"],
+                )
+                scores = [sc.to_dict()]
+            else:
+                scores = [s.to_dict() for s in bank_selectors.bank_score_responders(bank, v.get("responders"))]
+        except bank_services.BankError as exc:
+            raise ValidationError({exc.field: [exc.message]}) from exc
+        return Response({"bank": BankOutputSerializer(bank).data, "scores": scores})

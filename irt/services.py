@@ -116,18 +116,21 @@ class FitOptions:
 
 
 def irt_fit(*args, **kwargs):
-    """:func:`irt.fit.fit`, imported on first use: torch and Pyro load only in the
-    process that fits (a worker), not in every web process that imports the URLs."""
+    """:func:`irt.fit.fit`, imported on first use. The 1PL/2PL MAP on the CPU runs in
+    numpy/scipy; the other estimators import torch and Pyro only in the process that
+    fits (a worker), so a web-only host (no `irt` extra) still runs the numpy ones and
+    says what to install for the rest."""
+    from irt.fit import fit
+
     try:
-        from irt.fit import fit
+        return fit(*args, **kwargs)
     except ModuleNotFoundError as exc:
         if exc.name not in ("torch", "pyro"):
             raise
         raise RuntimeError(
-            "IRT fits need torch and Pyro, which this host does not have: install the `irt` "
+            "this IRT fit needs torch and Pyro, which this host does not have: install the `irt` "
             "extra where workers run (scripts/install.sh without --web, or pip install '.[irt]')"
         ) from exc
-    return fit(*args, **kwargs)
 
 
 def irt_fit_create(

@@ -53,6 +53,7 @@ ALLOWED = re.compile(r"\{\{%(PROLIFIC_PID|STUDY_ID|SESSION_ID)%\}\}")
 
 #: URL names not requested, each with the reason (anything else unrequested fails the test).
 SKIPPED: dict[str, str] = {
+    "irt_bank_score": "POST only (scores answers); tests/irt/test_django_bank.py",
     "healthz": "JSON for load balancers, no template (tests/frontend/test_security_pages.py)",
     "favicon": "a redirect to the static icon (tests/frontend/test_security_pages.py)",
     "api-redoc-js": "ReDoc's JavaScript bundle, no template (tests/frontend/test_security_pages.py)",
@@ -348,7 +349,7 @@ def _researcher_urls(project) -> Iterator[str]:
     yield from (reverse(name, args=[slug]) for name in (
         "api-project", "api-questions", "api-clips", "api-model-systems", "api-model-responses", "api-responses",
         "api-dashboard", "api-export-responses", "api-export-bundle", "judging-verdicts", "judging-overrides",
-        "judging-challenges", "judging-agreement", "annotation_campaigns", "irt_fits"))
+        "judging-challenges", "judging-agreement", "annotation_campaigns", "irt_fits", "irt_banks"))
     first = Question.objects.filter(project=project).order_by("external_id").first()
     yield reverse("api-question", args=[slug, first.external_id])
     yield reverse("api-projects")
