@@ -12,4 +12,6 @@ urlpatterns = [
          name="irt_fit_cat_eval"),
     path("projects/<slug:slug>/irt/banks/", apis.BankListCreateApi.as_view(), name="irt_banks"),
     path("projects/<slug:slug>/irt/banks/<int:bank_id>/score/", apis.BankScoreApi.as_view(), name="irt_bank_score"),
+    path("projects/<slug:slug>/irt/banks/<int:bank_id>/cat-eval/", apis.BankCatEvalApi.as_view(),
+         name="irt_bank_cat_eval"),
 ]

@@ -168,44 +168,72 @@ _CAT_RESULT = inline_serializer("IrtCatEvalResponder", fields={
 }, many=True)
 
 
+_CAT_EVAL_RESPONSES = {
+    200: inline_serializer("IrtCatEval", fields={
+        "source": serializers.CharField(help_text="fit or bank"), "id": serializers.IntegerField(),
+        "mode": serializers.CharField(), "criterion": serializers.CharField(),
+        "k": serializers.ListField(child=serializers.IntegerField()),
+        "n_bank": serializers.IntegerField(), "results": _CAT_RESULT,
+    }),
+}
+_CAT_EVAL_DESCRIPTION = (
+    "A responder's stored answers (effective verdicts, stage 1, the bank's mode) are its full "
+    "evaluation; the CAT asks only what the responder answered and reports theta after k items "
+    "against theta from all of them, beside k random items."
+)
+
+
+def _cat_eval(request: Request, cb: cat_selectors.CatBank) -> Response:
+    query = parse_filters(request.query_params, CAT_EVAL_PARAMS)
+    ks = _parse_ks(query.get("k", ""))
+    criterion = query.get("criterion", "fisher")
+    try:
+        responders = cat_selectors.cat_responders(cb, query.get("responder"))
+        results = [cat_selectors.cat_evaluate(cb, r, ks=ks, criterion=criterion) for r in responders]
+    except cat_selectors.BankError as exc:
+        raise ValidationError({exc.field: [exc.message]}) from exc
+    return Response({"source": cb.source, "id": cb.source_id, "mode": cb.mode, "criterion": criterion,
+                     "k": list(ks), "n_bank": cb.bank.n_items, "results": results})
+
+
 class FitCatEvalApi(_ProjectApi):
-    """Efficient evaluation: each responder's theta from k adaptively chosen bank items
-    against its theta from every item it answered (tinyBenchmarks-style)."""
+    """Efficient evaluation against a fit's items: each responder's theta from k
+    adaptively chosen items against its theta from every item it answered."""
 
     @extend_schema(
         operation_id="irt_fit_cat_eval", tags=["irt"], parameters=openapi_parameters(CAT_EVAL_PARAMS),
-        responses={
-            200: inline_serializer("IrtCatEval", fields={
-                "fit": serializers.IntegerField(), "mode": serializers.CharField(),
-                "criterion": serializers.CharField(), "k": serializers.ListField(child=serializers.IntegerField()),
-                "n_bank": serializers.IntegerField(), "results": _CAT_RESULT,
-            }),
-            409: OpenApiResponse(description="the fit has not succeeded (yet)"),
-        },
-        description="The fit's item parameters are the bank; a responder's stored answers (effective "
-        "verdicts, stage 1, the fit's mode) are its full evaluation. The CAT asks only what the "
-        "responder answered.",
+        responses={**_CAT_EVAL_RESPONSES, 409: OpenApiResponse(description="the fit has not succeeded (yet)")},
+        description="The fit's item parameters are the bank. " + _CAT_EVAL_DESCRIPTION,
     )
     def get(self, request: Request, slug: str, fit_id: int) -> Response:
-        query = parse_filters(request.query_params, CAT_EVAL_PARAMS)
+        parse_filters(request.query_params, CAT_EVAL_PARAMS)
         fit = self._fit(request, fit_id)
         if fit.status != FitStatus.SUCCEEDED:
             return Response(
                 {"detail": f"fit #{fit.pk} is {fit.status}; no bank", "status": fit.status},
                 status=status.HTTP_409_CONFLICT,
             )
-        ks = _parse_ks(query.get("k", ""))
-        criterion = query.get("criterion", "fisher")
+        return _cat_eval(request, cat_selectors.fit_bank(fit))
+
+
+class BankCatEvalApi(_ProjectApi):
+    """Efficient evaluation against a frozen item bank (tinyBenchmarks-style)."""
+
+    @extend_schema(
+        operation_id="irt_bank_cat_eval", tags=["irt"], parameters=openapi_parameters(CAT_EVAL_PARAMS),
+        responses={**_CAT_EVAL_RESPONSES, 404: OpenApiResponse(description="no such bank in the project")},
+        description="The bank's frozen item parameters and population priors. " + _CAT_EVAL_DESCRIPTION,
+    )
+    def get(self, request: Request, slug: str, bank_id: int) -> Response:
+        parse_filters(request.query_params, CAT_EVAL_PARAMS)
+        stored = bank_selectors.bank_get(request.earshot_project, bank_id)
+        if stored is None:
+            raise NotFound("No such bank")
         try:
-            responders = cat_selectors.cat_responders(fit, query.get("responder"))
-            results = [cat_selectors.cat_evaluate(fit, r, ks=ks, criterion=criterion) for r in responders]
+            cb = cat_selectors.item_bank(stored)
         except cat_selectors.BankError as exc:
             raise ValidationError({exc.field: [exc.message]}) from exc
-        for r in results:
-            for key in ("fit", "mode", "model", "criterion", "n_bank"):
-                r.pop(key, None)
-        return Response({"fit": fit.pk, "mode": fit.mode, "criterion": criterion, "k": list(ks),
-                         "n_bank": fit.items.count(), "results": results})
+        return _cat_eval(request, cb)
 
 
 def _parse_ks(raw: str) -> tuple[int, ...]:

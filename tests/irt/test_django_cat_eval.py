@@ -94,6 +94,7 @@ def test_api_reports_theta_k_against_the_full_evaluation(client, cat_bank):
     assert reply.status_code == 200, reply.content
     body = reply.json()
     assert body["k"] == [10, 20, 40] and body["n_bank"] == N_ITEMS and body["criterion"] == "fisher"
+    assert (body["source"], body["id"]) == ("fit", fit.pk)
     assert [r["responder_label"] for r in body["results"]] == [
         "sys-low (audio+text)", "sys-mid (audio+text)", "sys-high (audio+text)"]
     qindex = {q.pk: n for n, q in enumerate(cat_bank["questions"])}
@@ -153,3 +154,42 @@ def test_command_prints_the_table_and_json(cat_bank):
         call_command("irt_cat_eval", "--project", cat_bank["project"].slug, "--fit", "999999")
     with pytest.raises(CommandError, match="no succeeded mcq fit"):
         call_command("irt_cat_eval", "--project", cat_bank["project"].slug, "--mode", "mcq")
+
+
+def _freeze(cat_bank):
+    """The same items as a frozen ItemBank (irt-core's), model population N(0.8, 0.6)."""
+    from irt.models import BankItem, ItemBank
+
+    stored = ItemBank.objects.create(
+        project=cat_bank["project"], fit=cat_bank["fit"], name="frozen", mode="free", model="2pl",
+        populations={"human": [0.0, 1.0], "model": list(PRIOR)}, n_items=N_ITEMS,
+    )
+    BankItem.objects.bulk_create([
+        BankItem(bank=stored, question=q, a=float(cat_bank["a"][n]), b=float(cat_bank["b"][n]))
+        for n, q in enumerate(cat_bank["questions"])
+    ])
+    return stored
+
+
+def test_a_frozen_bank_gives_the_same_evaluation_as_its_fit(client, cat_bank):
+    stored = _freeze(cat_bank)
+    client.force_login(cat_bank["researcher"])
+    slug = cat_bank["project"].slug
+    by_bank = client.get(f"/api/v1/projects/{slug}/irt/banks/{stored.pk}/cat-eval/?k=10,20").json()
+    by_fit = client.get(f"/api/v1/projects/{slug}/irt/fits/{cat_bank['fit'].pk}/cat-eval/?k=10,20").json()
+    assert (by_bank["source"], by_bank["id"], by_bank["n_bank"]) == ("bank", stored.pk, N_ITEMS)
+    assert by_bank["results"] == by_fit["results"]
+    assert client.get(f"/api/v1/projects/{slug}/irt/banks/999999/cat-eval/").status_code == 404
+    out = StringIO()
+    call_command("irt_cat_eval", "--project", slug, "--bank", str(stored.pk), "--k", "10", stdout=out)
+    assert f"bank #{stored.pk} (2pl, free) as a bank of {N_ITEMS} items" in out.getvalue()
+
+
+def test_adaptive_play_prefers_the_projects_frozen_bank(cat_bank):
+    from irt.cat_selectors import bank_for_serving
+
+    assert bank_for_serving(cat_bank["project"], ("free",)).source == "fit"
+    stored = _freeze(cat_bank)
+    chosen = bank_for_serving(cat_bank["project"], ("mcq", "free"))
+    assert (chosen.source, chosen.source_id) == ("bank", stored.pk)
+    assert bank_for_serving(cat_bank["project"], ("mcq",)) is None

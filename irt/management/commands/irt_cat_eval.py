@@ -1,5 +1,5 @@
-"""Efficient model evaluation against a fit's item bank:
-``manage.py irt_cat_eval --project demo --fit 3 [--responder 12] [--k 10 20 40]``."""
+"""Efficient model evaluation against an item bank (a frozen bank or a fit's items):
+``manage.py irt_cat_eval --project demo (--bank 2 | --fit 3) [--responder 12] [--k 10 20 40]``."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--project", required=True, help="project slug")
-        parser.add_argument("--fit", type=int, default=None,
+        source = parser.add_mutually_exclusive_group()
+        source.add_argument("--bank", type=int, default=None, help="item bank id (irt_score's banks)")
+        source.add_argument("--fit", type=int, default=None,
                             help="fit id (default: the newest succeeded unfiltered fit of --mode)")
         parser.add_argument("--mode", choices=["free", "mcq"], default="free")
         parser.add_argument("--responder", type=int, action="append", default=[],
@@ -30,28 +32,27 @@ class Command(BaseCommand):
         parser.add_argument("--criterion", choices=["fisher", "posterior", "kl"], default="fisher")
         parser.add_argument("--json", dest="as_json", action="store_true", help="print JSON instead of a table")
 
-    def handle(self, *args, project: str, fit: int | None, mode: str, responder: list[int], k: list[int],
-               criterion: str, as_json: bool, **options) -> None:
+    def handle(self, *args, project: str, bank: int | None, fit: int | None, mode: str, responder: list[int],
+               k: list[int], criterion: str, as_json: bool, **options) -> None:
         target = Project.objects.filter(slug=project).first()
         if target is None:
             raise CommandError(f"unknown project {project!r}")
-        chosen = self._fit(target, fit, mode)
         try:
+            cb = self._bank(target, bank) if bank is not None else cat_selectors.fit_bank(self._fit(target, fit, mode))
             responders = (
-                [r for rid in responder for r in cat_selectors.cat_responders(chosen, rid)]
-                if responder else cat_selectors.cat_responders(chosen)
+                [r for rid in responder for r in cat_selectors.cat_responders(cb, rid)]
+                if responder else cat_selectors.cat_responders(cb)
             )
             if not responders:
-                raise CommandError(f"no model system answered fit #{chosen.pk}'s questions in {chosen.mode}")
-            results = [cat_selectors.cat_evaluate(chosen, r, ks=k, criterion=criterion) for r in responders]
+                raise CommandError(f"no model system answered {cb.source} #{cb.source_id}'s questions in {cb.mode}")
+            results = [cat_selectors.cat_evaluate(cb, r, ks=k, criterion=criterion) for r in responders]
         except cat_selectors.BankError as exc:
             raise CommandError(str(exc)) from exc
         if as_json:
             self.stdout.write(_dumps(results))
             return
-        first = results[0]
         self.stdout.write(
-            f"fit #{chosen.pk} ({chosen.model}, {chosen.mode}) as a bank of {first['n_bank']} items; "
+            f"{cb.source} #{cb.source_id} ({cb.model}, {cb.mode}) as a bank of {cb.bank.n_items} items; "
             f"selection {criterion}"
         )
         self.stdout.write(f"{'responder':<34} {'k':>4} {'theta_k':>8} {'sd_k':>6} {'theta_full':>10} "
@@ -66,6 +67,14 @@ class Command(BaseCommand):
                 )
         if any(r["in_fit"] for r in results):
             self.stdout.write("* answers part of the fit's data (the comparison is a little optimistic)")
+
+    def _bank(self, project: Project, bank_id: int) -> cat_selectors.CatBank:
+        from irt.bank_selectors import bank_get
+
+        found = bank_get(project, bank_id)
+        if found is None:
+            raise CommandError(f"no bank #{bank_id} in project {project.slug!r}")
+        return cat_selectors.item_bank(found)
 
     def _fit(self, project: Project, fit_id: int | None, mode: str) -> Fit:
         if fit_id is not None:
