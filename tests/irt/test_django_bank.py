@@ -179,3 +179,33 @@ def test_irt_score_command_answers_file_errors_name_the_line(irt_data, bank, tmp
         call_command("irt_score", "--project", irt_data.project.slug, "--bank", str(bank.pk), "--answers", str(bad))
     with pytest.raises(CommandError, match="bank #999999 is not in project"):
         call_command("irt_score", "--project", irt_data.project.slug, "--bank", "999999")
+
+
+def test_fit_report_and_page_carry_the_model_comparison(client, irt_data, succeeded_fit):
+    """The worker stores the 1PL-4PL comparison; the report, its CSV and the page show it."""
+    from irt.selectors import fit_report
+
+    tables = fit_report(succeeded_fit)
+    comp = tables["model_comparison"]
+    assert list(comp["model"]) == ["1pl", "2pl", "3pl", "4pl"]
+    np.testing.assert_allclose(comp["aic"], -2 * comp["log_lik"] + 2 * comp["n_params"])
+    assert (comp["delta_bic"] >= 0).all() and (comp["delta_bic"] == 0).sum() >= 1
+    # 3 items x (1, 2, 3, 4) parameters + the models' population mean and SD
+    assert comp["n_params"].tolist() == [5, 8, 11, 14]
+    assert len(tables["asymptotes"]) == 3 and tables["asymptotes"]["c_3pl"].between(0, 1).all()
+    client.force_login(irt_data.researcher)
+    page = client.get(f"/p/{irt_data.project.slug}/irt/{succeeded_fit.pk}/")
+    assert page.status_code == 200 and "table-model_comparison" in page.content.decode()
+    csv = client.get(f"/p/{irt_data.project.slug}/irt/{succeeded_fit.pk}/tables/model_comparison/?format=csv")
+    assert csv.status_code == 200 and csv.content.decode().splitlines()[0].startswith("model,log_lik,n_params,aic,bic")
+
+
+def test_model_comparison_is_skipped_above_the_limit(irt_data, fast_fit, settings):
+    from irt.selectors import fit_report
+    from irt.services import irt_fit_create, irt_fit_run
+
+    settings.EARSHOT_IRT_COMPARE_MAX_OBS = 5
+    fit = irt_fit_run(irt_fit_create(project=irt_data.project, options={"mode": "free"}, dispatch=False).pk)
+    assert fit.result["model_comparison"]["rows"] == []
+    assert "not computed: 11 responses > 5" in fit.result["model_comparison"]["note"]
+    assert fit_report(fit)["model_comparison"].empty
