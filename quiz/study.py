@@ -317,7 +317,10 @@ def adaptive_pick(
 
     from irt import adaptive, cat_selectors
 
-    fb = cat_selectors.bank_for_serving(responder.project, modes)
+    try:
+        fb = cat_selectors.bank_for_serving(responder.project, modes)
+    except cat_selectors.BankError:
+        return None  # e.g. a bank without items: play goes on at random
     if fb is None:
         return None
     available = np.zeros(fb.bank.n_items, dtype=bool)

@@ -254,3 +254,13 @@ def test_selection_is_a_validated_study_setting(client, bank12, make_user):
     assert study_for(bank12).selection == "adaptive"
     workspace = client.get(reverse("frontend:workspace", args=[bank12.slug])).content.decode()
     assert "Adaptive: the most informative question" in workspace
+
+
+def test_adaptive_play_goes_on_when_the_newest_fit_has_no_items(bank12):
+    from irt.models import Fit, FitStatus
+
+    study_update(project=bank12, design="one_mode", one_mode="free", selection="adaptive")
+    Fit.objects.create(project=bank12, status=FitStatus.SUCCEEDED, mode="free", model="2pl", options={},
+                       finished_at=timezone.now(), result={"irt": {}, "responder_ids": [], "question_ids": []})
+    served = _serve_and_answer(study_for(bank12), _player(bank12), lambda q: True, random.Random(0))
+    assert served is not None and served.stage == 1
