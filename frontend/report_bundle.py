@@ -179,6 +179,7 @@ def _study_summary(project: Project) -> dict:
     humans = Response.objects.filter(project=project, responder__kind="human")
     return {
         "design": study.design, "one_mode": study.one_mode if study.design == "one_mode" else None,
+        "selection": study.selection,
         "feedback": study.feedback, "results_released": study.results_released, "access": study.access,
         "protocol_version": study.protocol_version if study.has_protocol else None,
         "designs_in_responses": sorted(set(humans.values_list("design", flat=True).distinct())),

@@ -149,3 +149,70 @@ class FitItem(models.Model):
 
     def __str__(self) -> str:
         return f"fit #{self.fit_id} question #{self.question_id}: a={self.a:.2f} b={self.b:.2f}"
+
+
+class ItemBank(models.Model):
+    """A fit's item parameters frozen for scoring new responders without refitting.
+
+    The bank keeps its own copy of every item's (a, b, c, d) and posterior SDs, the
+    anchor's uncertainty and each responder kind's population on the bank's scale,
+    so it stays valid when the fit it came from is deleted.  Scored by the pure
+    :func:`irt.bank.score_responder`.
+    """
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="irt_banks")
+    fit = models.ForeignKey(
+        Fit, null=True, blank=True, on_delete=models.SET_NULL, related_name="banks",
+        help_text="The fit the parameters were frozen from (null once that fit is deleted).",
+    )
+    name = models.CharField(max_length=100)
+    mode = models.CharField(max_length=10, help_text="free or mcq: the responses it scores")
+    model = models.CharField(max_length=8, help_text="1pl, 2pl, 3pl or 4pl")
+    anchor_loc_var = models.FloatField(default=0.0, help_text="Variance of the scale anchor's location.")
+    anchor_scale_var = models.FloatField(default=0.0, help_text="Variance of the scale anchor's scale.")
+    populations = models.JSONField(
+        default=dict, blank=True,
+        help_text="responder kind -> [mean, sd] of its population on the bank's scale (the prior when scoring).",
+    )
+    n_items = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="irt_banks",
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "name"], name="uniq_irt_bank_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"item bank {self.name!r} ({self.model}, {self.mode}, {self.n_items} items)"
+
+
+class BankItem(models.Model):
+    """One question's frozen parameters in a bank."""
+
+    bank = models.ForeignKey(ItemBank, on_delete=models.CASCADE, related_name="items")
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="irt_bank_items")
+    a = models.FloatField()
+    sd_log_a = models.FloatField(default=0.0)
+    b = models.FloatField()
+    sd_b = models.FloatField(default=0.0)
+    c = models.FloatField(default=0.0, help_text="Lower asymptote (guessing).")
+    d = models.FloatField(default=1.0, help_text="Upper asymptote (feasibility).")
+
+    class Meta:
+        ordering = ["bank_id", "question_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["bank", "question"], name="uniq_irt_bank_item"),
+            models.CheckConstraint(condition=models.Q(a__gt=0.0), name="irt_bank_item_a_positive"),
+            models.CheckConstraint(
+                condition=models.Q(c__gte=0.0) & models.Q(d__lte=1.0) & models.Q(c__lt=models.F("d")),
+                name="irt_bank_item_asymptotes",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"bank #{self.bank_id} question #{self.question_id}: a={self.a:.2f} b={self.b:.2f}"

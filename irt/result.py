@@ -24,7 +24,9 @@ class IrtResult:
     observation or responder), ``timings`` seconds per phase, ``warnings`` plain
     sentences for the report, ``log_lik`` the marginal log-likelihood (MML only),
     ``groups`` the responder group of each subject and ``group_params`` the fitted
-    population mean/SD of each group, ``priors`` the final prior hyper-parameters.
+    population mean/SD of each group, ``priors`` the final prior hyper-parameters,
+    ``anchor`` the variances of the scale anchor's location and scale (``loc_var``,
+    ``scale_var``; what :class:`irt.bank.Bank` adds to a new responder's uncertainty).
     """
 
     theta: np.ndarray
@@ -48,6 +50,7 @@ class IrtResult:
     priors: dict[str, float] = field(default_factory=dict)
     converged: bool = True
     device: str = "cpu"
+    anchor: dict[str, float] = field(default_factory=dict)
 
     @property
     def n_subjects(self) -> int:
@@ -80,7 +83,7 @@ class IrtResult:
                 v = np.asarray(v, dtype=np.int64)
             elif f.name == "warnings":
                 v = list(v)
-            elif f.name in ("timings", "group_params", "priors"):
+            elif f.name in ("timings", "group_params", "priors", "anchor"):
                 v = dict(v)
             kw[f.name] = v
         if kw.get("theta_ci") is not None:

@@ -286,6 +286,8 @@ REPORT_TABLES: dict[str, tuple[str, str]] = {
     "bottom_items": ("Least discriminating items", "Audita Table 14"),
     "flags": ("Uninformative items", ""),
     "categories": ("Category accuracy and mean difficulty", "Audita Figure 2"),
+    "model_comparison": ("Model comparison: 1PL-4PL by marginal likelihood", ""),
+    "asymptotes": ("Guessing and feasibility per item (3PL/4PL)", ""),
     "responders": ("Every responder", ""),
     "items": ("Every item", ""),
     "test_information": ("Test information", ""),
@@ -328,7 +330,34 @@ def fit_report(fit: Fit, *, n_items: int = 10) -> dict[str, pd.DataFrame]:
         "responders": report.responder_table(r, sm, d.responders, d.responses),
         "items": report.item_table(r, im, d.items),
         "test_information": info,
+        "model_comparison": model_comparison_table(fit),
+        "asymptotes": asymptotes_table(fit, d),
     }
+
+
+COMPARISON_COLUMNS = ["model", "log_lik", "n_params", "aic", "bic", "delta_aic", "delta_bic", "converged"]
+
+
+def model_comparison_table(fit: Fit) -> pd.DataFrame:
+    """The fit's 1PL-4PL comparison (log-likelihood, AIC, BIC and their distance to
+    the best), as computed by the worker; no rows when it was skipped."""
+    stored = (fit.result or {}).get("model_comparison") or {}
+    return pd.DataFrame(stored.get("rows") or [], columns=COMPARISON_COLUMNS)
+
+
+def asymptotes_table(fit: Fit, data: FitData) -> pd.DataFrame:
+    """Per item: the 3PL's guessing c and the 4PL's guessing c and feasibility d."""
+    stored = ((fit.result or {}).get("model_comparison") or {}).get("items") or {}
+    cols = ["item_id", "external_id", "question", "c_3pl", "c_4pl", "d_4pl"]
+    if not stored:
+        return pd.DataFrame(columns=cols)
+    df = pd.DataFrame({
+        "item_id": list(data.item_map.ids),
+        "c_3pl": stored.get("3pl", {}).get("c"), "c_4pl": stored.get("4pl", {}).get("c"),
+        "d_4pl": stored.get("4pl", {}).get("d"),
+    })
+    df = df.merge(data.items[["item_id", "external_id", "question"]], on="item_id", how="left")
+    return df[cols].sort_values("d_4pl", kind="mergesort").reset_index(drop=True)
 
 
 def latest_fits_by_mode(project: Project, model: str | None = None) -> dict[str, Fit]:

@@ -116,18 +116,21 @@ class FitOptions:
 
 
 def irt_fit(*args, **kwargs):
-    """:func:`irt.fit.fit`, imported on first use: torch and Pyro load only in the
-    process that fits (a worker), not in every web process that imports the URLs."""
+    """:func:`irt.fit.fit`, imported on first use. The 1PL/2PL MAP on the CPU runs in
+    numpy/scipy; the other estimators import torch and Pyro only in the process that
+    fits (a worker), so a web-only host (no `irt` extra) still runs the numpy ones and
+    says what to install for the rest."""
+    from irt.fit import fit
+
     try:
-        from irt.fit import fit
+        return fit(*args, **kwargs)
     except ModuleNotFoundError as exc:
         if exc.name not in ("torch", "pyro"):
             raise
         raise RuntimeError(
-            "IRT fits need torch and Pyro, which this host does not have: install the `irt` "
+            "this IRT fit needs torch and Pyro, which this host does not have: install the `irt` "
             "extra where workers run (scripts/install.sh without --web, or pip install '.[irt]')"
         ) from exc
-    return fit(*args, **kwargs)
 
 
 def irt_fit_create(
@@ -479,8 +482,9 @@ def irt_fit_run(
                 n_subjects=len(matrix.subject_map), n_items=len(matrix.item_map),
                 n_options=_n_options(matrix) if opts.model == "3pl" else None,
             )
+            comparison = _model_comparison(matrix, opts, progress)
             progress.set(FIT_DONE, "storing results", force=True)
-            _store(fit_id, matrix, result, started=t0, claim=claim)
+            _store(fit_id, matrix, result, started=t0, claim=claim, comparison=comparison)
         if echo is not None:
             echo(1.0, "done")
     except ClaimLost:
@@ -497,7 +501,40 @@ def irt_fit_run(
     return Fit.objects.get(pk=fit_id)
 
 
-def _store(fit_id: int, matrix: ResponseMatrix, result, *, started: float, claim: str) -> None:
+#: most responses for which a fit also compares the 1PL-4PL by marginal likelihood
+COMPARE_MAX_OBS = 60_000
+
+
+def _model_comparison(matrix: ResponseMatrix, opts: FitOptions, progress: _Progress) -> dict[str, Any]:
+    """The 1PL/2PL/3PL/4PL comparison table (irt.mml4) for this fit's responses.
+
+    Skipped, with the reason stored, above ``EARSHOT_IRT_COMPARE_MAX_OBS`` responses
+    (four marginal-likelihood fits cost minutes there).  The 3PL/4PL guessing prior
+    comes from each question's option count in MCQ mode.
+    """
+    limit = int(getattr(settings, "EARSHOT_IRT_COMPARE_MAX_OBS", COMPARE_MAX_OBS))
+    if matrix.n_obs > limit:
+        return {"rows": [], "note": f"not computed: {matrix.n_obs} responses > {limit} (EARSHOT_IRT_COMPARE_MAX_OBS)"}
+    from irt.mml4 import compare_models
+
+    progress.set(FIT_DONE - 0.02, "comparing 1PL-4PL (marginal likelihood)", force=True)
+    k = _n_options(matrix) if opts.mode == Mode.MCQ else None
+    rows, fits = compare_models(
+        matrix.subjects, matrix.items, matrix.correct, len(matrix.subject_map), len(matrix.item_map),
+        groups=matrix.groups(), n_options=k,
+    )
+    return {
+        "rows": rows,
+        "items": {m: {"c": fits[m].c.tolist(), "d": fits[m].d.tolist()} for m in ("3pl", "4pl") if m in fits},
+        "note": "marginal likelihood, adaptive quadrature; weak priors (log a ~ N(0, 1), b ~ N(0, 3), "
+        "logit c ~ N(logit 1/K, 0.5), logit d ~ N(logit 0.98, 1)); BIC's n = responders",
+    }
+
+
+def _store(
+    fit_id: int, matrix: ResponseMatrix, result, *, started: float, claim: str,
+    comparison: dict[str, Any] | None = None,
+) -> None:
     """Results, normalized rows and the data snapshot in one transaction (only while
     this run still owns the fit: raises :class:`ClaimLost` otherwise)."""
     n_s, n_i = len(matrix.subject_map), len(matrix.item_map)
@@ -529,6 +566,7 @@ def _store(fit_id: int, matrix: ResponseMatrix, result, *, started: float, claim
         "question_ids": list(matrix.item_map.ids),
         "kinds": list(matrix.kinds),
         "verdict_sources": matrix.verdict_sources,
+        "model_comparison": _json_safe(comparison or {"rows": [], "note": "not computed"}),
     }
     with transaction.atomic():
         owned = Fit.objects.select_for_update().filter(

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from irt.two_pl import Z95
+from irt.priors import Z95
 
 __all__ = ["SimulatedData", "audita_shaped", "ci_width_power", "simulate", "simulate_responses"]
 

@@ -28,11 +28,11 @@ device of ``subject_idx`` so the same code runs on ``cuda``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pyro
 import pyro.distributions as dist
 import torch
+
+from irt.priors import Z95, Priors
 
 __all__ = [
     "MODELS",
@@ -44,35 +44,6 @@ __all__ = [
     "three_pl",
     "two_pl",
 ]
-
-
-@dataclass(frozen=True)
-class Priors:
-    """Prior hyper-parameters (all on the logistic metric).
-
-    Scalars or tensors: ``theta_loc``/``theta_scale`` may be ``(n_groups,)`` tensors
-    indexed by ``group_idx`` (separate population mean/SD for humans and models); item
-    priors may be scalars or ``(n_items,)`` tensors.
-
-    Why these defaults: ``theta ~ N(0, 1)`` fixes the scale of the latent trait (the
-    usual identification); ``b ~ N(0, 2)`` is weak on the logit scale; ``log a ~
-    N(0, 0.5)`` keeps discriminations inside roughly [0.37, 2.7] at 95 % a priori yet
-    lets the data move them -- without it a joint MAP on thin data lets ``a`` run off
-    to absurd values (a -> 190 on LSAT-sized data).  :func:`irt.fit.fit` refines these
-    scales from the data (empirical Bayes) unless told not to.
-
-    ``hierarchical=True`` turns the group means/SDs into latent variables (group 0 is
-    the anchor with mean 0 and SD 1; other groups get ``mu ~ N(0, 2)`` and ``sigma ~
-    HalfNormal(2)``) -- meant for NUTS/VI, where a full posterior over them is honest.
-    """
-
-    theta_loc: float | torch.Tensor = 0.0
-    theta_scale: float | torch.Tensor = 1.0
-    b_loc: float | torch.Tensor = 0.0
-    b_scale: float | torch.Tensor = 2.0
-    log_a_loc: float | torch.Tensor = 0.0
-    log_a_scale: float | torch.Tensor = 0.5
-    hierarchical: bool = False
 
 
 def response_logits(
@@ -200,5 +171,3 @@ def three_pl(subject_idx, item_idx, n_subjects, n_items, correct=None, *, c, **k
 
 MODELS = {"1pl": one_pl, "2pl": two_pl, "3pl": three_pl}
 
-#: z value of a two-sided 95 % normal interval
-Z95 = 1.959963984540054

@@ -39,7 +39,8 @@ DISPLAY_COLUMNS: dict[str, list[str]] = {
     "responders": ["name", "kind", "condition", "n_answered", "accuracy", "theta", "theta_sd", "theta_lo", "theta_hi"],
 }
 #: tables shown on the report page, in order (the rest are downloads only)
-PAGE_TABLES = ["humans_vs_models", "ranking", "by_source", "by_kind", "top_items", "bottom_items", "flags", "categories"]
+PAGE_TABLES = ["humans_vs_models", "ranking", "model_comparison", "by_source", "by_kind", "top_items", "bottom_items",
+               "flags", "categories"]
 PLOTS = ("abilities", "categories", "icc", "information")
 ICC_ITEMS = 4
 #: rows of a table shown on the page; the downloads have them all
@@ -208,6 +209,7 @@ def fit_detail(request: HttpRequest, slug: str, fit_id: int) -> HttpResponse:
             "responders", tables["responders"].sort_values("theta", ascending=False), PAGE_ROWS * 10
         )
         context["downloads"] = [(k, selectors.REPORT_TABLES[k][0]) for k in tables]
+        context["comparison_note"] = ((fit.result or {}).get("model_comparison") or {}).get("note", "")
         context["figures"] = {name: _svg_inline(_plot_bytes(fit, tables, name, "svg")) for name in PLOTS}
         context["ci_method"] = report.MEAN_CI_METHOD
     return render(request, "irt/fit_detail.html", context)

@@ -236,6 +236,14 @@ class PlayAccess(models.TextChoices):
     STUDY_LINK = "study_link", "Only through the study link"
 
 
+class QuestionSelection(models.TextChoices):
+    """Which new question a player meets next (the design still decides its mode)."""
+
+    SEQUENTIAL = "sequential", "In bank order"
+    RANDOM = "random", "At random"
+    ADAPTIVE = "adaptive", "Adaptive: the most informative question for the player's ability (IRT)"
+
+
 class QuizStudy(models.Model):
     """A project's study settings for its quiz: design, feedback, access and protocol.
 
@@ -249,6 +257,10 @@ class QuizStudy(models.Model):
     one_mode = models.CharField(
         max_length=10, choices=Mode.choices, default=Mode.FREE,
         help_text="The mode of every question under the one-mode design.",
+    )
+    selection = models.CharField(
+        max_length=12, choices=QuestionSelection.choices, default=QuestionSelection.RANDOM,
+        help_text="How the next new question is chosen (docs/quiz-studies.md); adaptive needs an IRT fit.",
     )
     feedback = models.CharField(max_length=20, choices=FeedbackPolicy.choices, default=FeedbackPolicy.FULL)
     results_released = models.BooleanField(

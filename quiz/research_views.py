@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import study as studies
-from .models import FeedbackPolicy, Mode, PlayAccess, StudyDesign
+from .models import FeedbackPolicy, Mode, PlayAccess, QuestionSelection, StudyDesign
 
 
 class StudyForm(forms.Form):
@@ -22,6 +22,11 @@ class StudyForm(forms.Form):
     design = forms.ChoiceField(choices=StudyDesign.choices, label=_("Design"),
                                help_text=_("Between-subjects is the default: no player sees a question twice."))
     one_mode = forms.ChoiceField(choices=Mode.choices, label=_("Mode (one-mode design)"))
+    selection = forms.ChoiceField(
+        choices=QuestionSelection.choices, label=_("Which question comes next"), required=False,
+        help_text=_("Adaptive picks the question most informative for the player's ability, by the "
+                    "project's newest IRT fit (at random until there is one); the design still decides "
+                    "the mode, and no question comes twice."))
     feedback = forms.ChoiceField(choices=FeedbackPolicy.choices, label=_("Feedback after each answer"))
     results_released = forms.BooleanField(
         required=False, label=_("The study has ended: show players their results (stops play)"))
@@ -45,6 +50,12 @@ class StudyForm(forms.Form):
     )
     collect_payment_email = forms.BooleanField(
         required=False, label=_("Collect a payment e-mail (stored apart, staff only, never exported)"))
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if not cleaned.get("selection"):
+            cleaned.pop("selection", None)  # left out of the form: the current selection stays
+        return cleaned
 
     def clean_questionnaire(self) -> list:
         text = (self.cleaned_data.get("questionnaire") or "").strip()

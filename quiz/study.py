@@ -31,6 +31,7 @@ from .models import (
     Mode,
     Presentation,
     Question,
+    QuestionSelection,
     QuizStudy,
     Responder,
     Response,
@@ -100,14 +101,15 @@ def study_update(*, project: Project, **changes: object) -> QuizStudy:
     Unknown fields and bad values raise :class:`StudyError` and change nothing.
     """
     allowed = {
-        "design", "one_mode", "feedback", "results_released", "access", "prompt_limit",
+        "design", "one_mode", "selection", "feedback", "results_released", "access", "prompt_limit",
         "guests_per_hour", "leaderboard_min_answers", "consent_text", "instructions_text",
         "questionnaire", "ask_native_language", "ask_trivia_experience", "collect_payment_email",
     }
     unknown = sorted(set(changes) - allowed)
     if unknown:
         raise StudyError(unknown[0], "is not a study setting")
-    choices = {"design": StudyDesign, "one_mode": Mode, "feedback": FeedbackPolicy}
+    choices = {"design": StudyDesign, "one_mode": Mode, "feedback": FeedbackPolicy,
+               "selection": QuestionSelection}
     from .models import PlayAccess
 
     choices["access"] = PlayAccess
@@ -257,9 +259,88 @@ def serving_next(
     ids = list(candidates.values_list("id", flat=True))
     if not ids:
         return None
-    question = Question.objects.get(pk=rng.choice(ids))
+    question = Question.objects.get(pk=pick_new(study=study, responder=responder, ids=ids, modes=modes,
+                                                 category=category, rng=rng))
     return Serving(question, mode_for_new(study=study, responder=responder, question=question,
                                           modes=modes, rng=rng), 1)
+
+
+#: adaptive play picks at random among this many most informative questions (randomesque
+#: exposure control: a shared bank is not learnt from its few best questions), or among
+#: the best tenth of the calibrated candidates when fewer than 50 are left (with a small
+#: bank, five would be nearly all of it)
+ADAPTIVE_TOP_K = 5
+
+
+def adaptive_top_k(n_candidates: int) -> int:
+    """How many of the most informative candidates adaptive play draws from."""
+    return max(1, min(ADAPTIVE_TOP_K, -(-n_candidates // 10)))
+
+
+def pick_new(
+    *, study: QuizStudy, responder: Responder, ids: list[int], modes: tuple[str, ...],
+    category: Category | None, rng: random.Random,
+) -> int:
+    """Which of the candidate questions ``ids`` (never served to this player) comes next.
+
+    ``sequential``: bank order (the first imported); ``random``: uniform;
+    ``adaptive``: :func:`adaptive_pick`, or uniform when it cannot pick. Only *which*
+    question: the design's rules (mode, stages, never a question twice) are applied
+    by the caller either way.
+    """
+    if study.selection == QuestionSelection.SEQUENTIAL:
+        return min(ids)
+    if study.selection == QuestionSelection.ADAPTIVE:
+        picked = adaptive_pick(responder=responder, ids=ids, modes=modes, category=category, rng=rng)
+        if picked is not None:
+            return picked
+    return rng.choice(ids)
+
+
+def adaptive_pick(
+    *, responder: Responder, ids: list[int], modes: tuple[str, ...], category: Category | None,
+    rng: random.Random,
+) -> int | None:
+    """The most informative candidate for this player now, by the project's IRT fit.
+
+    The bank is the newest succeeded fit over all questions in the first mode the
+    design may serve that has one (:func:`irt.cat_selectors.bank_for_serving`); the
+    player's ability is the EAP (prior N(0, 1), the human anchor) of their stage-1
+    answers in that mode. Among the candidates the fit calibrated, one of the
+    :func:`adaptive_top_k` with the most Fisher information at that ability is drawn,
+    category shares kept like the bank's when the player did not pick a category.
+    ``None`` (the caller then draws at random) when there is no fit or no calibrated
+    candidate left: questions added after the fit are served once the calibrated ones
+    are used up.
+    """
+    import numpy as np
+
+    from irt import adaptive, cat_selectors
+
+    try:
+        fb = cat_selectors.bank_for_serving(responder.project, modes)
+    except cat_selectors.BankError:
+        return None  # e.g. a bank without items: play goes on at random
+    if fb is None:
+        return None
+    available = np.zeros(fb.bank.n_items, dtype=bool)
+    for qid in ids:
+        k = fb.index.get(qid)
+        if k is not None:
+            available[k] = True
+    if not available.any():
+        return None
+    items, correct = cat_selectors.responder_answers(fb, responder)
+    post = adaptive.posterior(fb.bank, items, correct)
+    targets = None
+    if category is None:
+        codes, counts = np.unique(fb.bank.category, return_counts=True)
+        targets = {int(c): float(n) for c, n in zip(codes, counts, strict=True)}
+    config = adaptive.CatConfig(top_k=adaptive_top_k(int(available.sum())), content_targets=targets,
+                                max_items=fb.bank.n_items)
+    chosen = adaptive.select_next(fb.bank, post, items, config, np.random.default_rng(rng.getrandbits(64)),
+                                  available=available)
+    return None if chosen is None else int(fb.bank.ids[chosen])
 
 
 def mode_for_new(

@@ -6,6 +6,13 @@ Not collected by pytest (name ``*_bench.py``).  Run from the repository root::
     .venv/bin/python tests/benchmarks/irt_bench.py --cases b      # one case
     .venv/bin/python tests/benchmarks/irt_bench.py --scale        # + 5M-response fit
     .venv/bin/python tests/benchmarks/irt_bench.py --no-pyirt     # Earshot only
+    .venv/bin/python tests/benchmarks/irt_bench.py --fresh --cases ab   # first fit, fresh processes
+
+``--fresh`` times a *first* fit the way a new Celery worker or the ``irt_fit``
+command pays it: each system runs in a fresh Python process started by this script,
+imports included on both sides (Earshot: ``python -c`` that imports ``irt.fit``,
+loads the responses from ``.npz`` and fits; py-irt: its driver, which imports py-irt,
+reads the jsonlines and trains), timed as the subprocess's wall clock.
 
 py-irt (0.7.1) runs in its own venv (``.venv-bench-irt``; see docs/benchmarks.md) as
 a subprocess on jsonlines files this script writes; its 95 % theta intervals are
@@ -155,6 +162,38 @@ def run_pyirt(d: SimulatedData, tmp: Path, seed: int) -> dict:
     return m
 
 
+def fresh_child(npz: str, out: str, grouped: bool) -> None:
+    """A first fit in this fresh process: import, load, fit; write the estimates."""
+    t0 = time.perf_counter()
+    from irt.fit import fit as first_fit
+
+    z = np.load(npz)
+    r = first_fit(z["subjects"], z["items"], z["correct"], model="2pl", method="auto", seed=0,
+                  groups=z["groups"] if grouped else None)
+    Path(out).write_text(json.dumps({
+        "theta": r.theta.tolist(), "lo": r.theta_ci[:, 0].tolist(), "hi": r.theta_ci[:, 1].tolist(),
+        "a": r.a.tolist(), "b": r.b.tolist(), "method": r.method, "in_process_s": time.perf_counter() - t0,
+        "torch_loaded": "torch" in sys.modules,
+    }))
+
+
+def run_fresh(d: SimulatedData, grouped: bool, tmp: Path, threads: int) -> dict:
+    npz, out = tmp / "data.npz", tmp / "earshot.json"
+    np.savez(npz, subjects=d.subjects, items=d.items, correct=d.correct, groups=d.groups)
+    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads),
+           "OPENBLAS_NUM_THREADS": str(threads)}
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, __file__, "--fresh-child", str(npz), str(out)] + (["--grouped"] if grouped else []),
+                   check=True, env=env)
+    wall = time.perf_counter() - t0
+    res = json.loads(out.read_text())
+    m = metrics(d, np.asarray(res["theta"]), np.asarray(res["lo"]), np.asarray(res["hi"]),
+                np.asarray(res["a"]), np.asarray(res["b"]))
+    m.update(wall_seconds=wall, method=res["method"], in_process_s=res["in_process_s"],
+             torch_loaded=res["torch_loaded"])
+    return m
+
+
 def scale_child(n_subjects: int, n_items: int, density: float, seed: int) -> None:
     """Simulate and fit ~5M responses in this (fresh) process; print JSON."""
     d = simulate(n_subjects, n_items, density=density, seed=seed)
@@ -184,12 +223,22 @@ def main() -> None:
     ap.add_argument("--scale", action="store_true", help="also time a 5M-response fit (fresh process)")
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads for both systems (default 1: the shared box is oversubscribed)")
+    ap.add_argument("--fresh", action="store_true",
+                    help="first fit in fresh processes, imports included on both sides")
+    ap.add_argument("--fresh-child", nargs=2, metavar=("NPZ", "OUT"), help=argparse.SUPPRESS)
+    ap.add_argument("--grouped", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--scale-child", nargs=3, type=float, metavar=("N_SUBJ", "N_ITEMS", "DENSITY"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.fresh_child:
+        fresh_child(*args.fresh_child, grouped=args.grouped)
+        return
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)  # inherited by py-irt's subprocess
+    if args.fresh:
+        main_fresh(args)
+        return
     import torch
 
     torch.set_num_threads(args.threads)
-    os.environ["OMP_NUM_THREADS"] = str(args.threads)  # inherited by py-irt's subprocess
     if args.scale_child:
         ns, ni, dens = args.scale_child
         scale_child(int(ns), int(ni), dens, args.seed)
@@ -231,6 +280,31 @@ def main() -> None:
             check=True, capture_output=True, text=True,
         )
         print(out.stdout.strip().splitlines()[-1])
+
+
+def main_fresh(args: argparse.Namespace) -> None:
+    print(f"# IRT first-fit benchmark, fresh processes, {_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC; "
+          f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, {args.threads} thread(s); "
+          f"load average {os.getloadavg()}; command: {' '.join(sys.argv)}", flush=True)
+    keys = ["wall_seconds", "r_theta", "r_b", "r_log_a", "coverage", "coverage_humans", "coverage_models"]
+    rows = []
+    for case in args.cases:
+        d = make_case(case, args.seed)
+        with tempfile.TemporaryDirectory() as tmp:
+            e = run_fresh(d, case == "c", Path(tmp), args.threads)
+            print(f"case ({case}) earshot", json.dumps(e), f"load average {os.getloadavg()}", flush=True)
+            p = None
+            if not args.no_pyirt:
+                p = run_pyirt(d, Path(tmp), seed=0)
+                print(f"case ({case}) py-irt ", json.dumps(p), f"load average {os.getloadavg()}", flush=True)
+        rows.append((case, e, p))
+    print("\n| case | system | " + " | ".join(keys) + " | py-irt wall / Earshot wall |")
+    print("|" + "---|" * (len(keys) + 3))
+    for case, e, p in rows:
+        print(f"| ({case}) | Earshot ({e['method']}, fresh process) | " + " | ".join(fmt(e.get(k, "")) for k in keys) + " | |")
+        if p is not None:
+            print(f"| ({case}) | py-irt 2PL (fresh process) | " + " | ".join(fmt(p.get(k, "")) for k in keys)
+                  + f" | {p['wall_seconds'] / e['wall_seconds']:.1f}x |")
 
 
 if __name__ == "__main__":

@@ -132,6 +132,7 @@ def test_report_bundle_contents_and_manifest(researcher_client, dash, tmp_path):
     assert {o["section"] for o in manifest["omitted"]} >= {"irt", "annotation"}
     # The report names the study design the human scores were collected under.
     assert manifest["quiz_study"]["design"] == "between" and manifest["quiz_study"]["feedback"] == "full"
+    assert manifest["quiz_study"]["selection"] == "random"
     assert "design <code>between</code>" in archive.read(prefix + "report.html").decode()
     for path, digest in manifest["files"].items():
         assert hashlib.sha256(archive.read(prefix + path)).hexdigest() == digest

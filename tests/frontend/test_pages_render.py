@@ -53,6 +53,9 @@ ALLOWED = re.compile(r"\{\{%(PROLIFIC_PID|STUDY_ID|SESSION_ID)%\}\}")
 
 #: URL names not requested, each with the reason (anything else unrequested fails the test).
 SKIPPED: dict[str, str] = {
+    "irt_bank_score": "POST only (scores answers); tests/irt/test_django_bank.py",
+    "irt_bank_cat_eval": "JSON API over a frozen bank, which the walk's demo has none of; "
+                         "tests/irt/test_django_cat_eval.py",
     "healthz": "JSON for load balancers, no template (tests/frontend/test_security_pages.py)",
     "favicon": "a redirect to the static icon (tests/frontend/test_security_pages.py)",
     "api-redoc-js": "ReDoc's JavaScript bundle, no template (tests/frontend/test_security_pages.py)",
@@ -334,6 +337,8 @@ def _researcher_urls(project) -> Iterator[str]:
             yield r("irt:fit_plot", fit.pk, PLOTS[0], "svg")
         yield r("irt_fit_status", fit.pk)
         yield r("irt_fit_report", fit.pk)
+        if fit.status == "succeeded":
+            yield r("irt_fit_cat_eval", fit.pk)
     yield r("annotation:campaign_list")
     for campaign in Campaign.objects.filter(project=project):
         yield from (r("annotation:campaign_detail", campaign.slug), r("annotation:campaign_report", campaign.slug),
@@ -346,7 +351,7 @@ def _researcher_urls(project) -> Iterator[str]:
     yield from (reverse(name, args=[slug]) for name in (
         "api-project", "api-questions", "api-clips", "api-model-systems", "api-model-responses", "api-responses",
         "api-dashboard", "api-export-responses", "api-export-bundle", "judging-verdicts", "judging-overrides",
-        "judging-challenges", "judging-agreement", "annotation_campaigns", "irt_fits"))
+        "judging-challenges", "judging-agreement", "annotation_campaigns", "irt_fits", "irt_banks"))
     first = Question.objects.filter(project=project).order_by("external_id").first()
     yield reverse("api-question", args=[slug, first.external_id])
     yield reverse("api-projects")

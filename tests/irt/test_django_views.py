@@ -30,12 +30,14 @@ PAGES = [
     pytest.param("api:fits", False, id="api-list"),
     pytest.param("api:fit", True, id="api-status"),
     pytest.param("api:report", True, id="api-report"),
+    pytest.param("api:cat-eval", True, id="api-cat-eval"),
 ]
 
 
 def _url(name: str, slug: str, fit_id: int | None) -> str:
     api = {"api:fits": "/api/v1/projects/{s}/irt/fits/", "api:fit": "/api/v1/projects/{s}/irt/fits/{f}/",
-           "api:report": "/api/v1/projects/{s}/irt/fits/{f}/report/"}
+           "api:report": "/api/v1/projects/{s}/irt/fits/{f}/report/",
+           "api:cat-eval": "/api/v1/projects/{s}/irt/fits/{f}/cat-eval/"}
     if name in api:
         return api[name].format(s=slug, f=fit_id)
     kwargs: dict = {"slug": slug}

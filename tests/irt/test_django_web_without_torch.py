@@ -3,8 +3,8 @@
 A subprocess makes ``torch`` and ``pyro`` unimportable (a web-only host installed with
 ``scripts/install.sh --web``), stores a small bank on a scratch SQLite database, imports
 ``config.wsgi`` and serves every page a researcher and a player open, the API
-included; starting a fit there records it, and the fit fails with a message that
-names the missing extra. Then it checks that neither module was loaded.
+included; a 2PL MAP fit started there runs (numpy/scipy), a VI fit is recorded and
+fails with a message that names the missing extra. Then it checks that neither module was loaded.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ for k in range(3):
                                 score=1.0, rule="test", rule_version="v", judged_at=timezone.now())
 from django.conf import settings
 settings.ALLOWED_HOSTS = ["*"]
-settings.EARSHOT_IRT_INLINE_THREAD = False  # run the fit inline (no broker): it must fail cleanly
+settings.EARSHOT_IRT_INLINE_THREAD = False  # run the fits inline (no broker)
 from django.test import Client
 from accounts.models import User
 from irt.models import Fit
@@ -73,9 +73,11 @@ for url in ["/p/demo/", "/p/demo/dashboard/", "/p/demo/irt/", "/p/demo/questions
             "/api/v1/projects/", "/api/v1/projects/demo/irt/fits/", "/p/demo/export/responses.csv", "/p/demo/export/responses.parquet"]:
     status[url] = res.get(url).status_code
 status["start fit"] = res.post("/p/demo/irt/start/", {"mode": "free", "method": "map"}).status_code
+numpy_fit = Fit.objects.order_by("-id").first()
+status["start vi fit"] = res.post("/p/demo/irt/start/", {"mode": "free", "method": "vi"}).status_code
 fit = Fit.objects.order_by("-id").first()
 print(json.dumps({
-    "status": status, "fit": [fit.status, fit.error],
+    "status": status, "fit": [fit.status, fit.error], "numpy_fit": [numpy_fit.status, numpy_fit.error],
     "loaded": sorted({m.split(".")[0] for m in sys.modules} & {"torch", "pyro"}),
 }))
 '''
@@ -92,5 +94,7 @@ def test_web_app_serves_pages_without_torch(tmp_path):
     assert out["loaded"] == []
     bad = {url: code for url, code in out["status"].items() if code >= 400}
     assert not bad, bad
+    # the 2PL MAP runs in numpy/scipy (no torch needed); VI needs Pyro and says so
+    assert out["numpy_fit"] == ["succeeded", ""], out["numpy_fit"]
     status, error = out["fit"]
     assert status == "failed" and "install the `irt` extra" in error, error

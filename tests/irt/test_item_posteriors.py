@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from irt.fit import _item_posteriors, fit
+from irt.fit import fit
+from irt.fit_torch import _item_posteriors
 from irt.simulate import simulate
 
 

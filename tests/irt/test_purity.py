@@ -17,7 +17,7 @@ import pytest
 from tests.irt._pure import _test_settings  # noqa: F401  (pure test: no Django settings)
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = ("irt.ids", "irt.two_pl", "irt.mml", "irt.simulate", "irt.fit", "irt.report", "irt.plots")
+MODULES = ("irt.ids", "irt.bank", "irt.adaptive", "irt.priors", "irt.map_np", "irt.two_pl", "irt.mml", "irt.simulate", "irt.fit", "irt.fit_torch", "irt.report", "irt.plots")
 
 _CODE = (
     "import importlib, json, sys\n"
