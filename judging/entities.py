@@ -26,8 +26,16 @@ from rapidfuzz.distance import Levenshtein
 
 from judging.normalize import _DEMONYMS, STOPWORDS, stem
 
-__all__ = ["GENERIC", "PLACES", "LICENSED", "QUALIFIERS", "Substitution", "other_word",
-           "same_word", "substitution"]
+__all__ = [
+    "GENERIC",
+    "LICENSED",
+    "PLACES",
+    "QUALIFIERS",
+    "Substitution",
+    "other_word",
+    "same_word",
+    "substitution",
+]
 
 # Countries (the demonym table's), US states and Canadian provinces: after a place
 # they are an appositive ("Paris France", "Austin Texas"), not another name.
