@@ -146,18 +146,24 @@ def _family(a: str, b: str) -> bool:
 
 
 def same_word(c: str, a: str) -> bool:
-    """Could candidate word ``c`` stand for answer word ``a``?"""
+    """Could candidate word ``c`` stand for answer word ``a``? (The cheap tests
+    first: the word family test is implied by a shared 3-letter start, an
+    abbreviation needs the same first letter, a spelling variant a length within
+    its edits.)"""
     if c == a:
         return True
     if c.isdigit() or a.isdigit():
         return False
-    if stem(c) == stem(a) or _family(c, a) or _abbrev(c, a) or _abbrev(a, c):
+    if c[:1] == a[:1]:
+        if len(c) >= 3 and len(a) >= 3 and c[1:3] == a[1:3]:
+            return True  # Dave ~ David, Alex ~ Alexander (as the other-person rule)
+        if _abbrev(c, a) or _abbrev(a, c):
+            return True
+    if stem(c) == stem(a):
         return True
-    if len(c) >= 3 and len(a) >= 3 and c[:3] == a[:3]:
-        return True  # Dave ~ David, Alex ~ Alexander (as the other-person rule)
-    n = max(len(a), len(c))
     k = _edits(min(len(a), len(c)))
-    return k > 0 and n >= 6 and Levenshtein.distance(c, a, score_cutoff=k) <= k
+    return k > 0 and abs(len(a) - len(c)) <= k and \
+        Levenshtein.distance(c, a, score_cutoff=k) <= k
 
 
 def _generic(word: str) -> bool:

@@ -364,7 +364,7 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
     out = []
     for a in alts:
         toks = strip_articles(tokens(a.text))
-        if _may_merge(toks):
+        if toks and (not _MERGE_GATE.isdisjoint(toks) or "00" in a.text) and _may_merge(toks):
             toks = merge_number_tokens(toks)
         if not toks:
             continue
@@ -1394,6 +1394,18 @@ class Calibrator:
         z = x @ np.asarray(self._w) + self._b
         return 1.0 / (1.0 + np.exp(-z))
 
+    def scores(self, p: np.ndarray, short: np.ndarray) -> np.ndarray:
+        """:meth:`score` of an array of probabilities (``short``: the feature per row)."""
+        if not self.platt:
+            return p
+        (a0, b0), (a1, b1) = self.platt
+        a = np.where(short > 0, a1, a0)
+        b = np.where(short > 0, b1, b0)
+        with np.errstate(divide="ignore"):
+            z = a * np.log(p / (1.0 - p)) + b
+        out = 1.0 / (1.0 + np.exp(-z))
+        return np.where((p <= 0.0) | (p >= 1.0), p, out)
+
     def score(self, p: float, short: float) -> float:
         """The reported score of a grey case decided with probability ``p``: its
         regime's Platt map (``short``: the feature ``short``), or ``p``."""
@@ -1481,13 +1493,18 @@ def _verdict(a: Analysis, calibrator: Calibrator, p: float | None = None,
     correct = p >= calibrator.threshold
     if calibrator.platt:
         p = calibrator.score(p, a.features[_SHORT_FEATURE])
+    return _grey_verdict(a, correct, p)
+
+
+def _grey_verdict(a: Analysis, correct: bool, score: float) -> Verdict:
+    """The verdict of a grey case decided ``correct`` and scored ``score``."""
     return _new_verdict(
         correct,
         False,
-        round(p, 4),
+        round(score, 4),
         a.rule,
         a.matched,
-        f"{'Correct' if correct else 'Wrong'} ({a.rule}, calibrated p={p:.2f}): the answer "
+        f"{'Correct' if correct else 'Wrong'} ({a.rule}, calibrated p={score:.2f}): the answer "
         f"{a.detail}.",
     )
 
@@ -1564,7 +1581,8 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
     # The batch's answerlines and questions first, in one pass: each is prepared once
     # (a few candidates share it), and their objects are then not interleaved in
     # memory with the candidates' short-lived ones.
-    for line in dict.fromkeys(a if isinstance(a, str) else tuple(a) for a in answerlines):
+    keys = [a if isinstance(a, str) else tuple(a) for a in answerlines]
+    for line in dict.fromkeys(keys):
         _prepared(line)
     for q in dict.fromkeys(qs):
         _question_tokens(q)
@@ -1582,7 +1600,7 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
             infos[text] = _describe(toks, text)
         analyses = [
             _EMPTY_ANSWER if not c or c.isspace() else _analyze(infos[c], line, q)
-            for c, line, q in zip(block, answerlines[start:stop], qs[start:stop], strict=True)
+            for c, line, q in zip(block, keys[start:stop], qs[start:stop], strict=True)
         ]
         grey = [a.features for a in analyses if a.hard is None]
         # (a hard verdict's score reads whether the candidate is in another script)
@@ -1591,10 +1609,15 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
                         (i := infos[c]) is not None and not i.full_norm.isascii()))
                     for a, c in zip(analyses, block, strict=True)]
             continue
-        # One matrix product for the calibrator instead of a Python loop per pair.
+        # One matrix product for the calibrator instead of a Python loop per pair, and
+        # the scores' Platt maps as array operations.
         x = np.fromiter(chain.from_iterable(grey), float, len(grey) * len(FEATURE_NAMES))
-        probs = iter(cal.probabilities(x.reshape(len(grey), len(FEATURE_NAMES))).tolist())
-        out += [_verdict(a, cal, next(probs)) if a.hard is None else _verdict(
+        x = x.reshape(len(grey), len(FEATURE_NAMES))
+        p = cal.probabilities(x)
+        probs = iter(p.tolist())
+        scores = iter(cal.scores(p, x[:, _SHORT_FEATURE]).tolist())
+        out += [_grey_verdict(a, next(probs) >= cal.threshold, next(scores))
+                if a.hard is None else _verdict(
                     a, cal, None, not c.isascii() and (
                         (i := infos[c]) is not None and not i.full_norm.isascii()))
                 for a, c in zip(analyses, block, strict=True)]
