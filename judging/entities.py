@@ -295,11 +295,13 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             return Substitution("substitution", extra[0], missing[0])
         return LICENSED
     if not extra and missing and named:
-        if hyphen and not person and not hyphen.isdisjoint(missing) and any(
+        dropped = [a for a in missing if a in hyphen]
+        if dropped and (not person or len(dropped[0]) <= 3) and any(
                 a_words[i] in hyphen for i in matched_a):
-            # part of a hyphenated name dropped: "Guinea" for "Guinea-Bissau" (not of a
-            # person's: "Tamera Mowry" for "Tamera Mowry-Housley")
-            return Substitution("part", "", next(a for a in missing if a in hyphen))
+            # part of a hyphenated name dropped: "Guinea" for "Guinea-Bissau"; of a
+            # person's, only a syllable of a given name ("Kim Jong" for "Kim Jong-un",
+            # not "Tamera Mowry" for "Tamera Mowry-Housley")
+            return Substitution("part", "", dropped[0])
         nums = [a for a in missing if a.isdigit()]
         if nums and not months and len(nums) == len(missing) and int(nums[0]) <= 30 and \
                 any(not a.isdigit() for a in a_words):

@@ -92,6 +92,8 @@ MIDDLE = [
     pytest.param("George W. Bush", ["George H. W. Bush"], False, id="en-middle-initials-swapped"),
     pytest.param("George H. W. Bush", ["George W. Bush"], False, id="en-middle-initial-added"),
     pytest.param("Kim Jong-il", ["Kim Jong-un"], False, id="en-korean-given-name-part"),
+    pytest.param("Kim Jong", ["Kim Jong-un"], False, id="en-given-name-syllable-dropped"),
+    pytest.param("Jean Sartre", ["Jean-Paul Sartre"], True, id="en-hyphenated-given-name-shortened"),
     pytest.param("John Adams", ["John Quincy Adams [do not accept John Adams]"], False,
                  id="en-do-not-accept-the-father"),
     pytest.param("John Adams", ["John Quincy Adams [prompt on John Adams]"], False,
