@@ -5,9 +5,11 @@ Run ``python -m judging.train_calibrator`` from the repository root. It reads ev
 ``references``, ``candidate``, ``human_correct``, ``source``), runs the rule engine
 (:func:`judging.equivalence.analyze`) on each pair, and fits an L2-regularised
 logistic regression (numpy + ``scipy.optimize``; no scikit-learn) on the *grey*
-cases -- the ones no hard rule settled. Hard rules keep their decision; their
-``score`` is the share of human "correct" labels for that rule, shrunk toward the
-rule's decision.
+cases -- the ones no hard rule settled, which decides them. Their reported score
+is that probability through a Platt map per regime (long / short candidates), and
+a hard rule's score is the share of human "correct" labels for that rule, shrunk
+toward the rule's decision; both fitted with every data file weighing the same
+(:func:`balanced_weights`), so that no one data set's annotators stand for all.
 
 It reports grouped k-fold cross-validated accuracy (groups = questions, so one
 question's candidates never straddle train and test) and writes the weights and
