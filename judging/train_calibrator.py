@@ -169,8 +169,9 @@ def rule_rates(analyses: Sequence[Analysis], labels: Sequence[bool],
     """Share of human-correct labels per hard rule (the hard rules' scores).
 
     Shrunk toward the rule's own decision (0.95 for rules that accept, 0.05 for rules
-    that reject) with ``prior_strength`` pseudo-observations, so that a rule seen a
-    handful of times keeps a score near its decision. With ``scripts`` (per row: the
+    that reject) with ``prior_strength`` pseudo-observations against the number of
+    rows seen (with ``weights``, the share is the weighted one), so that a rule seen
+    a handful of times keeps a score near its decision. With ``scripts`` (per row: the
     candidate is in another script, :func:`~judging.equivalence.candidate_script`)
     the rows in another script also count for ``"<rule>|script"``, their own rate,
     which :meth:`Calibrator.hard_score` prefers for such candidates (the rule's rate
@@ -184,12 +185,15 @@ def rule_rates(analyses: Sequence[Analysis], labels: Sequence[bool],
             continue
         prior = 0.95 if a.hard else 0.05
         for key in (a.rule, a.rule + SCRIPT_RATE_SUFFIX) if script else (a.rule,):
-            c = counts.setdefault(key, [0.0, 0.0, prior])
+            c = counts.setdefault(key, [0.0, 0.0, prior, 0])
             c[0] += float(y) * w
             c[1] += w
+            c[3] += 1
+    # the weighted share, shrunk by the number of rows seen (not their weight: 27
+    # rows of a small table weighted up are still 27 rows of evidence)
     return {
-        rule: round((pos + prior_strength * prior) / (n + prior_strength), 4)
-        for rule, (pos, n, prior) in sorted(counts.items())
+        rule: round((pos / wsum * n + prior_strength * prior) / (n + prior_strength), 4)
+        for rule, (pos, wsum, prior, n) in sorted(counts.items())
     }
 
 
