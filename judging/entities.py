@@ -24,9 +24,31 @@ from collections.abc import Iterable
 
 from rapidfuzz.distance import Levenshtein
 
-from judging.normalize import STOPWORDS, stem
+from judging.normalize import _DEMONYMS, STOPWORDS, stem
 
-__all__ = ["GENERIC", "LICENSED", "QUALIFIERS", "Substitution", "same_word", "substitution"]
+__all__ = [
+    "GENERIC",
+    "LICENSED",
+    "PLACES",
+    "QUALIFIERS",
+    "Substitution",
+    "other_word",
+    "same_word",
+    "substitution",
+]
+
+# Countries (the demonym table's), US states and Canadian provinces: after a place
+# they are an appositive ("Paris France", "Austin Texas"), not another name.
+PLACES = frozenset(_DEMONYMS.values()) | frozenset({
+    "alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut",
+    "delaware", "florida", "georgia", "hawaii", "idaho", "illinois", "indiana", "iowa",
+    "kansas", "kentucky", "louisiana", "maine", "maryland", "massachusetts", "michigan",
+    "minnesota", "mississippi", "missouri", "montana", "nebraska", "nevada", "ohio",
+    "oklahoma", "oregon", "pennsylvania", "tennessee", "texas", "utah", "vermont",
+    "virginia", "washington", "wisconsin", "wyoming", "usa", "us", "uk", "ontario",
+    "quebec", "alberta", "manitoba", "saskatchewan", "england", "scotland", "wales",
+    "europe", "asia", "africa", "carolina", "dakota", "hampshire", "jersey", "york"
+})
 
 # Words that distinguish one entity from a sibling sharing its other words: adding
 # or dropping one is a different entity ("North Korea" / "Korea", "New York" / "York").
@@ -35,6 +57,10 @@ QUALIFIERS = frozenset({
     "northeast", "northwest", "southeast", "southwest", "upper", "lower", "major",
     "minor", "new", "old", "greater", "lesser", "inner", "outer", "elder", "younger",
     "high", "low", "left", "right", "first", "last", "early", "late", "equatorial",
+    # the seed languages' (after folding): id/ms, vi, tl, ko
+    "utara", "selatan", "timur", "barat", "tengah", "bac", "tay", "xich", "hilagang",
+    "timog", "silangan", "kanluran", "북", "남", "동", "서", "적도", "적", "북부", "남부",
+    # ("적": 적도 after the particle 도 is stripped)
 })
 # Words that describe rather than name: never the evidence of a substitution.
 GENERIC = frozenset({
@@ -51,7 +77,8 @@ GENERIC = frozenset({
     "poet", "novelist", "playwright", "philosopher", "mathematician", "astronaut",
     "explorer", "inventor", "engineer", "economist", "politician", "statesman", "region", "area", "district", "bay",
     "sea", "ocean", "language", "dynasty", "era", "period", "century", "year", "years",
-    "yes", "correct", "probably", "maybe", "think", "believe", "sure",
+    "yes", "correct", "probably", "maybe", "think", "believe", "sure", "obviously",
+    "definitely", "certainly", "guess", "perhaps", "surely", "actually", "express",
     "justice", "judge", "senator", "governor", "mayor", "chief", "professor", "prof",
     "reverend", "rev", "father", "bishop", "cardinal", "archbishop", "duke", "earl",
     "count", "baron", "tsar", "czar", "sultan", "shah", "chancellor", "minister", "prime",
@@ -71,9 +98,10 @@ _JOINERS = frozenset({"and", "or", "nor", "andor"})
 
 class Substitution(tuple):
     """``(kind, extra, missing)``: ``kind`` is ``"substitution"`` (a word swapped),
-    ``"qualifier"`` (a distinguishing word added or dropped) or ``"installment"``
-    (the answer's number dropped); ``extra`` the candidate's word, ``missing`` the
-    answer's."""
+    ``"qualifier"`` (a distinguishing word added or dropped), ``"installment"``
+    (the answer's number dropped), ``"extends"`` (a one-word name extended by
+    another word) or ``"part"`` (part of a hyphenated name dropped); ``extra`` the
+    candidate's word, ``missing`` the answer's."""
 
     __slots__ = ()
 
@@ -118,18 +146,24 @@ def _family(a: str, b: str) -> bool:
 
 
 def same_word(c: str, a: str) -> bool:
-    """Could candidate word ``c`` stand for answer word ``a``?"""
+    """Could candidate word ``c`` stand for answer word ``a``? (The cheap tests
+    first: the word family test is implied by a shared 3-letter start, an
+    abbreviation needs the same first letter, a spelling variant a length within
+    its edits.)"""
     if c == a:
         return True
     if c.isdigit() or a.isdigit():
         return False
-    if stem(c) == stem(a) or _family(c, a) or _abbrev(c, a) or _abbrev(a, c):
+    if c[:1] == a[:1]:
+        if len(c) >= 3 and len(a) >= 3 and c[1:3] == a[1:3]:
+            return True  # Dave ~ David, Alex ~ Alexander (as the other-person rule)
+        if _abbrev(c, a) or _abbrev(a, c):
+            return True
+    if stem(c) == stem(a):
         return True
-    if len(c) >= 3 and len(a) >= 3 and c[:3] == a[:3]:
-        return True  # Dave ~ David, Alex ~ Alexander (as the other-person rule)
-    n = max(len(a), len(c))
     k = _edits(min(len(a), len(c)))
-    return k > 0 and n >= 6 and Levenshtein.distance(c, a, score_cutoff=k) <= k
+    return k > 0 and abs(len(a) - len(c)) <= k and \
+        Levenshtein.distance(c, a, score_cutoff=k) <= k
 
 
 def _generic(word: str) -> bool:
@@ -144,7 +178,8 @@ def _content(toks: Iterable[str]) -> list[str]:
 def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                  question: frozenset[str] = frozenset(), *,
                  months: bool = False, proper: frozenset[str] | None = None,
-                 person: bool = False) -> Substitution | None:
+                 person: bool = False, hyphen: frozenset[str] = frozenset(),
+                 joined: frozenset[str] = frozenset()) -> Substitution | None:
     """Does the short answer ``core`` contradict ``answer`` (both normalized tokens)?
 
     ``None`` when they share no word (nothing to say: other rules decide);
@@ -157,7 +192,12 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     added qualifier or a dropped number needs a capitalized answer (``the lower leg``
     for ``leg`` is a description, ``North Korea`` for ``Korea`` another country).
     ``person``: the answer is a person's name (then a name word added after it is
-    another person: ``George Washington Carver``).
+    another person, ``George Washington Carver``, and so is a middle name swapped,
+    ``George W. Bush`` for ``George H. W. Bush``; a middle name added or dropped is
+    not, see docs/judging.md). ``hyphen``: the answer's
+    words that are parts of a hyphenated name (dropping one is another entity:
+    ``Guinea`` for ``Guinea-Bissau``); ``joined``: the candidate's (a word joined
+    to the answer's by a hyphen is no appositive: ``Austria-Hungary``).
     """
     if not _JOINERS.isdisjoint(core):
         return None
@@ -246,7 +286,7 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                 if c.isdigit() != a.isdigit():
                     continue  # a number added for a word ("Matthew 6:9") is no swap
                 if a.isdigit() or ((few or a in _KEYS) and a in QUALIFIERS) or proper is None \
-                        or a in proper or a in epithet:
+                        or a in proper or a in epithet or (person and 0 < i < len(a_words) - 1):
                     return Substitution("substitution", c, a)
         if len(c_words) == len(a_words) == 2 and len(extra) == 1 and len(missing) == 1 and (
                 proper is None or missing[0] in proper):
@@ -255,6 +295,13 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             return Substitution("substitution", extra[0], missing[0])
         return LICENSED
     if not extra and missing and named:
+        dropped = [a for a in missing if a in hyphen]
+        if dropped and (not person or len(dropped[0]) <= 3) and any(
+                a_words[i] in hyphen for i in matched_a):
+            # part of a hyphenated name dropped: "Guinea" for "Guinea-Bissau"; of a
+            # person's, only a syllable of a given name ("Kim Jong" for "Kim Jong-un",
+            # not "Tamera Mowry" for "Tamera Mowry-Housley")
+            return Substitution("part", "", dropped[0])
         nums = [a for a in missing if a.isdigit()]
         if nums and not months and len(nums) == len(missing) and int(nums[0]) <= 30 and \
                 any(not a.isdigit() for a in a_words):
@@ -262,6 +309,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         # (an epithet dropped is left to the calibrator: "Constantine" for "Constantine
         # the Great" is accepted, "Peter" for "Peter the Great" may be prompted)
         quals = [a for a in missing if a in QUALIFIERS and (proper is None or a in proper)]
+        if len(a_words) == 2 and missing == [a_words[0]] and a_words[0] in _DEMONYMS:
+            quals.append(a_words[0])  # "Samoa" for "American Samoa"
         if quals:
             return Substitution("qualifier", "", quals[0])
     if extra and not missing and named:
@@ -273,4 +322,55 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         if (person and len(extra) == 1 and len(core) == len(answer) + 1
                 and core[:-1] == answer and core[-1] == extra[0] and extra[0].isalpha()):
             return Substitution("substitution", extra[0], "")
+        if (len(c_words) == len(core) == len(extra) + 1 and len(a_words) == 1
+                and all(map(str.isalpha, extra)) and (proper is None or a_words[0] in proper)):
+            # one name extended by one or two words: "Guinea-Bissau" or "Guinea Bissau"
+            # for "Guinea", "Guinea Xích Đạo", "Austria-Hungary" for "Austria", "American Samoa" for
+            # "Samoa" (a given name before a surname is not: "Abraham Lincoln" for
+            # "Lincoln"; nor a country or state after a place: "Paris France")
+            # (not in Korean, where the verb follows: "세종대왕이 만들었습니다")
+            if core[0] == a_words[0] and a_words[0].isascii() and (
+                    not PLACES.issuperset(extra)
+                    or not joined.isdisjoint(extra)):
+                return Substitution("extends", extra[0], "")
+            if core[-1] == a_words[0] and extra[0] in _DEMONYMS:
+                return Substitution("qualifier", extra[0], "")
     return LICENSED
+
+
+# Endings that make a word of the same family (a plural, a demonym, an -ism): a
+# candidate word that is the answer's word plus one of these, or the other way
+# round, is the same word; any other ending makes another word ("Nigeria" for
+# "Niger", "Romania" for "Roman", "China" for "Chin").
+SAME_WORD_ENDINGS = frozenset({
+    "s", "es", "n", "an", "ans", "ian", "ians", "ns", "ese", "ish", "i", "is", "ic", "ics",
+    "ism", "ist", "ite", "er", "ers", "ed", "ing", "al", "ly", "e", "a", "y", "o", "um", "us",
+})
+
+
+def other_word(core: tuple[str, ...], answer: tuple[str, ...], *, person: bool = False
+               ) -> tuple[str, str] | None:
+    """``(candidate word, answer word)`` when the short answer ``core`` is ``answer``
+    with one word replaced by a different word that shares its start: one is the
+    other plus an ending that does not make a word of the same family ("Niger" for
+    "Nigeria", "Nigeria" for "Niger", "Roman" for "Romania"); else ``None``.
+
+    A plural, a demonym or an ``-ism`` is the same word (:data:`SAME_WORD_ENDINGS`),
+    and a person's given name may be shortened ("Alex" for "Alexander Fleming"), so
+    for a person only the surname is compared."""
+    if len(core) != len(answer):
+        return None
+    found = None
+    for i, (c, a) in enumerate(zip(core, answer, strict=True)):
+        if c == a:
+            continue
+        if found is not None:
+            return None  # two words differ: not this rule's case
+        short, long = (c, a) if len(c) < len(a) else (a, c)
+        if (len(short) < 3 or not long.startswith(short) or not long.isascii()
+                or not long.isalpha() or len(long) - len(short) > 3
+                or long[len(short):] in SAME_WORD_ENDINGS
+                or (person and i != len(answer) - 1)):
+            return None
+        found = (c, a)
+    return found

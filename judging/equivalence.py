@@ -60,6 +60,7 @@ from judging.short_rules import (
     confusable,
     may_be_number,
     number_words,
+    prefix_word,
     proper_words,
     read_number_cached,
     script_rules,
@@ -78,7 +79,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.1"
+EQUIVALENCE_VERSION = "2026.12.2"
 
 CALIBRATOR_PATH = Path(__file__).with_name("calibrator.json")
 
@@ -345,7 +346,8 @@ def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | 
     if len(caps) < 2:
         return False, None, None
     core = [t for t in toks if t not in _NAME_SUFFIXES]
-    if len(core) < 2 or core[0] in _NOT_PERSON_FIRST or core[-1] in _NOT_PERSON_LAST:
+    if (len(core) < 2 or core[0] in _NOT_PERSON_FIRST or core[-1] in _NOT_PERSON_LAST
+            or core[0] in _DEMONYMS):  # ("American Samoa" is a place)
         return False, None, None
     if any(t in STOPWORDS and t not in _NAME_PARTICLES for t in core):
         return False, None, None
@@ -362,7 +364,7 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
     out = []
     for a in alts:
         toks = strip_articles(tokens(a.text))
-        if _may_merge(toks):
+        if toks and (not _MERGE_GATE.isdisjoint(toks) or "00" in a.text) and _may_merge(toks):
             toks = merge_number_tokens(toks)
         if not toks:
             continue
@@ -486,6 +488,7 @@ class _Cand:
         "nums",
         "pairs",
         "refusal",
+        "text",
         "tok_set",
         "toks",
     )
@@ -495,7 +498,8 @@ class _Cand:
                  content: frozenset[str], content_set: frozenset[str],
                  core_content: frozenset[str], months: frozenset[str],
                  pairs: frozenset[tuple[str, str]], refusal: bool, disclaimer: bool,
-                 memo: dict) -> None:
+                 memo: dict, text: str) -> None:
+        self.text = text  # as written (rule 12b reads its comma)
         self.toks = toks
         self.full_norm = full_norm
         self.core = core
@@ -518,7 +522,7 @@ _NUM_START = re.compile(r" (\d[^ ]*)")
 @lru_cache(maxsize=65536)
 def _candidate(candidate: str) -> _Cand | None:
     """Normalize and describe a candidate once; ``None`` if it has no words."""
-    return _describe(_final_tokens(candidate, tokens(candidate)))
+    return _describe(_final_tokens(candidate, tokens(candidate)), candidate)
 
 
 def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
@@ -568,8 +572,9 @@ def _final_tokens(text: str, toks: tuple[str, ...]) -> tuple[str, ...]:
     return tokens(tail) or toks
 
 
-def _describe(toks: tuple[str, ...]) -> _Cand | None:
-    """Describe a candidate from its tokens; ``None`` if it has no words."""
+def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
+    """Describe a candidate from its tokens (``text``: as written); ``None`` if it
+    has no words."""
     if not toks:
         return None
     joined = " ".join(toks)
@@ -615,6 +620,7 @@ def _describe(toks: tuple[str, ...]) -> _Cand | None:
         n <= 40 and _refusal(full_norm),
         n > 8 and any(map(full_norm.__contains__, _DISCLAIMER)),
         {},
+        text,
     )
 
 
@@ -1009,9 +1015,14 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         # 12b. a confusable entity: shares words, swaps one the answerline does not license
         # (only when the answer shares a word with an acceptable answer)
         if not alt_tokens.isdisjoint(core):
-            swapped = confusable(core, accept, qtok)
+            swapped = confusable(core, accept, qtok, info.text)
             if swapped is not None:
                 return _decided(swapped)
+        # 12c. another word sharing a word's start ("Niger" for "Nigeria")
+        if len(core) <= 3:
+            other = prefix_word(core, accept)
+            if other is not None:
+                return _decided(other)
 
     # 8. grey case: features for the calibrator
     g = _grey(info, accept, qtok, alt_tokens)
@@ -1331,7 +1342,14 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
 
 @dataclass(frozen=True)
 class Calibrator:
-    """Logistic regression over :data:`FEATURE_NAMES` (standardized inputs)."""
+    """Logistic regression over :data:`FEATURE_NAMES` (standardized inputs).
+
+    The regression *decides* a grey case (``p >= threshold``); its probability is
+    then *scored* per regime by a Platt map ``sigmoid(a * logit(p) + b)`` fitted on
+    data sets weighted equally (``platt``: ``(a, b)`` for long candidates, then for
+    short ones, feature ``short``; empty: the score is ``p``). The decision keeps
+    the accuracy of the pooled fit; the score does not let the largest data set's
+    annotators stand for everyone's (see docs/judging.md, "The calibrator")."""
 
     mean: tuple[float, ...]
     scale: tuple[float, ...]
@@ -1339,6 +1357,7 @@ class Calibrator:
     intercept: float
     threshold: float = 0.5
     rule_rates: tuple[tuple[str, float], ...] = ()
+    platt: tuple[tuple[float, float], ...] = ()
 
     def hard_score(self, rule: str, correct: bool, script: bool = False) -> float:
         """Score of a hard-rule verdict: the smoothed share of human "correct" labels
@@ -1375,6 +1394,32 @@ class Calibrator:
         z = x @ np.asarray(self._w) + self._b
         return 1.0 / (1.0 + np.exp(-z))
 
+    def scores(self, p: np.ndarray, short: np.ndarray) -> np.ndarray:
+        """:meth:`score` of an array of probabilities (``short``: the feature per row)."""
+        if not self.platt:
+            return p
+        (a0, b0), (a1, b1) = self.platt
+        a = np.where(short > 0, a1, a0)
+        b = np.where(short > 0, b1, b0)
+        with np.errstate(divide="ignore"):
+            z = a * np.log(p / (1.0 - p)) + b
+        out = 1.0 / (1.0 + np.exp(-z))
+        return np.where((p <= 0.0) | (p >= 1.0), p, out)
+
+    def score(self, p: float, short: float) -> float:
+        """The reported score of a grey case decided with probability ``p``: its
+        regime's Platt map (``short``: the feature ``short``), or ``p``."""
+        if not self.platt:
+            return p
+        a, b = self.platt[1 if short else 0]
+        if p <= 0.0 or p >= 1.0:
+            return p
+        z = a * math.log(p / (1.0 - p)) + b
+        if z >= 0:
+            return 1.0 / (1.0 + math.exp(-z))
+        e = math.exp(z)
+        return e / (1.0 + e)
+
     @classmethod
     def from_dict(cls, data: dict) -> Calibrator:
         if tuple(data["features"]) != FEATURE_NAMES:
@@ -1387,6 +1432,7 @@ class Calibrator:
             threshold=float(data.get("threshold", 0.5)),
             rule_rates=tuple(sorted((str(k), float(v))
                                     for k, v in data.get("rule_rates", {}).items())),
+            platt=tuple((float(a), float(b)) for a, b in data.get("platt", ())),
         )
 
 
@@ -1445,15 +1491,25 @@ def _verdict(a: Analysis, calibrator: Calibrator, p: float | None = None,
     if p is None:
         p = calibrator.probability(a.features)
     correct = p >= calibrator.threshold
+    if calibrator.platt:
+        p = calibrator.score(p, a.features[_SHORT_FEATURE])
+    return _grey_verdict(a, correct, p)
+
+
+def _grey_verdict(a: Analysis, correct: bool, score: float) -> Verdict:
+    """The verdict of a grey case decided ``correct`` and scored ``score``."""
     return _new_verdict(
         correct,
         False,
-        round(p, 4),
+        round(score, 4),
         a.rule,
         a.matched,
-        f"{'Correct' if correct else 'Wrong'} ({a.rule}, calibrated p={p:.2f}): the answer "
+        f"{'Correct' if correct else 'Wrong'} ({a.rule}, calibrated p={score:.2f}): the answer "
         f"{a.detail}.",
     )
+
+
+_SHORT_FEATURE = FEATURE_NAMES.index("short")
 
 
 def judge(candidate: str, answerline: str | Sequence[str], *, question: str = "",
@@ -1525,7 +1581,8 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
     # The batch's answerlines and questions first, in one pass: each is prepared once
     # (a few candidates share it), and their objects are then not interleaved in
     # memory with the candidates' short-lived ones.
-    for line in dict.fromkeys(a if isinstance(a, str) else tuple(a) for a in answerlines):
+    keys = [a if isinstance(a, str) else tuple(a) for a in answerlines]
+    for line in dict.fromkeys(keys):
         _prepared(line)
     for q in dict.fromkeys(qs):
         _question_tokens(q)
@@ -1540,10 +1597,10 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
                     toks[0] in _NOT_BUT_START
                     or not _CORRECTION_GATE.isdisjoint(toks[1:MAX_HEAD + 2]))):
                 toks = _final_tokens(text, toks)
-            infos[text] = _describe(toks)
+            infos[text] = _describe(toks, text)
         analyses = [
             _EMPTY_ANSWER if not c or c.isspace() else _analyze(infos[c], line, q)
-            for c, line, q in zip(block, answerlines[start:stop], qs[start:stop], strict=True)
+            for c, line, q in zip(block, keys[start:stop], qs[start:stop], strict=True)
         ]
         grey = [a.features for a in analyses if a.hard is None]
         # (a hard verdict's score reads whether the candidate is in another script)
@@ -1552,10 +1609,15 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
                         (i := infos[c]) is not None and not i.full_norm.isascii()))
                     for a, c in zip(analyses, block, strict=True)]
             continue
-        # One matrix product for the calibrator instead of a Python loop per pair.
+        # One matrix product for the calibrator instead of a Python loop per pair, and
+        # the scores' Platt maps as array operations.
         x = np.fromiter(chain.from_iterable(grey), float, len(grey) * len(FEATURE_NAMES))
-        probs = iter(cal.probabilities(x.reshape(len(grey), len(FEATURE_NAMES))).tolist())
-        out += [_verdict(a, cal, next(probs)) if a.hard is None else _verdict(
+        x = x.reshape(len(grey), len(FEATURE_NAMES))
+        p = cal.probabilities(x)
+        probs = iter(p.tolist())
+        scores = iter(cal.scores(p, x[:, _SHORT_FEATURE]).tolist())
+        out += [_grey_verdict(a, next(probs) >= cal.threshold, next(scores))
+                if a.hard is None else _verdict(
                     a, cal, None, not c.isascii() and (
                         (i := infos[c]) is not None and not i.full_norm.isascii()))
                 for a, c in zip(analyses, block, strict=True)]

@@ -1,6 +1,7 @@
-"""The rules of judge version 2026.12.1 for short answers and other scripts (pure
+"""The rules of judge version 2026.12.2 for short answers and other scripts (pure
 Python, no Django): rule 3b (scripts without spaces), 7b (number words of other
-languages) and 12b (confusable entities), as numbered in docs/judging.md.
+languages), 12b (confusable entities) and 12c (another word sharing a word's
+start), as numbered in docs/judging.md.
 
 :mod:`judging.equivalence` calls them in its rule order and turns their
 :data:`Decision` into its ``Analysis``. They read the answerline's prepared
@@ -13,15 +14,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from judging.entities import LICENSED, substitution
-from judging.normalize import tokens
+from judging.entities import LICENSED, other_word, substitution
+from judging.normalize import strip_articles, tokens
 from judging.numbers import FIRST_CHARS, FIRST_WORDS, read_number
 from judging.scripts import NOSPACE, find_in_run
 
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
 
-__all__ = ["Decision", "confusable", "may_be_number", "number_words", "proper_words",
+__all__ = ["Decision", "comma_head", "confusable", "hyphen_words", "may_be_number",
+           "number_words", "prefix_word", "proper_words",
            "read_number_cached", "script_rules"]
 
 # (rule, correct, matched answerline text, detail, prompt)
@@ -34,19 +36,31 @@ def _decide(rule: str, correct: bool, matched: str | None, detail: str, *,
 
 
 def confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
-                qtok: frozenset[str]) -> Decision | None:
+                qtok: frozenset[str], text: str = "") -> Decision | None:
     """Rule 12b (:mod:`judging.entities`): wrong when every acceptable answer that
     shares a word with the short answer is contradicted by it ("North Korea" for
-    "South Korea", "Star Trek" for "Star Wars", "Toy Story" for "Toy Story 2")."""
+    "South Korea", "Star Trek" for "Star Wars", "Toy Story" for "Toy Story 2",
+    "John Adams" for "John Quincy Adams", "Guinea-Bissau" for "Guinea").
+    ``text``: the candidate as written (a part after its comma is an appositive:
+    "Paris, Texas" for "Paris")."""
     found = None
+    head: tuple[str, ...] | None = None
     for a in accept:
-        sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=proper_words(a.alt.text),
-                           person=a.person)
+        proper = proper_words(a.alt.text)
+        sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=proper,
+                           person=a.person, hyphen=hyphen_words(a.alt.text),
+                           joined=hyphen_words(text) if "-" in text else _NONE)
         if sub is None:
             continue
         if sub is LICENSED or (a.head and substitution(
-                core, a.head, qtok, proper=proper_words(a.alt.text)) is LICENSED):
+                core, a.head, qtok, proper=proper) is LICENSED):
             return None  # (or licensed by the part before a comma: "Surrey, England")
+        if head is None:
+            head = comma_head(text) if "," in text else ()
+        if head and head != core and (head == a.toks or substitution(
+                head, a.toks, qtok, proper=proper, person=a.person,
+                hyphen=hyphen_words(a.alt.text)) is LICENSED):
+            return None  # the candidate's own appositive: "Paris, France" for "Paris"
         if found is None:
             found = (sub, a)
     if found is None:
@@ -55,6 +69,12 @@ def confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
     if sub.kind == "installment":
         detail = f"drops the number {sub[2]} of '{a.alt.text}' (another installment)"
         return _decide("installment", False, a.alt.text, detail)
+    if sub.kind == "extends":
+        detail = f"extends '{a.alt.text}' by '{sub[1]}': the name of another entity"
+        return _decide("other-entity", False, a.alt.text, detail)
+    if sub.kind == "part":
+        detail = f"drops '{sub[2]}' of the hyphenated name '{a.alt.text}': another entity"
+        return _decide("other-entity", False, a.alt.text, detail)
     if sub.kind == "qualifier":
         word = sub[1] or sub[2]
         verb = "adds" if sub[1] else "drops"
@@ -65,9 +85,51 @@ def confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
     return _decide("other-entity", False, a.alt.text, detail)
 
 
+def prefix_word(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 12c: wrong when the short answer is an acceptable answer with one word
+    replaced by another word sharing its start ("Niger" for "Nigeria", see
+    :func:`judging.entities.other_word`). Every acceptable answer of the same length
+    must be so contradicted (one that is not may be a spelling the calibrator
+    accepts); answers of other lengths are left to the other rules."""
+    found = None
+    for a in accept:
+        if len(a.toks) != len(core):
+            continue
+        pair = other_word(core, a.toks, person=a.person)
+        if pair is None:
+            return None
+        if found is None:
+            found = _decide("other-word", False, a.alt.text,
+                            f"says '{pair[0]}' where '{a.alt.text}' has '{pair[1]}': another "
+                            f"word sharing its start")
+    return found
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=4096)
+def hyphen_words(text: str) -> frozenset[str]:
+    """The normalized words of ``text`` that are parts of a hyphenated name
+    ("Guinea-Bissau", "Austria-Hungary"; not "left-sided": a capital first)."""
+    if "-" not in text:
+        return _NONE
+    return frozenset(t for w in text.split() if "-" in w.strip("-") and w[:1].isupper()
+                     for t in tokens(w))
+
+
+@lru_cache(maxsize=4096)
+def comma_head(text: str) -> tuple[str, ...]:
+    """The tokens of ``text`` before its first comma, articles dropped."""
+    return strip_articles(tokens(text.split(",", 1)[0]))
+
+
 @lru_cache(maxsize=16384)
 def proper_words(text: str) -> frozenset[str]:
-    """The normalized words of ``text`` written with a capital (a name's words)."""
+    """The normalized words of ``text`` written with a capital (a name's words); in
+    a script without case (Korean, ...) every word."""
+    if text.lower() == text.upper() and not text.isascii() and any(map(str.isalpha, text)):
+        return frozenset(tokens(text))
     return frozenset(t for w in text.split() if w[:1].isupper() for t in tokens(w))
 
 

@@ -153,3 +153,39 @@ def test_hard_rule_rates_of_other_scripts() -> None:
     v = judge("부산", ["서울"])
     assert v.rule == "no-match" and v.score == shipped["no-match|script"]
     assert judge("Lyon", ["Paris"]).score == shipped["no-match"]
+
+
+def test_fit_platt_matches_statsmodels_weighted_logit() -> None:
+    """Platt scaling is a one-feature logistic regression: with no prior it is
+    statsmodels' weighted binomial GLM (frequency weights) on the logits."""
+    sm = pytest.importorskip("statsmodels.api")
+    from judging.train_calibrator import fit_platt
+
+    rng = np.random.default_rng(11)
+    logits = rng.normal(size=600) * 2.0
+    y = rng.random(600) < 1 / (1 + np.exp(-(0.6 * logits - 0.4)))
+    w = np.where(np.arange(600) < 200, 3.0, 0.5)  # two "data sets", weighed alike
+    a, b = fit_platt(logits, y, w, prior=0.0)
+    ref = sm.GLM(y.astype(float), sm.add_constant(logits), family=sm.families.Binomial(),
+                 freq_weights=w).fit()
+    np.testing.assert_allclose([b, a], ref.params, rtol=1e-4, atol=1e-5)
+
+
+def test_platt_maps_score_but_do_not_decide() -> None:
+    """A grey case is decided by the regression's own probability and reported
+    with its regime's Platt map (long candidates, then short ones)."""
+    from judging.equivalence import Analysis, _verdict
+
+    feats = [0.0] * len(FEATURE_NAMES)
+    cal = Calibrator(tuple(feats), tuple([1.0] * len(feats)), tuple(feats), 0.2,
+                     platt=((1.0, -1.0), (2.0, 0.0)))
+    p = 1 / (1 + np.exp(-0.2))  # ~0.55: correct at threshold 0.5
+    long_v = _verdict(Analysis("fuzzy", None, False, None, "", tuple(feats)), cal)
+    assert long_v.correct and long_v.score == pytest.approx(1 / (1 + np.exp(0.8)), abs=1e-4)
+    feats[FEATURE_NAMES.index("short")] = 1.0
+    short_v = _verdict(Analysis("fuzzy", None, False, None, "", tuple(feats)), cal)
+    assert short_v.correct and short_v.score == pytest.approx(1 / (1 + np.exp(-0.4)), abs=1e-4)
+    assert Calibrator((), (), (), 0.0).score(float(p), 1.0) == p  # no maps: the probability
+    shipped = json.loads(CALIBRATOR_PATH.read_text(encoding="utf-8"))
+    assert equivalence.CALIBRATOR.platt == tuple(tuple(ab) for ab in shipped["platt"])
+    assert len(equivalence.CALIBRATOR.platt) == 2
