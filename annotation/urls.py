@@ -18,6 +18,7 @@ urlpatterns = [
     path(_flow + "work/", views.work, name="work"),
     path(_flow + "rate/", views.rate, name="rate"),
     path(_flow + "audio/<str:assignment>/", views.audio, name="audio"),
+    path(_flow + "audio/<str:assignment>/<str:stimulus>/", views.stimulus_audio, name="stimulus_audio"),
     path(_flow + "done/", views.done, name="done"),
     path(_research, views.campaign_list, name="campaign_list"),
     path(_research + "<slug:campaign>/", views.campaign_detail, name="campaign_detail"),

@@ -45,6 +45,7 @@ from .models import (
     ItemKind,
     Outcome,
     Platform,
+    Stimulus,
 )
 from .views_research import (  # noqa: F401 - the URLconf names them through this module
     campaign_detail,
@@ -281,6 +282,23 @@ def audio(request: HttpRequest, slug: str, campaign: str, assignment: str) -> Ht
     if a.audio_at is None:  # the listening check's timeline starts at the first byte served
         services.assignment_audio_fetched(assignment=a)
     return serve_clip(request, a.item.clip)
+
+
+@require_http_methods(["GET", "HEAD"])
+def stimulus_audio(request: HttpRequest, slug: str, campaign: str, assignment: str, stimulus: str) -> HttpResponse:
+    """One stimulus of one of the annotator's own multi-stimulus assignments, under its
+    opaque id (never its role, system or file name; Range supported). The first fetch
+    of any stimulus starts the listening check's timeline."""
+    c = _campaign(slug, campaign)
+    annotator = _annotator(request, c)
+    a = get_object_or_404(Assignment, public_id=assignment, annotator=annotator) if annotator else None
+    found = (Stimulus.objects.select_related("clip").filter(item_id=a.item_id, public_id=stimulus).first()
+             if a is not None else None)
+    if found is None:
+        raise Http404("No such clip")
+    if a.audio_at is None:
+        services.assignment_audio_fetched(assignment=a)
+    return serve_clip(request, found.clip, variant=found.public_id)
 
 
 @require_GET
