@@ -275,6 +275,16 @@ def _multi_payload(assignment: Assignment, slug: str, cslug: str) -> dict[str, A
 
     item, campaign = assignment.item, assignment.campaign
     url = reverse("annotation:stimulus_audio", args=[slug, cslug, assignment.public_id, "{id}"])
+    test = stimuli_payload(campaign, assignment, url.replace("%7Bid%7D", "{id}"))
+    criteria = _criteria_payload(campaign)
+    if test["mode"] == "choice":
+        # the answer names a stimulus: "A" / "B" are on-screen places, so each button
+        # carries the opaque id of the stimulus shown there ("none" stays "none")
+        place = {"A": 0, "B": 1}
+        for crit in criteria:
+            for ch in crit["choices"]:
+                if ch["value"] in place:
+                    ch["value"] = test["stimuli"][place[ch["value"]]]["id"]
     return {
         "assignment": assignment.public_id,
         "served_at": assignment.served_at.isoformat(),
@@ -282,8 +292,8 @@ def _multi_payload(assignment: Assignment, slug: str, cslug: str) -> dict[str, A
         "audio_url": None, "duration_s": None,
         "context": item.context, "question": item.question, "reference": item.reference,
         "response": item.response,
-        "criteria": _criteria_payload(campaign),
-        "test": stimuli_payload(campaign, assignment, url.replace("%7Bid%7D", "{id}")),
+        "criteria": criteria,
+        "test": test,
     }
 
 

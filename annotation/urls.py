@@ -25,6 +25,8 @@ urlpatterns = [
     path(_research + "<slug:campaign>/preview/", views.campaign_preview, name="campaign_preview"),
     path(_research + "<slug:campaign>/preview/<str:item>/audio/", views.campaign_preview_audio,
          name="campaign_preview_audio"),
+    path(_research + "<slug:campaign>/preview/<str:item>/audio/<str:stimulus>/", views.campaign_preview_stimulus_audio,
+         name="campaign_preview_stimulus_audio"),
     path(_research + "<slug:campaign>/report/", views.campaign_report, name="campaign_report"),
     path(_research + "<slug:campaign>/export/<str:table>.<str:fmt>", views.campaign_export,
          name="campaign_export"),
