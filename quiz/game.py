@@ -396,7 +396,8 @@ def board(
     People need the study's ``leaderboard_min_answers`` stage-1 answers to be ranked
     (not in the daily board: everyone answers the same few). Model systems appear
     as rows with their verdicts on the same kind of questions (in the daily board:
-    on the day's set). Ranked by points, then accuracy. Skips and time-outs count as
+    on the day's set, one verdict per question: their free answers, or their
+    MCQ answers when the study serves MCQ only). Ranked by points, then accuracy. Skips and time-outs count as
     answered and not correct.
     """
     from .selectors import handle_change_flags
@@ -408,7 +409,9 @@ def board(
         qs = qs.filter(question__category=category)
     if daily is not None:
         ids = daily_question_ids(project=project, day=daily, size=study.daily_size)
-        qs = qs.filter(Q(responder__kind="model", question_id__in=ids)
+        # One verdict per machine and question: free answers (recall), unless the study is MCQ only.
+        machine_mode = Mode.MCQ if studies.design_modes(study, None) == (Mode.MCQ,) else Mode.FREE
+        qs = qs.filter(Q(responder__kind="model", question_id__in=ids, mode=mode or machine_mode)
                        | Q(responder__kind="human", round__kind=PlayRound.Kind.DAILY, round__day=daily))
     rule = points_rule(study)
     rows: dict[int, dict] = {}
