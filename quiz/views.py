@@ -377,6 +377,11 @@ def _play_text() -> dict[str, str]:
         "seconds": _("%(n)s s"),
         "summary": _("See the round summary"),
         "dailyDone": _("See your daily result"),
+        "challengeOpen": _("I think my answer should count"),
+        "challengeWhy": _("Why should it count? (optional)"),
+        "challengeSend": _("Send"),
+        "challengeSent": _("Sent."),
+        "challengeFailed": _("Could not send. Try again."),
     }
 
 
