@@ -246,13 +246,15 @@ def utc_today() -> date:
     return timezone.now().astimezone(UTC).date()
 
 
-def daily_question_ids(*, project: Project, day: date, size: int) -> list[int]:
+def daily_question_ids(*, project: Project, day: date, size: int, study: QuizStudy | None = None) -> list[int]:
     """The day's challenge questions for everyone: :func:`quiz.scoring.daily_set` over playable ones.
 
     Keyed by the project's slug and each question's external id, so the set does not
-    depend on database ids, insertion order or the server.
+    depend on database ids, insertion order or the server. When the study serves
+    multiple choice only, only questions with options are drawn.
     """
-    ids = dict(studies.playable(project).values_list("external_id", "id"))
+    mcq_only = study is not None and studies.design_modes(study, None) == (Mode.MCQ,)
+    ids = dict(studies.playable(project, mode=Mode.MCQ if mcq_only else None).values_list("external_id", "id"))
     return [ids[key] for key in scoring.daily_set(project.slug, day, ids, size)]
 
 
@@ -276,7 +278,7 @@ def daily_next(*, study: QuizStudy, responder: Responder, play_round: PlayRound)
     the player has met every question of the day's set (questions met before the
     day, in any round, are not served again: the once-per-player rule holds).
     """
-    ids = daily_question_ids(project=responder.project, day=play_round.day, size=play_round.size)
+    ids = daily_question_ids(project=responder.project, day=play_round.day, size=play_round.size, study=study)
     pending = (Presentation.objects.filter(round=play_round)
                .exclude(question_id__in=Response.objects.filter(round=play_round).values("question_id"))
                .select_related("question").first())
@@ -290,8 +292,6 @@ def daily_next(*, study: QuizStudy, responder: Responder, play_round: PlayRound)
             modes = studies.design_modes(study, None)
             mode = studies.mode_for_new(study=study, responder=responder, question=question, modes=modes,
                                         rng=random.SystemRandom())
-            if mode == Mode.MCQ and not question.has_mcq:
-                mode = Mode.FREE
             return studies.Serving(question, mode, 1)
     return None
 
@@ -408,7 +408,7 @@ def board(
     if category is not None:
         qs = qs.filter(question__category=category)
     if daily is not None:
-        ids = daily_question_ids(project=project, day=daily, size=study.daily_size)
+        ids = daily_question_ids(project=project, day=daily, size=study.daily_size, study=study)
         # One verdict per machine and question: free answers (recall), unless the study is MCQ only.
         machine_mode = Mode.MCQ if studies.design_modes(study, None) == (Mode.MCQ,) else Mode.FREE
         qs = qs.filter(Q(responder__kind="model", question_id__in=ids, mode=mode or machine_mode)
@@ -471,7 +471,8 @@ def versus(*, study: QuizStudy, responder: Responder) -> dict:
 
 def daily_result(*, study: QuizStudy, play_round: PlayRound) -> dict:
     """A player's daily round in question order: marks (right / wrong / pass) and points."""
-    ids = daily_question_ids(project=play_round.responder.project, day=play_round.day, size=play_round.size)
+    ids = daily_question_ids(project=play_round.responder.project, day=play_round.day, size=play_round.size,
+                             study=study)
     by_question = {r.question_id: r for r in _effective(Response.objects.filter(round=play_round))}
     visible = studies.results_visible(study)
     marks: list[bool | None] = []

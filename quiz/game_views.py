@@ -45,7 +45,7 @@ def _daily_context(request: HttpRequest, project, study) -> dict:
     day = game.utc_today()
     visible = studies.results_visible(study)
     context = {"project": project, "study": study, "day": day, "visible": visible,
-               "size": len(game.daily_question_ids(project=project, day=day, size=study.daily_size)),
+               "size": len(game.daily_question_ids(project=project, day=day, size=study.daily_size, study=study)),
                "board": game.board(project=project, study=study, daily=day) if visible else []}
     if request.user.is_authenticated:
         responder = _responder(project, request)

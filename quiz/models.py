@@ -506,7 +506,8 @@ class Response(models.Model):
         null=True, blank=True, help_text="Share of the revealed audio the player heard (0-1)."
     )
     latency_ms = models.PositiveIntegerField(null=True, blank=True)
-    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.ANSWER)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.ANSWER,
+                               db_default=Outcome.ANSWER)
     buzz_position = models.FloatField(
         null=True, blank=True,
         help_text="Pyramidal: how far into the pyramid the buzz came, 0 (at once) to 1 (all heard).",

@@ -459,3 +459,14 @@ def test_history_shows_plain_rulings_and_upheld_challenges(client, study, make_u
     for jargon in ("calibrated", "fuzzy", "token-overlap", "similarity", response.rule):
         assert jargon not in page
     assert Outcome.SKIP == "skip"
+
+
+def test_daily_set_under_mcq_only_draws_questions_with_options(client, study):
+    from quiz.models import Question
+
+    study_update(project=study, daily_size=3, design="one_mode", one_mode="mcq")
+    ids = game.daily_question_ids(project=study, day=game.utc_today(), size=3, study=study_for(study))
+    assert ids and all(Question.objects.get(pk=i).has_mcq for i in ids)
+    _start(client, study, daily="1")
+    _page, p = _next(client, study, reverse("quiz:daily_play", args=[study.slug]))
+    assert p.mode == "mcq" and p.question_id in ids and p.round.kind == "daily"
