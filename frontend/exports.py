@@ -65,6 +65,8 @@ RESPONSE_COLUMNS: dict[str, str] = {
     "design": "design",
     "feedback": "feedback",
     "prompted": "prompted",
+    "outcome": "outcome",
+    "buzz_position": "buzz_position",
     "listened_fraction": "listened_fraction",
     "protocol_version": "responder__enrolment__protocol_version",
     "latency_ms": "latency_ms",
@@ -86,6 +88,7 @@ ARROW_SCHEMA = pa.schema([
     ("answer_text", pa.string()), ("choice", pa.int16()), ("choice_position", pa.int16()),
     ("clue_index", pa.int16()), ("clue_time_s", pa.float64()), ("stage", pa.int16()),
     ("design", pa.string()), ("feedback", pa.string()), ("prompted", pa.bool_()),
+    ("outcome", pa.string()), ("buzz_position", pa.float64()),
     ("listened_fraction", pa.float64()), ("protocol_version", pa.int32()), ("latency_ms", pa.int64()), ("correct", pa.bool_()),
     ("auto_correct", pa.bool_()), ("prompt", pa.bool_()), ("score", pa.float64()), ("rule", pa.string()),
     ("rule_version", pa.string()), ("matched", pa.string()), ("explanation", pa.string()),
@@ -202,7 +205,7 @@ def csv_stream(rows: Iterable[tuple], *, batch: int = 500, raw: bool = False) ->
 BOOL_COLUMNS = ("correct", "auto_correct", "prompt", "prompted")
 #: Free-text columns of the responses export (escaped in the CSV, see csv_safety).
 TEXT_COLUMNS = ("question_id", "category", "source", "responder", "kind", "system", "condition",
-                "mode", "answer_text", "design", "feedback", "rule", "rule_version", "matched",
+                "mode", "answer_text", "design", "feedback", "outcome", "rule", "rule_version", "matched",
                 "explanation")
 
 

@@ -114,6 +114,8 @@ def challenge_submit(*, response: Response, by, text: str = "") -> tuple[Challen
     existing = Challenge.objects.filter(response=response).first()
     if existing:
         return existing, False
+    if response.outcome != "answer":
+        raise JudgingError("response_id", "a pass or a time-out has no answer to challenge")
     if selectors.effective_correct(response):
         raise JudgingError("response_id", "this answer was already judged correct")
     text = (text or "").strip()
@@ -212,7 +214,8 @@ def responses_rescore(
     answer). Running it twice changes nothing the second time.
     """
     report = RescoreReport(version=EQUIVALENCE_VERSION, dry_run=dry_run)
-    qs = Response.objects.filter(mode=Mode.FREE)
+    # Skips and time-outs (quiz.models.Outcome) have no answer to judge.
+    qs = Response.objects.filter(mode=Mode.FREE, outcome="answer")
     if project is not None:
         qs = qs.filter(project=project)
     if not all_versions:

@@ -324,7 +324,8 @@ class ResponseSerializer(serializers.ModelSerializer):
     class Meta:
         model = Response
         fields = ["id", "question", "responder_id", "responder", "kind", "system", "condition", "mode",
-                  "answer_text", "choice", "choice_position", "clue_index", "latency_ms", "correct", "prompt",
+                  "answer_text", "choice", "choice_position", "clue_index", "outcome", "buzz_position", "latency_ms",
+                  "correct", "prompt",
                   "score", "rule", "rule_version", "matched", "explanation", "created_at"]
 
     def get_system(self, obj: Response) -> str | None:

@@ -288,6 +288,22 @@ class QuizStudy(models.Model):
     ask_trivia_experience = models.BooleanField(default=False)
     collect_payment_email = models.BooleanField(default=False)
     protocol_version = models.PositiveIntegerField(default=1)
+    # Game settings (quiz.scoring; docs/playing.md).
+    points_correct = models.PositiveSmallIntegerField(default=10, help_text="Points for a correct answer.")
+    points_early_bonus = models.PositiveSmallIntegerField(
+        default=10, help_text="Extra points for a correct buzz at the very start of a pyramid (falls to 0 at its end)."
+    )
+    points_wrong_early = models.PositiveSmallIntegerField(
+        default=5, help_text="Points taken for a wrong buzz while more of the pyramid remained (0: no penalty)."
+    )
+    answer_seconds = models.PositiveSmallIntegerField(
+        default=10, help_text="Seconds to answer after a buzz (the server adds a short grace)."
+    )
+    question_seconds = models.PositiveSmallIntegerField(
+        default=0, help_text="Seconds per question from serving to buzz or answer (0: no question timer)."
+    )
+    round_size = models.PositiveSmallIntegerField(default=10, help_text="Questions in a round.")
+    daily_size = models.PositiveSmallIntegerField(default=5, help_text="Questions in the daily challenge.")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -324,6 +340,40 @@ class StudyProtocolVersion(models.Model):
         return f"protocol v{self.version} of project #{self.project_id}"
 
 
+class PlayRound(models.Model):
+    """A round of questions a player plays in one go, or their daily challenge of one day.
+
+    Questions served while the round is open belong to it (``Presentation.round``,
+    ``Response.round``); the round ends once ``size`` of them are answered (or when
+    nothing is left to serve). A daily round's questions are the day's set
+    (``quiz.scoring.daily_set``), the same for every player.
+    """
+
+    class Kind(models.TextChoices):
+        ROUND = "round", "Round"
+        DAILY = "daily", "Daily challenge"
+
+    responder = models.ForeignKey(Responder, on_delete=models.CASCADE, related_name="rounds")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ROUND)
+    day = models.DateField(null=True, blank=True, help_text="Daily challenge: the UTC day.")
+    category = models.ForeignKey(Category, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    chosen_mode = models.CharField(max_length=10, blank=True, help_text="Casual play: the mode the player chose.")
+    size = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["responder", "day"], condition=models.Q(kind="daily"), name="uniq_daily_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} of responder #{self.responder_id}"
+
+
 class Presentation(models.Model):
     """A question served to a responder in a mode: fixes the MCQ option order shown.
 
@@ -349,6 +399,15 @@ class Presentation(models.Model):
         default=1, help_text="Pyramidal: clues the server has revealed (the first is revealed on serving)."
     )
     served_at = models.DateTimeField(auto_now_add=True)
+    round = models.ForeignKey(PlayRound, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="presentations")
+    buzzed_at = models.DateTimeField(null=True, blank=True, help_text="When the server took the player's buzz.")
+    buzz_clue_index = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Pyramidal: the last clue the server had revealed at the buzz."
+    )
+    buzz_clue_time_s = models.FloatField(
+        null=True, blank=True, help_text="Pyramidal: seconds between that reveal and the buzz."
+    )
 
     class Meta:
         constraints = [
@@ -366,13 +425,15 @@ class PresentationEvent(models.Model):
 
     ``reveal``: a clue was revealed (``clue_index``); ``prompted``: the player was
     asked to be more specific (``detail.answer`` holds what they typed); ``audio``:
-    a clue's audio was fetched (``detail.range``).
+    a clue's audio was fetched (``detail.range``); ``buzz``: the player buzzed
+    (``clue_index`` and ``detail.clue_time_s`` as the server measured them).
     """
 
     class Kind(models.TextChoices):
         REVEAL = "reveal", "Clue revealed"
         PROMPTED = "prompted", "Prompted"
         AUDIO = "audio", "Audio fetched"
+        BUZZ = "buzz", "Buzzed"
 
     presentation = models.ForeignKey(Presentation, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -407,8 +468,21 @@ class PlayerEnrolment(models.Model):
         return f"enrolment of responder #{self.responder_id} (protocol v{self.protocol_version})"
 
 
+class Outcome(models.TextChoices):
+    """What became of a served question (``quiz.scoring.OUTCOMES``)."""
+
+    ANSWER = "answer", "Answered (judged)"
+    SKIP = "skip", "I don't know (skipped)"
+    TIMEOUT = "timeout", "No answer in time"
+
+
 class Response(models.Model):
-    """One answer by one responder to one question in one mode, with its verdict."""
+    """One answer by one responder to one question in one mode, with its verdict.
+
+    A skip ("I don't know") or a time-out is stored as a response too, with its own
+    ``outcome`` and ``correct = False``: accuracies and IRT fits score it as not
+    known (docs/quiz-studies.md), and exports name the outcome so it can be left out.
+    """
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="responses")
     question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="responses")
@@ -444,6 +518,14 @@ class Response(models.Model):
         null=True, blank=True, help_text="Share of the revealed audio the player heard (0-1)."
     )
     latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.ANSWER,
+                               db_default=Outcome.ANSWER)
+    buzz_position = models.FloatField(
+        null=True, blank=True,
+        help_text="Pyramidal: how far into the pyramid the buzz came, 0 (at once) to 1 (all heard).",
+    )
+    round = models.ForeignKey(PlayRound, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="responses")
     client_token = models.CharField(max_length=64)
     prompted = models.BooleanField(
         default=False, help_text="The player was prompted for more and this is their second try."

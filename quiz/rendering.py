@@ -17,3 +17,26 @@ def answerline_html(answerline: str) -> SafeString:
     text = _REQUIRED.sub(r"<strong>\2</strong>", text)
     text = _BRACES.sub(r"<strong>\1</strong>", text)
     return mark_safe(text)
+
+
+def answer_for_player_html(answerline: str) -> SafeString:
+    """The answer as a player reads it: the main answer in bold, other accepted answers after.
+
+    No judge syntax (``[accept …; prompt on …]``), no prompt or reject clauses (D12).
+    """
+    from django.utils.translation import gettext as _
+
+    from judging.answerline import parse_answerline
+
+    try:
+        parsed = parse_answerline(answerline)
+    except ValueError:
+        return answerline_html(answerline)
+    main = [a.text for a in parsed.answers if a.text]
+    if not main:
+        return answerline_html(answerline)
+    text = " / ".join(f"<strong>{escape(m)}</strong>" for m in main)
+    also = [a.text for a in parsed.accepts if a.text]
+    if also:
+        text += " " + escape(_("(also accepted: %(answers)s)") % {"answers": ", ".join(also)})
+    return mark_safe(text)

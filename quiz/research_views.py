@@ -50,6 +50,20 @@ class StudyForm(forms.Form):
     )
     collect_payment_email = forms.BooleanField(
         required=False, label=_("Collect a payment e-mail (stored apart, staff only, never exported)"))
+    # The game (docs/playing.md); left empty, a setting keeps its value.
+    points_correct = forms.IntegerField(required=False, min_value=0, max_value=100,
+                                        label=_("Points for a correct answer"))
+    points_early_bonus = forms.IntegerField(
+        required=False, min_value=0, max_value=100, label=_("Early-buzz bonus (at the very start of a pyramid)"))
+    points_wrong_early = forms.IntegerField(
+        required=False, min_value=0, max_value=100, label=_("Penalty for a wrong buzz before the end (0: none)"))
+    answer_seconds = forms.IntegerField(required=False, min_value=3, max_value=120,
+                                        label=_("Seconds to answer after a buzz"))
+    question_seconds = forms.IntegerField(required=False, min_value=0, max_value=600,
+                                          label=_("Seconds per question (0: no question timer)"))
+    round_size = forms.IntegerField(required=False, min_value=1, max_value=100, label=_("Questions per round"))
+    daily_size = forms.IntegerField(required=False, min_value=1, max_value=50,
+                                    label=_("Questions in the daily challenge"))
 
     def clean(self) -> dict:
         cleaned = super().clean()
@@ -84,7 +98,9 @@ def study_settings(request: HttpRequest, slug: str) -> HttpResponse:
     form = StudyForm(request.POST or None, initial=_initial(study))
     if request.method == "POST" and form.is_valid():
         try:
-            studies.study_update(project=project, **form.cleaned_data)
+            changes = {k: v for k, v in form.cleaned_data.items()
+                       if not (k in studies.GAME_LIMITS and v is None)}
+            studies.study_update(project=project, **changes)
         except studies.StudyError as exc:
             form.add_error(exc.field.split("[")[0] if exc.field.split("[")[0] in form.fields else None,
                            f"{exc.field}: {exc.message}")

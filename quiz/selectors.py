@@ -28,7 +28,7 @@ def responder_history(*, responder: Responder, limit: int = 200) -> QuerySet[Res
     """A responder's latest responses, newest first, with their effective verdicts."""
     return (
         _effective(Response.objects.filter(responder=responder))
-        .select_related("question", "question__category")
+        .select_related("question", "question__category", "challenge")
         .order_by("-created_at", "-id")[:limit]
     )
 
@@ -42,15 +42,24 @@ def responder_history_for_player(*, study: QuizStudy, responder: Responder, limi
     wrong, whatever the policy says now.
     """
     from . import study as studies
+    from .rulings import player_ruling
 
     rows = []
     for response in responder_history(responder=responder, limit=limit):
         level = studies.feedback_level(study, response)
+        challenge = getattr(response, "challenge", None)
+        status = challenge.status if challenge is not None else ""
+        overruled = response.effective_correct != response.correct
         rows.append({
             "response": response,
             "level": level,
             "correct": response.effective_correct if level != "none" else None,
-            "overruled": response.effective_correct != response.correct,
+            "overruled": overruled,
+            "challenge_status": status if level != "none" else "",
+            # One plain sentence (D12); the judge's own explanation is for researchers.
+            "ruling": player_ruling(outcome=response.outcome, correct=bool(response.effective_correct),
+                                    mode=response.mode, prompted=response.prompted, overruled=overruled,
+                                    challenge_status=status) if level != "none" else "",
             "explanation": response.explanation if level == "full" else "",
         })
     return rows
@@ -99,20 +108,7 @@ def leaderboard(
         qs.values("responder_id", "responder__label", "responder__browser_hash", "responder__created_at")
         .annotate(n=Count("id"), n_correct=Count("id", filter=Q(effective_correct=True)))
     )
-    by_browser: dict[str, list[dict]] = defaultdict(list)
-    for row in stats:
-        if row["responder__browser_hash"]:
-            by_browser[row["responder__browser_hash"]].append(row)
-    flagged: dict[int, str] = {}
-    for rows in by_browser.values():
-        rows.sort(key=lambda r: (r["responder__created_at"], r["responder_id"]))
-        for earlier_index, earlier in enumerate(rows):
-            for later in rows[earlier_index + 1:]:
-                jump = later["n_correct"] / later["n"] - earlier["n_correct"] / earlier["n"]
-                if jump >= JUMP_FLAG:
-                    flagged[later["responder_id"]] = (
-                        f"accuracy rose by {jump:.0%} after a new name in the same browser"
-                    )
+    flagged = handle_change_flags(stats)
     ranked = sorted(
         (row for row in stats if row["n"] >= minimum),
         key=lambda r: (-r["n_correct"], r["n"], r["responder_id"]),
@@ -127,6 +123,29 @@ def leaderboard(
         }
         for row in ranked
     ]
+
+
+def handle_change_flags(stats: list[dict]) -> dict[int, str]:
+    """Responder id -> why it is flagged: a later player in the same browser scoring much higher.
+
+    ``stats`` rows carry ``responder_id``, ``responder__browser_hash``,
+    ``responder__created_at``, ``n`` and ``n_correct``.
+    """
+    by_browser: dict[str, list[dict]] = defaultdict(list)
+    for row in stats:
+        if row["responder__browser_hash"]:
+            by_browser[row["responder__browser_hash"]].append(row)
+    flagged: dict[int, str] = {}
+    for rows in by_browser.values():
+        rows.sort(key=lambda r: (r["responder__created_at"], r["responder_id"]))
+        for earlier_index, earlier in enumerate(rows):
+            for later in rows[earlier_index + 1:]:
+                jump = later["n_correct"] / later["n"] - earlier["n_correct"] / earlier["n"]
+                if jump >= JUMP_FLAG:
+                    flagged[later["responder_id"]] = (
+                        f"accuracy rose by {jump:.0%} after a new name in the same browser"
+                    )
+    return flagged
 
 
 def clip_presentation_for_player(*, user, clip: Clip) -> Presentation | None:

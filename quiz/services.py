@@ -331,6 +331,8 @@ def response_submit(
     design: str = "",
     listening: dict | None = None,
     listened_fraction: float | None = None,
+    buzz_position: float | None = None,
+    round_id: int | None = None,
 ) -> tuple[Response, bool]:
     """Store and judge one answer; idempotent by ``client_token``.
 
@@ -407,6 +409,8 @@ def response_submit(
                 design=design or (presentation.design if presentation is not None else ""),
                 listening=listening or {},
                 listened_fraction=listened_fraction,
+                buzz_position=buzz_position,
+                round_id=round_id if round_id is not None else (presentation.round_id if presentation else None),
                 judged_at=now,
                 **verdict,
             )

@@ -43,6 +43,12 @@ from .models import (
 LEVELS = ("none", "correctness", "full")
 
 _PROTOCOL_FIELDS = ("consent_text", "instructions_text", "questionnaire")
+
+#: The game settings (docs/playing.md) and the whole numbers each accepts.
+GAME_LIMITS: dict[str, tuple[int, int]] = {
+    "points_correct": (0, 100), "points_early_bonus": (0, 100), "points_wrong_early": (0, 100),
+    "answer_seconds": (3, 120), "question_seconds": (0, 600), "round_size": (1, 100), "daily_size": (1, 50),
+}
 _QUESTIONNAIRE_KINDS = ("text", "choice", "number")
 
 
@@ -104,6 +110,7 @@ def study_update(*, project: Project, **changes: object) -> QuizStudy:
         "design", "one_mode", "selection", "feedback", "results_released", "access", "prompt_limit",
         "guests_per_hour", "leaderboard_min_answers", "consent_text", "instructions_text",
         "questionnaire", "ask_native_language", "ask_trivia_experience", "collect_payment_email",
+        *GAME_LIMITS,
     }
     unknown = sorted(set(changes) - allowed)
     if unknown:
@@ -116,11 +123,13 @@ def study_update(*, project: Project, **changes: object) -> QuizStudy:
     for key, enum in choices.items():
         if key in changes and changes[key] not in enum.values:
             raise StudyError(key, f"must be one of {', '.join(enum.values)}")
-    for key, top in (("prompt_limit", 5), ("guests_per_hour", 1000), ("leaderboard_min_answers", 1000)):
+    limits = {"prompt_limit": (0, 5), "guests_per_hour": (0, 1000), "leaderboard_min_answers": (0, 1000),
+              **GAME_LIMITS}
+    for key, (low, top) in limits.items():
         if key in changes:
             value = changes[key]
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-                raise StudyError(key, f"must be a whole number from 0 to {top}")
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top:
+                raise StudyError(key, f"must be a whole number from {low} to {top}")
     if "questionnaire" in changes:
         changes["questionnaire"] = _validate_questionnaire(changes["questionnaire"])
     for key in ("consent_text", "instructions_text"):

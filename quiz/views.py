@@ -29,20 +29,21 @@ from accounts.models import Membership, Project, Role
 from accounts.permissions import can_play, can_research, role_in
 from accounts.services import guest_create
 
-from . import selectors, services
+from . import game, selectors, services
 from . import study as studies
 from .http import serve_clip
 from .models import (
     Category,
     Clip,
     Mode,
+    Outcome,
     PlayAccess,
+    PlayRound,
     Presentation,
     PresentationEvent,
     QuizStudy,
     Response,
 )
-from .rendering import answerline_html
 
 BROWSER_COOKIE = "earshot_bid"
 _LINK_SESSION_KEY = "earshot:study-link:{}"
@@ -189,9 +190,15 @@ def play_start(request: HttpRequest, slug: str) -> HttpResponse:
                 if request.user.is_guest and not responder.client_hash:
                     responder.client_hash = studies.keyed_hash(_client_address(request))
                     responder.save(update_fields=["client_hash"])
+            daily_start = bool(request.POST.get("daily") or request.GET.get("daily"))
+            if not daily_start:
+                game.round_start(responder=responder, study=study, category=_category(project, category_slug),
+                                 chosen_mode=mode if choose_mode else "")
             query = f"?mode={mode}" if choose_mode else "?"
             query += (f"&category={category_slug}" if category_slug else "")
             target = "quiz:play_protocol" if _protocol_pending(study, responder) else "quiz:play_next"
+            if daily_start and target == "quiz:play_next":
+                target, query = "quiz:daily_play", ""
             url = reverse(target, args=[project.slug]) + query.replace("?&", "?").rstrip("?")
             return _with_browser_cookie(request, redirect(url), browser_id)
     categories = []
@@ -210,8 +217,9 @@ def play_start(request: HttpRequest, slug: str) -> HttpResponse:
             "mode": mode,
             "category_slug": category_slug,
             "errors": errors,
-            "leaderboard": selectors.leaderboard(project=project, study=study, limit=10)
+            "leaderboard": game.board(project=project, study=study, limit=10)
             if studies.results_visible(study) else [],
+            "daily": request.GET.get("daily") or request.POST.get("daily") or "",
         },
         status=400 if errors else 200,
     )
@@ -274,12 +282,27 @@ def play_next(request: HttpRequest, slug: str) -> HttpResponse:
         context["ended"] = True
         context["accuracy"] = selectors.responder_accuracy_by_category(responder=responder)
         return render(request, "quiz/play_done.html", context)
+    play_round = game.round_open(responder)
+    if play_round is None or game.round_finish_if_done(play_round):
+        play_round = game.round_start(responder=responder, study=study, category=category,
+                                      chosen_mode=chosen_mode or "")
     serving = studies.serving_next(study=study, responder=responder, category=category,
                                    chosen_mode=chosen_mode)
     if serving is None:
+        game.round_finish_if_done(play_round, nothing_left=True)
         if context["results_visible"]:
             context["accuracy"] = selectors.responder_accuracy_by_category(responder=responder)
+        context["last_round"] = (PlayRound.objects.filter(responder=responder, kind=PlayRound.Kind.ROUND)
+                                 .filter(responses__isnull=False).order_by("-id").first())
         return render(request, "quiz/play_done.html", context)
+    presentation = _present(serving, responder=responder, study=study, play_round=play_round)
+    context["remaining"] = studies.remaining_count(study=study, responder=responder, category=category,
+                                                   chosen_mode=chosen_mode)
+    return _question_page(request, project, study, presentation, context, next_url=request.get_full_path())
+
+
+def _present(serving, *, responder, study: QuizStudy, play_round: PlayRound) -> Presentation:
+    """The presentation to show for ``serving``, attached to the round it is answered in."""
     if isinstance(serving, Presentation):
         presentation = serving
     else:
@@ -287,6 +310,15 @@ def play_next(request: HttpRequest, slug: str) -> HttpResponse:
             responder=responder, question=serving.question, mode=serving.mode,
             stage=serving.stage, design=study.design,
         )
+    if presentation.round_id != play_round.pk:
+        Presentation.objects.filter(pk=presentation.pk).update(round=play_round)
+        presentation.round = play_round
+    return presentation
+
+
+def _question_page(request: HttpRequest, project: Project, study: QuizStudy, presentation: Presentation,
+                   context: dict, *, next_url: str) -> HttpResponse:
+    """The question page for a served presentation (ordinary round or daily challenge)."""
     question = presentation.question
     clips = [qc.clip for qc in question.question_clips.select_related("clip")]
     shown = clips[: presentation.clues_revealed] if question.pyramidal else clips
@@ -296,6 +328,8 @@ def play_next(request: HttpRequest, slug: str) -> HttpResponse:
             {"position": position, "key": position + 1, "text": question.choices[index]}
             for position, index in enumerate(presentation.option_order)
         ]
+    deadline = game.answer_deadline(study, presentation)
+    play_round = presentation.round
     context.update(
         {
             "question": question,
@@ -304,15 +338,51 @@ def play_next(request: HttpRequest, slug: str) -> HttpResponse:
             "clips": _clue_urls(presentation, shown),
             "total_clues": len(clips),
             "more_clues": question.pyramidal and len(shown) < len(clips),
+            "buzzing": question.pyramidal,
+            "buzzed": presentation.buzzed_at is not None,
+            "seconds_left": deadline.remaining_s,
+            "answer_seconds": study.answer_seconds,
             "options": options,
-            "remaining": studies.remaining_count(study=study, responder=responder, category=category,
-                                                 chosen_mode=chosen_mode),
+            "round": play_round,
+            "round_number": (game.round_answered(play_round) + 1) if play_round else None,
             "answer_url": reverse("quiz:play_answer", args=[project.slug]),
             "reveal_url": reverse("quiz:play_reveal", args=[project.slug]),
-            "next_url": request.get_full_path(),
+            "buzz_url": reverse("quiz:play_buzz", args=[project.slug]),
+            "skip_url": reverse("quiz:play_skip", args=[project.slug]),
+            "next_url": next_url,
+            "play_text": _play_text(),
         }
     )
     return render(request, "quiz/play_question.html", context)
+
+
+def _play_text() -> dict[str, str]:
+    """The question page script's strings, translated (``%(name)s`` placeholders filled in the page)."""
+    return {
+        "chooseFirst": _("Choose an option first (keys 1–4)."),
+        "typeFirst": _("Type an answer first."),
+        "sendFailed": _("Could not send your answer. Try again."),
+        "revealFailed": _("Could not reveal the next clue."),
+        "buzzFailed": _("Could not buzz. Try again."),
+        "recorded": _("Thanks: your answer is recorded."),
+        "correct": _("Correct!"),
+        "wrong": _("Not quite."),
+        "points": _("%(n)s points"),
+        "streak": _("%(n)s right in a row (best %(best)s)"),
+        "right": _("right"),
+        "wrongShort": _("wrong"),
+        "noMachines": _("No machine has answered this question yet."),
+        "share": _("%(share)s of %(n)s players got this right."),
+        "firstPlayer": _("You are among the first players to answer this one."),
+        "seconds": _("%(n)s s"),
+        "summary": _("See the round summary"),
+        "dailyDone": _("See your daily result"),
+        "challengeOpen": _("I think my answer should count"),
+        "challengeWhy": _("Why should it count? (optional)"),
+        "challengeSend": _("Send"),
+        "challengeSent": _("Sent."),
+        "challengeFailed": _("Could not send. Try again."),
+    }
 
 
 def _json_error(field: str, message: str, status: int = 400) -> JsonResponse:
@@ -358,52 +428,24 @@ def _text(payload: dict, key: str, limit: int) -> str:
     return text
 
 
-def _clue_timing(presentation: Presentation) -> tuple[int | None, float | None]:
-    """The clue the server had revealed last, and seconds since it did (pyramidal only)."""
-    if not presentation.question.pyramidal:
-        return None, None
-    index = max(presentation.clues_revealed - 1, 0)
-    last = (
-        presentation.events.filter(kind=PresentationEvent.Kind.REVEAL, clue_index=index)
-        .values_list("at", flat=True).first()
-    )
-    since = last or presentation.served_at
-    return index, round((timezone.now() - since).total_seconds(), 3)
+def _reply(request: HttpRequest, study: QuizStudy, response: Response, created: bool) -> JsonResponse:
+    """The answer reply (quiz.replies): researchers also get the judge's technical explanation."""
+    from .replies import answer_reply
 
-
-def _reply(study: QuizStudy, response: Response, created: bool) -> JsonResponse:
-    """The answer reply, as much as the feedback policy and the design allow."""
-    level = response.feedback or studies.feedback_level(study, response)
-    data: dict = {
-        "status": "judged" if level != "none" else "recorded",
-        "feedback": level,
-        "response_id": response.pk,
-        "created": created,
-        "your_answer": response.answer_text,
-        "message": _("Thanks: your answer is recorded.") if level == "none" else "",
-    }
-    if level in ("correctness", "full"):
-        data["correct"] = response.correct
-        data["stats"] = selectors.responder_accuracy_by_category(responder=response.responder)
-    if level == "full":
-        question = response.question
-        data.update({
-            "rule": response.rule,
-            "explanation": response.explanation,
-            "answerline_html": answerline_html(question.answerline),
-            "correct_position": (
-                response.option_order.index(question.correct_choice)
-                if response.mode == Mode.MCQ else None
-            ),
-        })
-    return JsonResponse(data, status=201 if created else 200)
+    return answer_reply(study, response, created,
+                        researcher=can_research(request.user, response.question.project))
 
 
 @require_POST
 @_refusable
 @ratelimit.limit("answer", "EARSHOT_ANSWER_RATE", per="user", json=True)
 def play_answer(request: HttpRequest, slug: str) -> JsonResponse:
-    """Judge and store an answer (JSON in, JSON out); idempotent by client token."""
+    """Judge and store an answer (JSON in, JSON out); idempotent by client token.
+
+    After a buzz the answer counts at the buzz's clue and time, and it must arrive
+    within the answer timer plus the server's grace; later, or empty after a buzz,
+    it is stored as a time-out. Without a buzz the question timer (if any) applies.
+    """
     project, study = _project_for_player(request, slug)
     if not request.user.is_authenticated:
         return _json_error("user", "start a game first", status=403)
@@ -417,9 +459,21 @@ def play_answer(request: HttpRequest, slug: str) -> JsonResponse:
             responder=presentation.responder, question=question, mode=presentation.mode
         ).select_related("question", "responder").first()
         if stored is not None:
-            return _reply(study, stored, False)
+            return _reply(request, study, stored, False)
         answer = _text(payload, "answer", 2000).strip()
         client_token = _text(payload, "client_token", 64)
+        choice_position = payload.get("choice_position")
+        from .listening import evidence_for
+
+        empty = (not answer) if presentation.mode == Mode.FREE else choice_position is None
+        late = game.answer_deadline(study, presentation).expired
+        if late or (empty and presentation.buzzed_at is not None):
+            listening, fraction = evidence_for(presentation, payload.get("listening"))
+            response, created = game.response_unanswered(
+                presentation=presentation, study=study, client_token=client_token, outcome=Outcome.TIMEOUT,
+                listening=listening, listened_fraction=fraction,
+            )
+            return _stored_reply(request, study, response, created)
         prompts = presentation.events.filter(kind=PresentationEvent.Kind.PROMPTED).count()
         if presentation.mode == Mode.FREE and answer and prompts < study.prompt_limit:
             verdict = services.verdict_for(question, Mode.FREE, answer_text=answer)
@@ -430,14 +484,11 @@ def play_answer(request: HttpRequest, slug: str) -> JsonResponse:
                 )
                 # The explanation would quote the answerline's prompt clause: never sent.
                 return JsonResponse({"status": "prompt", "message": _("Prompt: can you be more specific?")})
-        choice_position = payload.get("choice_position")
         if choice_position is not None and (
             isinstance(choice_position, bool) or not str(choice_position).isdigit()
         ):
             raise services.SubmissionError("choice", "pick one of the options")
-        clue_index, clue_time_s = _clue_timing(presentation)
-        from .listening import evidence_for
-
+        clue_index, clue_time_s = game.clue_timing(presentation)
         listening, fraction = evidence_for(presentation, payload.get("listening"))
         response, created = services.response_submit(
             responder=presentation.responder,
@@ -453,15 +504,84 @@ def play_answer(request: HttpRequest, slug: str) -> JsonResponse:
             design=study.design,
             listening=listening,
             listened_fraction=fraction,
+            buzz_position=game.buzz_position_for(presentation, clue_index, clue_time_s),
+            round_id=presentation.round_id,
         )
     except LookupError:
         return _json_error("presentation", "unknown or not yours", status=404)
     except services.SubmissionError as exc:
         return _json_error(exc.field, str(exc))
+    return _stored_reply(request, study, response, created)
+
+
+def _stored_reply(request: HttpRequest, study: QuizStudy, response: Response, created: bool) -> JsonResponse:
+    """Record the feedback level the player is shown (once), then reply."""
     if created:
         response.feedback = studies.feedback_level(study, response)
         Response.objects.filter(pk=response.pk).update(feedback=response.feedback)
-    return _reply(study, response, created)
+    return _reply(request, study, response, created)
+
+
+@require_POST
+@_refusable
+@ratelimit.limit("answer", "EARSHOT_ANSWER_RATE", per="user", json=True)
+def play_buzz(request: HttpRequest, slug: str) -> JsonResponse:
+    """Take a buzz: the server records the clue it has revealed and the seconds into it."""
+    project, study = _project_for_player(request, slug)
+    if not request.user.is_authenticated:
+        return _json_error("user", "start a game first", status=403)
+    if study.results_released:
+        return _json_error("study", _("This study has ended."), status=409)
+    try:
+        presentation = _presentation_of(request, project, _payload(request))
+        buzz = game.buzz_record(presentation=presentation, study=study)
+    except LookupError:
+        return _json_error("presentation", "unknown or not yours", status=404)
+    except services.SubmissionError as exc:
+        return _json_error(exc.field, str(exc))
+    except game.GameError as exc:
+        return _json_error(exc.field, exc.message, status=exc.status)
+    remaining = game.answer_deadline(study, presentation).remaining_s
+    return JsonResponse({"clue_index": buzz.clue_index, "clue_time_s": buzz.clue_time_s,
+                         "answer_seconds": buzz.answer_seconds, "seconds_left": remaining,
+                         "created": buzz.created}, status=201 if buzz.created else 200)
+
+
+@require_POST
+@_refusable
+@ratelimit.limit("answer", "EARSHOT_ANSWER_RATE", per="user", json=True)
+def play_skip(request: HttpRequest, slug: str) -> JsonResponse:
+    """"I don't know" (``reason: "skip"``) or the question timer ran out (``"time"``).
+
+    Stored as its own outcome, not as a wrong answer. ``"time"`` is a time-out only if
+    the server's own clock agrees that the time is (nearly) up; otherwise it is a skip.
+    """
+    project, study = _project_for_player(request, slug)
+    if not request.user.is_authenticated:
+        return _json_error("user", "start a game first", status=403)
+    if study.results_released:
+        return _json_error("study", _("This study has ended."), status=409)
+    try:
+        payload = _payload(request)
+        presentation = _presentation_of(request, project, payload)
+        reason = payload.get("reason", "skip")
+        if reason not in ("skip", "time"):
+            raise services.SubmissionError("reason", "must be skip or time")
+        deadline = game.answer_deadline(study, presentation)
+        timed_out = reason == "time" and deadline.remaining_s is not None and deadline.remaining_s <= 1.0
+        from .listening import evidence_for
+
+        listening, fraction = evidence_for(presentation, payload.get("listening"))
+        response, created = game.response_unanswered(
+            presentation=presentation, study=study, client_token=_text(payload, "client_token", 64),
+            outcome=Outcome.TIMEOUT if timed_out or deadline.expired else Outcome.SKIP,
+            listening=listening, listened_fraction=fraction,
+        )
+    except LookupError:
+        return _json_error("presentation", "unknown or not yours", status=404)
+    except services.SubmissionError as exc:
+        return _json_error(exc.field, str(exc))
+    return _stored_reply(request, study, response, created)
 
 
 @require_POST
@@ -484,6 +604,8 @@ def play_reveal(request: HttpRequest, slug: str) -> JsonResponse:
     if Response.objects.filter(responder=presentation.responder, question=question,
                                mode=presentation.mode).exists():
         return _json_error("presentation", "already answered", status=409)
+    if presentation.buzzed_at is not None:
+        return _json_error("presentation", "you have buzzed: answer now", status=409)
     with transaction.atomic():
         moved = Presentation.objects.filter(
             pk=presentation.pk, clues_revealed__lt=len(clips)
@@ -520,28 +642,10 @@ def play_history(request: HttpRequest, slug: str) -> HttpResponse:
             "project": project,
             "study": study,
             "history": selectors.responder_history_for_player(study=study, responder=responder),
+            "researcher": can_research(request.user, project),
             "results_visible": studies.results_visible(study),
             "accuracy": selectors.responder_accuracy_by_category(responder=responder)
             if studies.results_visible(study) else [],
-        },
-    )
-
-
-@require_GET
-@_refusable
-def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """Top players of a project (pseudonymous handles; enough answers to be ranked)."""
-    project, study = _project_for_player(request, slug)
-    visible = studies.results_visible(study)
-    return render(
-        request,
-        "quiz/leaderboard.html",
-        {
-            "project": project,
-            "study": study,
-            "visible": visible,
-            "free": selectors.leaderboard(project=project, study=study, mode=Mode.FREE) if visible else [],
-            "mcq": selectors.leaderboard(project=project, study=study, mode=Mode.MCQ) if visible else [],
         },
     )
 

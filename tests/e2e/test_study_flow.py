@@ -41,6 +41,9 @@ def _play_category(page, live_server, handle):
         page.click(".clue .player-play")
         page.wait_for_function(
             "document.querySelector('.clue audio').currentTime > 0.2 || document.querySelector('.clue audio').ended")
+        if page.locator("#buzz").count():  # a pyramid: buzz, then answer
+            page.click("#buzz")
+            page.wait_for_selector("#answer-form:not([hidden])")
         if mode == "mcq":
             page.locator(".option").first.click()
         else:

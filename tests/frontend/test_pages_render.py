@@ -257,6 +257,11 @@ def _answer(walk: Walk, client: Client, slug: str, presentation, n: int):
     if presentation.question.pyramidal:
         walk.go(client, "guest", reverse("quiz:play_reveal", args=[slug]),
                 json_body={"presentation": presentation.pk})
+        walk.go(client, "guest", reverse("quiz:play_buzz", args=[slug]),
+                json_body={"presentation": presentation.pk})
+    if n % 7 == 3:  # now and then "I don't know"
+        return walk.go(client, "guest", reverse("quiz:play_skip", args=[slug]),
+                       json_body={"presentation": presentation.pk, "client_token": body["client_token"]})
     return walk.go(client, "guest", reverse("quiz:play_answer", args=[slug]), json_body=body)
 
 
@@ -268,7 +273,7 @@ def _play(walk: Walk, project, guests: int = 2) -> set[str]:
     served: set[str] = set()
     counter = itertools.count()
     anon = _client()
-    for name in ("frontend:home", "quiz:leaderboard", "quiz:play_start", "quiz:play_next"):
+    for name in ("frontend:home", "quiz:leaderboard", "quiz:play_start", "quiz:play_next", "quiz:daily"):
         walk.go(anon, "anonymous", reverse(name, args=[] if name == "frontend:home" else [slug]))
     for g in range(guests):
         client = _client(REMOTE_ADDR=f"10.0.0.{g + 1}")
@@ -296,7 +301,21 @@ def _play(walk: Walk, project, guests: int = 2) -> set[str]:
                 if reply.status_code >= 400:
                     walk.notes.append(f"guest {g}: answer refused ({reply.status_code}: {reply.content[:200]!r})")
                     break
-                answered = answered or reply.json().get("response_id")
+                data = reply.json()
+                if data.get("challengeable"):
+                    answered = answered or data.get("response_id")
+                if data.get("round", {}).get("done"):
+                    walk.go(client, "guest", data["round"]["summary_url"])
+        for _ in range(10):  # the daily challenge, to its result and share text
+            page = walk.go(client, "guest", reverse("quiz:daily_play", args=[slug]))
+            presentation = page.context.get("presentation") if page.context else None
+            if presentation is None:
+                break
+            presentation = Presentation.objects.select_related("question").get(pk=presentation.pk)
+            _answer(walk, client, slug, presentation, next(counter))
+        walk.go(client, "guest", reverse("quiz:daily", args=[slug]))
+        walk.go(client, "guest", reverse("quiz:versus", args=[slug]))
+        walk.go(client, "guest", reverse("quiz:leaderboard", args=[slug]) + "?mode=free")
         if answered:
             walk.go(client, "guest", reverse("judging:challenge_submit", args=[slug]),
                     json_body={"response_id": answered, "text": "I think my answer is right"})

@@ -18,3 +18,61 @@ def test_play_page_follows_accept_language(client, project, language, expected):
     assert page.status_code == 200
     assert expected in page.content.decode()
     assert f'lang="{language}"' in page.content.decode()
+
+
+PLAYER_LANGUAGES = ("ko", "th", "vi", "id")
+
+
+def _catalog(language):
+    import gettext
+    from pathlib import Path
+
+    from django.conf import settings
+
+    with open(Path(settings.LOCALE_PATHS[0]) / language / "LC_MESSAGES" / "django.mo", "rb") as handle:
+        return gettext.GNUTranslations(handle)
+
+
+def _player_strings() -> list[str]:
+    """English msgids of the question page's script and of every ruling a player can read."""
+    from django.utils import translation
+
+    from quiz.rulings import player_ruling
+    from quiz.views import _play_text
+
+    with translation.override("en"):
+        strings = list(_play_text().values())
+        for outcome in ("answer", "skip", "timeout"):
+            for correct in (True, False):
+                for mode in ("free", "mcq"):
+                    for status in ("", "upheld", "rejected"):
+                        strings.append(player_ruling(outcome=outcome, correct=correct, mode=mode,
+                                                     challenge_status=status))
+        strings.append(player_ruling(outcome="answer", correct=True, mode="free", prompted=True))
+        strings.append(player_ruling(outcome="answer", correct=False, mode="free", overruled=True))
+    return sorted(set(strings))
+
+
+@pytest.mark.parametrize("language", PLAYER_LANGUAGES)
+def test_every_player_string_of_the_game_is_translated(language):
+    catalog = _catalog(language)
+    missing = [s for s in _player_strings() if catalog.gettext(s) == s and s not in ("%(n)s s",)]
+    assert not missing, f"{language}: untranslated {missing}"
+
+
+@pytest.mark.parametrize("language", PLAYER_LANGUAGES)
+def test_game_pages_follow_accept_language(client, imported, language):
+    from django.utils import translation
+
+    start = client.get(reverse("quiz:play_start", args=[imported.slug]), HTTP_ACCEPT_LANGUAGE=language)
+    html = start.content.decode()
+    assert f'lang="{language}"' in html
+    for english in ("Start playing", "Daily challenge", "Leaderboard", "Everything"):
+        assert english not in html, (language, english)
+    client.post(reverse("quiz:play_start", args=[imported.slug]), {"handle": ""}, HTTP_ACCEPT_LANGUAGE=language)
+    page = client.get(reverse("quiz:play_next", args=[imported.slug]), HTTP_ACCEPT_LANGUAGE=language)
+    html = page.content.decode()
+    for english in ("I don't know", "Next question", "Your answer:", "A pass costs no points."):
+        assert english not in html, (language, english)
+    with translation.override(language):
+        assert translation.gettext("I don't know") in html

@@ -101,7 +101,9 @@ def test_answer_returns_verdict_and_answer_after_submission(client, imported):
     data = reply.json()
     assert data["correct"] is True
     assert "Batman" in data["answerline_html"]
-    assert data["explanation"]
+    # A plain ruling for the player (D12): no rule name, no calibrated score, no judge syntax.
+    assert data["ruling"] and "explanation" not in data and "rule" not in data and "technical" not in data
+    assert "[accept" not in data["answerline_html"]
     stored = Response.objects.get()
     assert stored.rule_version and stored.rule and stored.latency_ms is not None
 

@@ -164,7 +164,9 @@ def test_correctness_policy_never_reveals_the_answer(client, study):
 def test_no_feedback_until_the_study_ends(client, study):
     study_update(project=study, feedback="none")
     for _q, _m, _s, reply in _play_all(client, study):
-        assert set(reply.json()) == {"status", "feedback", "response_id", "created", "your_answer", "message"}
+        # The player's own action (outcome) and round progress, nothing judged or compared.
+        assert set(reply.json()) == {"status", "feedback", "response_id", "created", "your_answer", "message",
+                                     "outcome", "challengeable", "round"}
         assert reply.json()["status"] == "recorded"
     history = client.get(reverse("quiz:play_history", args=[study.slug])).content.decode()
     assert "badge ok" not in history and "badge bad" not in history and "Accuracy by category" not in history

@@ -17,6 +17,10 @@ function challengeUrl(root) {
 
 function setup(root, feedback) {
   let shown = false;
+  // Translated strings from the question page (quiz/views.py: _play_text), English otherwise.
+  const textNode = document.getElementById("play-text");
+  const T = textNode ? JSON.parse(textNode.textContent || "{}") : {};
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
   function maybeShow() {
     if (shown || feedback.hidden) return;
@@ -35,13 +39,13 @@ function setup(root, feedback) {
     open.type = "button";
     open.className = "button ghost";
     open.id = "challenge-open";
-    open.textContent = "I think my answer should count";
+    open.textContent = T.challengeOpen || "I think my answer should count";
     const form = document.createElement("form");
     form.hidden = true;
     form.innerHTML =
-      '<label for="challenge-text" class="muted small">Why should it count? (optional)</label>' +
+      `<label for="challenge-text" class="muted small">${esc(T.challengeWhy || "Why should it count? (optional)")}</label>` +
       '<div class="answer-row"><input id="challenge-text" maxlength="1000">' +
-      '<button class="button primary" type="submit">Send</button></div>';
+      `<button class="button primary" type="submit">${esc(T.challengeSend || "Send")}</button></div>`;
     const status = document.createElement("p");
     status.className = "muted small";
     status.setAttribute("role", "status");
@@ -58,10 +62,10 @@ function setup(root, feedback) {
       const { ok, data } = await postJSON(challengeUrl(root), { response_id: Number(responseId), text });
       if (ok) {
         form.hidden = true;
-        status.textContent = data.message || "Sent.";
+        status.textContent = data.message || T.challengeSent || "Sent.";
       } else {
         button.disabled = false;
-        status.textContent = (data.error && data.error.message) || "Could not send. Try again.";
+        status.textContent = (data.error && data.error.message) || T.challengeFailed || "Could not send. Try again.";
       }
     });
     // Typing in the challenge box must not trigger the page's Enter = next question.
