@@ -3,8 +3,10 @@
 One entry point, :func:`fit`, four estimators:
 
 ``"map"``
-    Joint maximum a posteriori over abilities and items (L-BFGS on the exact log joint
-    of the Pyro model, :mod:`irt.two_pl`, read through ``pyro.poutine``), with
+    Joint maximum a posteriori over abilities and items (on the CPU for the 1PL/2PL:
+    exact numpy/scipy, :mod:`irt.map_np`, which never imports torch; otherwise L-BFGS
+    on the exact log joint of the Pyro model, :mod:`irt.two_pl`, read through
+    ``pyro.poutine``, in :mod:`irt.fit_torch`), with
     empirical-Bayes refinement of the prior scales (item ``log a``/``b`` spread and the
     mean/SD of every non-anchor responder group) and a Laplace approximation for the
     uncertainties: a responder's SD is the inverse curvature of the log posterior in
@@ -30,8 +32,10 @@ One entry point, :func:`fit`, four estimators:
 ``method="auto"`` picks MML for dense moderate data without groups, minibatched VI
 for huge data, and MAP otherwise (never NUTS) (see :func:`choose_method`).
 
-Every fit is seeded and clears Pyro's global parameter store.  All tensors are
-created on ``device`` so the same call runs on ``"cuda"``.
+Every torch fit is seeded and clears Pyro's global parameter store (the numpy MAP is
+deterministic).  All tensors are created on ``device`` so the same call runs on
+``"cuda"``.  torch, Pyro and :mod:`irt.mml` are imported only by the estimators that
+need them.
 """
 from __future__ import annotations
 
