@@ -146,6 +146,7 @@ def bank_import(*, project: Project, path: Path, audio_dir: Path | None = None) 
                 values = {
                     "prompt": row.prompt,
                     "answerline": row.answerline,
+                    "counterfactual_answerline": row.counterfactual_answerline,
                     "category": category,
                     "source": row.source,
                     "choices": row.choices,
@@ -425,13 +426,17 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
     valid. Re-importing the same file changes nothing; a changed answer replaces
     the stored one and is re-judged.
     """
+    from . import variants
+
     rows = parse_model_outputs(Path(path), allow_empty=allow_empty)
     file = Path(path).name
     ids = {row.question_id for row in rows}
     questions = {q.external_id: q for q in Question.objects.filter(project=project, external_id__in=ids)}
     problems: list[Problem] = []
     resolved = []
-    for row in rows:
+    extra, problems = variants.variant_rows_resolve(rows=[r for r in rows if r.is_variant], questions=questions,
+                                                    file=file)
+    for row in (r for r in rows if not r.is_variant):
         question = questions.get(row.question_id)
         if question is None:
             problems.append(row.problem(file, "question_id", f"unknown question id {row.question_id!r}"))
@@ -455,6 +460,7 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
     summary = ImportSummary()
     now = timezone.now()
     with transaction.atomic():
+        variants.variant_answers_store(project=project, resolved=extra, summary=summary, now=now)
         for row, question, choice in resolved:
             responder = responder_for_model(project=project, system_name=row.system, condition=row.condition)
             order = row.option_order or (list(range(4)) if row.mode == Mode.MCQ else [])
