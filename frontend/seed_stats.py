@@ -35,7 +35,9 @@ def wilson(k: float, n: float, *, confidence: float = 0.95) -> tuple[float, floa
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if k <= 0 else max(0.0, centre - half)  # exact ends, not a rounding residue
+    high = 1.0 if k >= n else min(1.0, centre + half)
+    return low, high
 
 
 def newcombe(k1: float, n1: float, k2: float, n2: float, *,

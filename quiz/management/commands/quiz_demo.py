@@ -13,6 +13,7 @@ from django.db import transaction
 from accounts.models import Project, Role, User
 from accounts.services import guest_create, membership_set, project_create, user_create
 from annotation.demo import demo_campaign_seed
+from annotation.seed_demo import seed_demo_campaigns
 from quiz import demo, services, study
 from quiz.models import Presentation, Question
 
@@ -55,6 +56,7 @@ class Command(BaseCommand):
             study.study_for(project)
             created_players = self._players(project, players, seed)
             campaign = demo_campaign_seed(project, seed=seed)  # the annotator role (annotation app)
+            seed_demo_campaigns(project, seed=seed)  # rated campaigns for the seed-paper tables
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo project '{project.slug}': {summary.created} questions created, "
