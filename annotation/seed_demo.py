@@ -8,7 +8,8 @@
   fixed and re-audited (``metadata.audit_round`` 2).
 
 The ratings go through the real services (enrol, assignment, rating_submit), as a
-person's would. :func:`seed_demo_campaigns` creates each campaign once.
+person's would; then the campaigns are closed (the audit is done and takes no more
+work). :func:`seed_demo_campaigns` creates each campaign once.
 """
 
 from __future__ import annotations
@@ -103,9 +104,11 @@ def seed_demo_campaigns(project: Project, *, seed: int = 7) -> list[Campaign]:
                     _rows_koala(rng))
     if koala is not None:
         _rate(koala, _vote_koala, rng)
+        services.campaign_set_status(campaign=koala, status=CampaignStatus.CLOSED)  # done: takes no more work
         made.append(koala)
     audit = _create(project, "demo-qa-audit", "SEA-style QA audit", "qa_audit", _rows_audit())
     if audit is not None:
         _rate(audit, _vote_audit, rng)
+        services.campaign_set_status(campaign=audit, status=CampaignStatus.CLOSED)
         made.append(audit)
     return made

@@ -27,7 +27,7 @@ from .validation import (
     text_problem,
 )
 
-LETTERS = "ABCD"
+LETTERS = "ABCDEFGHIJ"  # option letters for up to 10 options
 
 
 @dataclass(frozen=True)
@@ -286,14 +286,14 @@ def _choices(record: dict, check: RowChecker) -> tuple[list[str], int | None]:
     raw = record.get("choices")
     if raw is None:
         cells = [record.get(f"choice_{c}") or record.get(f"choice_{i + 1}")
-                 for i, c in enumerate("abcd")]
+                 for i, c in enumerate(LETTERS.lower())]
         raw = [c for c in cells if c not in (None, "")] or None
     if raw in (None, "", []):
         if record.get("correct") not in (None, ""):
             check.add("correct", "given but the row has no choices")
         return [], None
     if not isinstance(raw, list):
-        check.add("choices", "must be a list of 4 options")
+        check.add("choices", "must be a list of 2 to 10 options")
         return [], None
     texts: list[str] = []
     flagged: list[int] = []
@@ -314,7 +314,7 @@ def _choices(record: dict, check: RowChecker) -> tuple[list[str], int | None]:
             check.add("correct", "give either 'correct' or per-option flags, not both")
         index = _choice_index(correct, texts)
         if index is None:
-            check.add("correct", f"{str(correct)[:80]!r} is not one of the options (A-D, 0-3 or the text)")
+            check.add("correct", f"{str(correct)[:80]!r} is not one of the options (a letter, a 0-based index or the text)")
             return texts, None
         flagged = [index]
     if len(flagged) > 1:
@@ -497,8 +497,8 @@ def _option_order(record: dict, check: RowChecker) -> list[int] | None:
         parts = [p.strip() for p in order.replace("|", ",").split(",")]
         order = [int(p) if p.isdigit() else p for p in parts]
     if (not isinstance(order, list) or any(isinstance(i, bool) or not isinstance(i, int) for i in order)
-            or sorted(order) != [0, 1, 2, 3]):
-        check.add("option_order", "must be a permutation of [0, 1, 2, 3]")
+            or not 2 <= len(order) <= 10 or sorted(order) != list(range(len(order)))):
+        check.add("option_order", "must be a permutation of the option indices, e.g. [0, 1, 2, 3]")
         return None
     return order
 

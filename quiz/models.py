@@ -84,7 +84,7 @@ class Question(models.Model):
     category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="questions")
     source = models.CharField(max_length=120, blank=True, db_index=True)
     choices = models.JSONField(
-        default=list, blank=True, help_text="Multiple-choice options in the author's order."
+        default=list, blank=True, help_text="Multiple-choice options (2-10) in the author's order."
     )
     correct_choice = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Index into choices of the one correct option."
@@ -103,7 +103,7 @@ class Question(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["project", "external_id"], name="uniq_question_ext_id"),
             models.CheckConstraint(
-                condition=models.Q(correct_choice__isnull=True) | models.Q(correct_choice__lt=4),
+                condition=models.Q(correct_choice__isnull=True) | models.Q(correct_choice__lt=10),
                 name="question_correct_choice_in_range",
             ),
         ]
@@ -113,7 +113,7 @@ class Question(models.Model):
 
     @property
     def has_mcq(self) -> bool:
-        return len(self.choices) == 4 and self.correct_choice is not None
+        return 2 <= len(self.choices) <= 10 and self.correct_choice is not None
 
 
 class QuestionClip(models.Model):

@@ -361,7 +361,7 @@ def response_submit(
         if not question.has_mcq:
             raise SubmissionError("mode", "this question has no multiple-choice options")
         if option_order is None:
-            option_order = presentation.option_order if presentation else list(range(4))
+            option_order = presentation.option_order if presentation else list(range(len(question.choices)))
         if choice is None:
             if choice_position is None or not 0 <= int(choice_position) < len(option_order):
                 raise SubmissionError("choice", "pick one of the options")
@@ -446,7 +446,11 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
             if not question.has_mcq:
                 problems.append(row.problem(file, "mode", f"question {row.question_id!r} has no options"))
                 continue
-            order = row.option_order or list(range(4))
+            order = row.option_order or list(range(len(question.choices)))
+            if len(order) != len(question.choices):
+                problems.append(row.problem(file, "option_order", (
+                    f"has {len(order)} entries but {row.question_id!r} has {len(question.choices)} options")))
+                continue
             shown = [question.choices[i] for i in order]
             position = _choice_index(row.choice, shown)
             if position is None:
@@ -463,7 +467,7 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
         variants.variant_answers_store(project=project, resolved=extra, summary=summary, now=now)
         for row, question, choice in resolved:
             responder = responder_for_model(project=project, system_name=row.system, condition=row.condition)
-            order = row.option_order or (list(range(4)) if row.mode == Mode.MCQ else [])
+            order = row.option_order or (list(range(len(question.choices))) if row.mode == Mode.MCQ else [])
             answer = question.choices[choice] if choice is not None else row.answer
             stored = Response.objects.filter(responder=responder, question=question, mode=row.mode).first()
             if stored and stored.answer_text == answer and stored.choice == choice:

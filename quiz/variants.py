@@ -50,6 +50,10 @@ def variant_rows_resolve(*, rows: list[ResponseRow], questions: dict[str, Questi
                 problems.append(row.problem(file, "mode", f"question {row.question_id!r} has no options"))
                 continue
             order = row.option_order or list(range(len(question.choices)))
+            if len(order) != len(question.choices):
+                problems.append(row.problem(file, "option_order", (
+                    f"has {len(order)} entries but {row.question_id!r} has {len(question.choices)} options")))
+                continue
             position = _choice_index(row.choice, [question.choices[i] for i in order])
             if position is None:
                 problems.append(row.problem(file, "choice", f"{str(row.choice)[:80]!r} is not one of the options"))

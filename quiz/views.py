@@ -293,7 +293,7 @@ def play_next(request: HttpRequest, slug: str) -> HttpResponse:
     options = []
     if presentation.mode == Mode.MCQ:
         options = [
-            {"position": position, "key": position + 1, "text": question.choices[index]}
+            {"position": position, "key": (position + 1) % 10, "text": question.choices[index]}
             for position, index in enumerate(presentation.option_order)
         ]
     context.update(

@@ -142,7 +142,7 @@ def test_question_create_update_and_filter(api, wav):
     assert created.json()["clips"] == [clip] and created.json()["category"] == "Birds"
     duplicate = api.post(BASE + "questions/", payload, format="json")
     assert duplicate.status_code == 400 and "external_id" in duplicate.json()
-    bad = api.post(BASE + "questions/", {**payload, "external_id": "api-2", "choices": ["a", "b"]}, format="json")
+    bad = api.post(BASE + "questions/", {**payload, "external_id": "api-2", "choices": ["a"]}, format="json")
     assert bad.status_code == 400 and "choices" in bad.json()
     unknown_clip = api.post(BASE + "questions/", {**payload, "external_id": "api-3", "clips": ["nope"]}, format="json")
     assert unknown_clip.status_code == 400 and "clips" in unknown_clip.json()
