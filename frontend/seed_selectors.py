@@ -316,24 +316,52 @@ def metadata_fields(questions: pd.DataFrame) -> list[str]:
     return sorted({k for m in questions["metadata"] if isinstance(m, dict) for k in m})
 
 
-def seed_tables(project: Project, *, field: str = "") -> SeedResult:
-    """Every seed table of ``project``; ``field``: the metadata field of ``by_metadata``."""
+#: Which computation produces which tables (an export of one table runs only its part).
+PARTS: dict[str, tuple[str, ...]] = {
+    "audita": ("bank_source", "bank_category", "bank_source_category", "failure_modes", "failure_items",
+               "best_per_category", "clue_curves", "clue_curves_systems"),
+    "table10": ("theta_subsets",),
+    "table3": ("joint_modes",),
+    "koala": ("faithfulness", "faithfulness_cases", "by_metadata", "prompt_variants", "prompt_variant_accuracy"),
+    "sea": ("duration_bins", "prompt_advantage"),
+    "annotation": ("pooled_kappa", "all_pass", "qa_audit"),
+}
+
+
+def _joint(project: Project, answers: pd.DataFrame, questions: pd.DataFrame) -> pd.DataFrame:
+    try:
+        return _guarded(lambda: _table3_cached(project, answers, questions), pd.DataFrame())
+    except (ValueError, RuntimeError) as exc:  # a degenerate matrix the fit refuses
+        log.info("joint free+MCQ fit not possible: %s", exc)
+        return pd.DataFrame()
+
+
+def seed_tables(project: Project, *, field: str = "", only: str | None = None) -> SeedResult:
+    """The seed tables of ``project`` (all, or only the part that makes table ``only``).
+
+    ``field``: the metadata field of ``by_metadata`` (default: the first the bank has).
+    Tables outside the computed part are empty and have no note.
+    """
     questions = questions_frame(project)
     answers = answers_frame(project)
     variants = variants_frame(project)
     fields = metadata_fields(questions)
     field = field if field in fields else (fields[0] if fields else "")
+    wanted = {part for part, keys in PARTS.items() if only is None or only in keys}
     tables: dict[str, pd.DataFrame] = {}
-    tables.update(_audita(questions, answers, variants))
-    tables["theta_subsets"] = _guarded(lambda: _table10(project, questions), pd.DataFrame())
-    try:
-        tables["joint_modes"] = _guarded(lambda: _table3_cached(project, answers, questions), pd.DataFrame())
-    except (ValueError, RuntimeError) as exc:  # a degenerate matrix the fit refuses
-        log.info("joint free+MCQ fit not possible: %s", exc)
-        tables["joint_modes"] = pd.DataFrame()
-    tables.update(_koala(questions, answers, variants, field))
-    tables.update(_sea(questions, answers, variants))
-    tables.update(_annotation(project))
+    if "audita" in wanted:
+        tables.update(_audita(questions, answers, variants))
+    if "table10" in wanted:
+        tables["theta_subsets"] = _guarded(lambda: _table10(project, questions), pd.DataFrame())
+    if "table3" in wanted:
+        tables["joint_modes"] = _joint(project, answers, questions)
+    if "koala" in wanted:
+        tables.update(_koala(questions, answers, variants, field))
+    if "sea" in wanted:
+        tables.update(_sea(questions, answers, variants))
+    if "annotation" in wanted:
+        tables.update(_annotation(project))
+    computed = {key for part in wanted for key in PARTS[part]}
     tables = {key: tables.get(key, pd.DataFrame()) for key in SEED_TABLES}
-    notes = {key: NOTES.get(key, "No data yet.") for key, t in tables.items() if t.empty}
+    notes = {key: NOTES.get(key, "No data yet.") for key, t in tables.items() if t.empty and key in computed}
     return SeedResult(tables, notes, fields, field)

@@ -64,7 +64,7 @@ def seed_table(request: HttpRequest, slug: str, name: str, fmt: str) -> HttpResp
     project = _research_project(request, slug)
     if name not in SEED_TABLES or fmt not in ("csv", "json"):
         raise Http404("No such table")
-    table = seed_tables(project, field=_field(request)).tables[name]
+    table = seed_tables(project, field=_field(request), only=name).tables[name]
     response = HttpResponse(exports.table_bytes(table, fmt, raw=raw_requested(request.GET)),
                             content_type=exports.CONTENT_TYPES[fmt])
     response["Content-Disposition"] = f'attachment; filename="{project.slug}-seed-{name}.{fmt}"'

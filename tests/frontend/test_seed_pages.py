@@ -117,3 +117,21 @@ def test_bundle_holds_the_seed_tables(seeded):
     assert any(o["section"] == "seed_qa_audit" for o in manifest["omitted"])
     html = files["report.html"].decode()
     assert "KoALa: tables from the paper" in html and "Speech faithfulness" in html
+
+
+def test_every_seed_table_belongs_to_one_part():
+    from frontend.seed_selectors import PARTS, SEED_TABLES
+
+    keys = [k for part in PARTS.values() for k in part]
+    assert sorted(keys) == sorted(SEED_TABLES) and len(keys) == len(set(keys))
+
+
+def test_empty_project_says_what_each_table_needs(project, make_user):
+    user = make_user()
+    membership_set(project=project, user=user, role=Role.OWNER)
+    client = Client()
+    client.force_login(user)
+    html = client.get(reverse("frontend:seed_tables", args=[project.slug])).content.decode()
+    assert "No rows yet." in html and "Needs model outputs with context" in html
+    one = client.get(reverse("frontend:seed_table", args=[project.slug, "faithfulness", "csv"]))
+    assert one.status_code == 200
