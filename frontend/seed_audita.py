@@ -161,28 +161,34 @@ def failure_modes(outcomes: pd.DataFrame,
     return with_wilson(pd.DataFrame(rows, columns=cols)).rename(columns={"correct": "questions"})
 
 
-def best_per_category(per_responder: pd.DataFrame, *, min_answers: int = 1) -> pd.DataFrame:
+def best_per_category(per_responder: pd.DataFrame, *, min_answers: int = 1,
+                      rank_by: str = "wilson_low") -> pd.DataFrame:
     """The best human and the best model of every category, with Wilson intervals.
 
     ``per_responder``: ``category``, ``kind``, ``responder_id``, ``label``, ``n``,
     ``correct``. Only responders with at least ``min_answers`` answers in the category
-    compete; ties go to more answers, then the lower responder id. ``candidates`` says
-    how many competed.
+    compete. ``rank_by="wilson_low"`` (default) ranks by the lower end of the Wilson
+    interval, so one lucky answer (1/1) does not beat 9/10; ``"accuracy"`` ranks by the
+    share. Ties go to more answers, then the lower responder id. ``candidates`` says
+    how many competed; ``ranked_by`` how the winner was chosen.
     """
+    if rank_by not in ("wilson_low", "accuracy"):
+        raise ValueError(f"rank_by must be 'wilson_low' or 'accuracy', got {rank_by!r}")
     cols = ["category", "kind", "label", "responder_id", "n", "correct", "candidates"]
     if per_responder.empty:
         return with_wilson(pd.DataFrame(columns=cols))
     frame = per_responder.groupby(["category", "kind", "responder_id", "label"], as_index=False)[
         ["n", "correct"]].sum()
     frame = frame[frame["n"] >= min_answers]
-    frame = frame.assign(_acc=frame["correct"] / frame["n"])
+    frame = with_wilson(frame)
+    key = "ci_low" if rank_by == "wilson_low" else "accuracy"
     rows = []
     for (category, kind), group in frame.groupby(["category", "kind"], sort=True):
-        top = group.sort_values(["_acc", "n", "responder_id"], ascending=[False, False, True]).iloc[0]
+        top = group.sort_values([key, "n", "responder_id"], ascending=[False, False, True]).iloc[0]
         rows.append({"category": category, "kind": kind, "label": top["label"],
                      "responder_id": int(top["responder_id"]), "n": int(top["n"]),
                      "correct": int(top["correct"]), "candidates": len(group)})
-    return with_wilson(pd.DataFrame(rows, columns=cols))
+    return with_wilson(pd.DataFrame(rows, columns=cols)).assign(ranked_by=rank_by)
 
 
 def clue_outcomes(rows: pd.DataFrame) -> pd.DataFrame:

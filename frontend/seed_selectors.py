@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from django.db.models import Count, Sum
+from django.utils.translation import gettext_noop as N_
 
 from accounts.models import Project
 from annotation import seed_audit
@@ -35,26 +36,26 @@ HUMANS = "Humans"
 
 #: table key -> (paper, paper's table, title). Page and bundle order.
 SEED_TABLES: dict[str, tuple[str, str, str]] = {
-    "bank_source": ("Audita", "Table 1", "Bank composition by source"),
-    "bank_category": ("Audita", "Table 5", "Bank composition by category"),
-    "bank_source_category": ("Audita", "Table 6", "Bank composition by source and category"),
-    "failure_modes": ("Audita", "App. J.2", "Failure modes from audio / transcript / text-only outcomes"),
-    "failure_items": ("Audita", "App. J.2", "Failure mode of every question and model"),
-    "best_per_category": ("Audita", "", "Best participant per category"),
-    "clue_curves": ("Audita", "", "Accuracy after each clue of the pyramidal questions"),
-    "clue_curves_systems": ("Audita", "", "Accuracy after each clue, per model"),
-    "theta_subsets": ("Audita", "Table 10", "θ per source, per category and per condition (one fit per mode)"),
-    "joint_modes": ("Audita", "Table 3", "Free answer and multiple choice side by side (one joint fit)"),
-    "faithfulness": ("KoALa", "Table 4", "Speech faithfulness"),
-    "faithfulness_cases": ("KoALa", "Fig. 2", "Faithfulness cases 1–4"),
-    "by_metadata": ("KoALa", "Table 3", "Accuracy by question metadata"),
-    "prompt_variants": ("KoALa", "Tables 2, 17, 18", "Prompt variants: mean, best prompt and best-of-k"),
-    "prompt_variant_accuracy": ("KoALa", "Tables 17, 18", "Accuracy of every prompt variant"),
-    "pooled_kappa": ("KoALa", "", "Fleiss' κ per criterion and pooled"),
-    "all_pass": ("KoALa", "", "Keep only if every criterion passes"),
-    "duration_bins": ("SEA-SpeechBench", "Table 9", "Accuracy by clip duration"),
-    "prompt_advantage": ("SEA-SpeechBench", "App. C", "Prompt Advantage Score across prompt languages"),
-    "qa_audit": ("SEA-SpeechBench", "App. B.3", "QA audit: pass rate per batch and axis, flagged batches, re-audit"),
+    "bank_source": ("Audita", "Table 1", N_("Bank composition by source")),
+    "bank_category": ("Audita", "Table 5", N_("Bank composition by category")),
+    "bank_source_category": ("Audita", "Table 6", N_("Bank composition by source and category")),
+    "failure_modes": ("Audita", "App. J.2", N_("Failure modes from audio / transcript / text-only outcomes")),
+    "failure_items": ("Audita", "App. J.2", N_("Failure mode of every question and model")),
+    "best_per_category": ("Audita", "", N_("Best participant per category")),
+    "clue_curves": ("Audita", "", N_("Accuracy after each clue of the pyramidal questions")),
+    "clue_curves_systems": ("Audita", "", N_("Accuracy after each clue, per model")),
+    "theta_subsets": ("Audita", "Table 10", N_("θ per source, per category and per condition (one fit per mode)")),
+    "joint_modes": ("Audita", "Table 3", N_("Free answer and multiple choice side by side (one joint fit)")),
+    "faithfulness": ("KoALa", "Table 4", N_("Speech faithfulness")),
+    "faithfulness_cases": ("KoALa", "Fig. 2", N_("Faithfulness cases 1–4")),
+    "by_metadata": ("KoALa", "Table 3", N_("Accuracy by question metadata")),
+    "prompt_variants": ("KoALa", "Tables 2, 17, 18", N_("Prompt variants: mean, best prompt and best-of-k")),
+    "prompt_variant_accuracy": ("KoALa", "Tables 17, 18", N_("Accuracy of every prompt variant")),
+    "pooled_kappa": ("KoALa", "", N_("Fleiss' κ per criterion and pooled")),
+    "all_pass": ("KoALa", "", N_("Keep only if every criterion passes")),
+    "duration_bins": ("SEA-SpeechBench", "Table 9", N_("Accuracy by clip duration")),
+    "prompt_advantage": ("SEA-SpeechBench", "App. C", N_("Prompt Advantage Score across prompt languages")),
+    "qa_audit": ("SEA-SpeechBench", "App. B.3", N_("QA audit: pass rate per batch and axis, flagged batches, re-audit")),
 }
 
 
@@ -293,21 +294,21 @@ def _annotation(project: Project) -> dict[str, pd.DataFrame]:
 
 
 NOTES = {
-    "failure_modes": "Needs a model's free answers in the audio, transcript and text-only conditions.",
-    "failure_items": "Needs a model's free answers in the audio, transcript and text-only conditions.",
-    "clue_curves": "Needs answers to pyramidal questions.",
-    "clue_curves_systems": "Needs model answers to pyramidal questions.",
-    "theta_subsets": "Needs a succeeded IRT fit (run one from the IRT page).",
-    "joint_modes": "Needs model and human answers in both modes (and the IRT extra installed).",
-    "faithfulness": "Needs model outputs with context 'counterfactual' on questions with a counterfactual_answerline.",
-    "faithfulness_cases": "Needs model outputs with context 'counterfactual'.",
-    "by_metadata": "The bank's questions carry no metadata fields.",
-    "prompt_variants": "Needs model outputs with a prompt_variant.",
-    "prompt_variant_accuracy": "Needs model outputs with a prompt_variant.",
-    "prompt_advantage": "Needs model outputs with a prompt_language, including the reference 'en'.",
-    "pooled_kappa": "Needs a campaign with yes/no criteria and ratings.",
-    "all_pass": "Needs a campaign with two or more yes/no criteria.",
-    "qa_audit": "Needs a campaign with yes/no criteria whose items carry a batch.",
+    "failure_modes": N_("Needs a model's free answers in the audio, transcript and text-only conditions."),
+    "failure_items": N_("Needs a model's free answers in the audio, transcript and text-only conditions."),
+    "clue_curves": N_("Needs answers to pyramidal questions."),
+    "clue_curves_systems": N_("Needs model answers to pyramidal questions."),
+    "theta_subsets": N_("Needs a succeeded IRT fit (run one from the IRT page)."),
+    "joint_modes": N_("Needs model and human answers in both modes (and the IRT extra installed)."),
+    "faithfulness": N_("Needs model outputs with context 'counterfactual' on questions with a counterfactual_answerline."),
+    "faithfulness_cases": N_("Needs model outputs with context 'counterfactual'."),
+    "by_metadata": N_("The bank's questions carry no metadata fields."),
+    "prompt_variants": N_("Needs model outputs with a prompt_variant."),
+    "prompt_variant_accuracy": N_("Needs model outputs with a prompt_variant."),
+    "prompt_advantage": N_("Needs model outputs with a prompt_language, including the reference 'en'."),
+    "pooled_kappa": N_("Needs a campaign with yes/no criteria and ratings."),
+    "all_pass": N_("Needs a campaign with two or more yes/no criteria."),
+    "qa_audit": N_("Needs a campaign with yes/no criteria whose items carry a batch."),
 }
 
 

@@ -102,10 +102,14 @@ def test_best_per_category_humans_and_models():
         {"category": "Music", "kind": "human", "responder_id": 3, "label": "cy", "n": 1, "correct": 1},
         {"category": "Music", "kind": "model", "responder_id": 9, "label": "m (audio)", "n": 10, "correct": 4},
     ])
-    t = seed_audita.best_per_category(per, min_answers=2).set_index("kind")
+    t = seed_audita.best_per_category(per, min_answers=2, rank_by="accuracy").set_index("kind")
     assert t.loc["human", "label"] == "bob"  # 0.75 ties with ann; more answers wins; cy below min
     assert t.loc["human", "candidates"] == 2
     assert t.loc["model", "accuracy"] == 0.4
+    # by the Wilson lower end, cy's 1/1 (0.207) loses to bob's 6/8 (0.409) even when allowed to compete
+    w = seed_audita.best_per_category(per).set_index("kind")
+    assert w.loc["human", "label"] == "bob" and w.loc["human", "candidates"] == 3
+    assert seed_audita.best_per_category(per, rank_by="accuracy").set_index("kind").loc["human", "label"] == "cy"
 
 
 def test_clue_curves_buzzes_and_per_clue_answers():
