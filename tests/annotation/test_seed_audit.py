@@ -75,3 +75,16 @@ def test_qa_audit_loop_flags_and_reaudits():
         proportion_confint(2, 4, method="wilson"), abs=1e-12)
     assert table.loc[(1, "b2"), "status"] == "passed" and table.loc[(1, "b2"), "all_rate"] == 1.0
     assert table.loc[(2, "b1"), "items"] == 2 and table.loc[(2, "b1"), "status"] == "re-audit passed"
+
+
+def test_seed_audit_imports_without_django():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys, annotation.seed_audit\n"
+            "print(sorted(k for k in sys.modules if k == 'django' or k.startswith('django.')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"

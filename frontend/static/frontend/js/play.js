@@ -99,7 +99,7 @@ function setup(root) {
       listening: listening(),
     };
     if (mode === "mcq") {
-      if (selected === null) return showError("Choose an option first (keys 1–9, 0 for the tenth).");
+      if (selected === null) return showError("Choose an option first (keys 1–4).");
       payload.choice_position = selected;
     } else {
       const input = document.getElementById("answer");
@@ -162,8 +162,8 @@ function setup(root) {
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const typing = event.target instanceof HTMLInputElement;
-    if (mode === "mcq" && !done && !typing && /^[0-9]$/.test(event.key)) {
-      const position = event.key === "0" ? 9 : Number(event.key) - 1;
+    if (mode === "mcq" && !done && !typing && /^[1-4]$/.test(event.key)) {
+      const position = Number(event.key) - 1;
       if (position < options.length) { event.preventDefault(); select(position); }
     } else if (event.key === "Enter" && mode === "mcq" && !done && !typing) {
       event.preventDefault();
