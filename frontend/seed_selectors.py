@@ -115,6 +115,18 @@ def variants_frame(project: Project) -> pd.DataFrame:
     return frame
 
 
+def variant_answers_table(project: Project) -> pd.DataFrame:
+    """Every variant model answer as stored (pseudonymous: responder labels only), for export."""
+    qs = VariantAnswer.objects.filter(project=project).order_by("id").values_list(
+        "id", "question__external_id", "responder__label", "responder__system__name", "responder__condition",
+        "mode", "context", "prompt_variant", "prompt_language", "clue_index", "answer_text", "choice",
+        "correct", "matches_factual", "matches_counterfactual", "rule", "rule_version", "judged_at")
+    return pd.DataFrame(list(qs), columns=[
+        "variant_answer_id", "question_id", "responder", "system", "condition", "mode", "context",
+        "prompt_variant", "prompt_language", "clue_index", "answer_text", "choice", "correct",
+        "matches_factual", "matches_counterfactual", "rule", "rule_version", "judged_at"])
+
+
 # ----------------------------------------------------------------------------- tables
 
 

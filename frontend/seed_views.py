@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from . import exports
 from .csv_safety import raw_requested
 from .seed_columns import seed_cell, seed_label
-from .seed_selectors import SEED_TABLES, seed_tables
+from .seed_selectors import SEED_TABLES, seed_tables, variant_answers_table
 from .views import _research_project
 
 #: Rows shown per table on the page (the downloads hold them all).
@@ -68,4 +68,19 @@ def seed_table(request: HttpRequest, slug: str, name: str, fmt: str) -> HttpResp
     response = HttpResponse(exports.table_bytes(table, fmt, raw=raw_requested(request.GET)),
                             content_type=exports.CONTENT_TYPES[fmt])
     response["Content-Disposition"] = f'attachment; filename="{project.slug}-seed-{name}.{fmt}"'
+    return response
+
+
+@login_required
+def seed_variant_answers(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    """Every variant model answer (counterfactual, per clue, prompt variant or language) as CSV or JSON."""
+    project = _research_project(request, slug)
+    if fmt not in ("csv", "json"):
+        raise Http404("No such format")
+    table = variant_answers_table(project)
+    if "judged_at" in table:
+        table["judged_at"] = table["judged_at"].map(lambda v: v.isoformat() if v is not None else None)
+    response = HttpResponse(exports.table_bytes(table, fmt, raw=raw_requested(request.GET)),
+                            content_type=exports.CONTENT_TYPES[fmt])
+    response["Content-Disposition"] = f'attachment; filename="{project.slug}-variant-answers.{fmt}"'
     return response

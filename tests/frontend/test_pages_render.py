@@ -323,6 +323,7 @@ def _researcher_urls(project) -> Iterator[str]:
     for table in ("bank_source", "faithfulness", "qa_audit"):
         yield r("frontend:seed_table", table, "csv")
     yield r("frontend:seed_table", "joint_modes", "json")
+    yield r("frontend:seed_variant_answers", "csv")
     for fmt in ("csv", "jsonl", "parquet"):
         yield r("frontend:export_responses", fmt)
     for external_id in Question.objects.filter(project=project).values_list("external_id", flat=True):

@@ -103,6 +103,16 @@ def test_csv_keeps_raw_keys_and_hand_checked_values(seeded, researcher):
     assert {(r["question_id"], r["failure_mode"]) for r in failure} >= {("q3", "perceptual"), ("q1", "solved")}
 
 
+def test_variant_answers_export_is_pseudonymous_and_complete(seeded, researcher):
+    rows = _csv(researcher.get(reverse("frontend:seed_variant_answers", args=[seeded.slug, "csv"])))
+    assert len(rows) == 11  # the variant rows of the fixture
+    cf = next(r for r in rows if r["context"] == "counterfactual")
+    assert (cf["question_id"], cf["answer_text"], cf["correct"], cf["matches_factual"]) == ("q1", "Sydney", "True", "False")
+    assert cf["responder"] == "m (audio+text)" and "user" not in rows[0]
+    data = json.loads(researcher.get(reverse("frontend:seed_variant_answers", args=[seeded.slug, "json"])).content)
+    assert {r["clue_index"] for r in data if r["clue_index"] is not None} == {0, 1}
+
+
 def test_json_of_all_tables_and_unknown_table_404(seeded, researcher):
     data = researcher.get(reverse("frontend:seed_tables", args=[seeded.slug]) + "?format=json").json()
     assert data["metadata_field"] == "evidence_position"
