@@ -37,8 +37,8 @@ def mcq_positions(rows: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
     stats: dict[str, dict] = {}
     for group, kind, pos, right, n in zip(frame["group"], frame["kind"], frame["choice_position"],
                                           frame["correct"], frame["n"], strict=True):
-        if pos is None or pd.isna(pos):
-            continue
+        if pos is None or pd.isna(pos) or int(pos) >= len(POSITIONS):
+            continue  # positions E-J (questions with 5-10 options) are outside the A-D table
         for g in _pooled_groups(group, kind):
             st = stats.setdefault(g, {"n": 0, "right": 0, "chose": [0] * 4, "err": [0] * 4})
             st["n"] += int(n)

@@ -19,6 +19,7 @@ import hashlib
 import json
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -46,6 +47,8 @@ class Section:
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
     figures: list[str] = field(default_factory=list)
     note: str = ""
+    #: column key -> header in the HTML report (CSV keeps the keys)
+    labeler: Callable[[str], str] = column_label
 
 
 def _fig_files(name: str, table: pd.DataFrame, title: str) -> dict[str, bytes]:
@@ -127,6 +130,8 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
         if not f.found:
             omitted.append({"section": "irt", "reason": f"no succeeded {f.mode} IRT fit with {f.filters}"})
 
+    seed_keys = _seed_sections(project, sections, add_table, omitted)
+
     generated = timezone.now()
     manifest = {
         "bundle_version": BUNDLE_VERSION,
@@ -142,11 +147,12 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
                     "eligible": data.head.topline.eligible, "selected": len(data.head.topline.responder_ids)},
         "omitted": omitted,
         "quiz_study": _study_summary(project),
+        "seed_tables": seed_keys,
     }
     html = render_to_string("frontend/report.html", {
         "project": project, "sections": [
             {"title": s.title, "note": s.note, "figures": s.figures,
-             "tables": [{"name": n, "html": tb.rename(columns=column_label).to_html(index=False, na_rep="", float_format=lambda v: f"{v:.3f}",
+             "tables": [{"name": n, "html": tb.rename(columns=s.labeler).to_html(index=False, na_rep="", float_format=lambda v: f"{v:.3f}",
                                                       classes="table", border=0)} for n, tb in s.tables]}
             for s in sections
         ],
@@ -156,6 +162,29 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
     manifest["files"] = {path: hashlib.sha256(content).hexdigest() for path, content in sorted(files.items())}
     files["manifest.json"] = json.dumps(manifest, indent=2, ensure_ascii=False).encode("utf-8")
     return files, manifest
+
+
+def _seed_sections(project: Project, sections: list[Section], add_table, omitted: list[dict[str, str]]) -> list[str]:
+    """The seed-paper tables (``frontend.seed_selectors``), one section per paper; the keys written."""
+    from .seed_columns import seed_label
+    from .seed_selectors import NOTES, SEED_TABLES, seed_tables
+
+    result = seed_tables(project)
+    written: list[str] = []
+    by_paper: dict[str, list[tuple[str, pd.DataFrame]]] = {}
+    for key, (paper, _ref, _title) in SEED_TABLES.items():
+        table = result.tables[key]
+        if table.empty:
+            omitted.append({"section": f"seed_{key}", "reason": NOTES.get(key, "no data")})
+            continue
+        by_paper.setdefault(paper, []).append(add_table(f"seed_{key}", table))
+        written.append(key)
+    for paper, tables in by_paper.items():
+        refs = "; ".join(f"seed_{k}: {SEED_TABLES[k][1] or '—'} {SEED_TABLES[k][2]}"
+                         for k in (name[5:] for name, _ in tables))
+        sections.append(Section(f"seed_{paper.lower()}", f"{paper}: tables from the paper", tables,
+                                note=refs, labeler=seed_label))
+    return written
 
 
 def write_bundle(project: Project, target: IO[bytes] | Path | str, *, raw: bool = False) -> dict:

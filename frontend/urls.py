@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from . import views
+from . import seed_views, views
 
 app_name = "frontend"
 
@@ -20,5 +20,10 @@ urlpatterns = [
     path("p/<slug:slug>/questions/<str:external_id>/", views.question_page, name="question"),
     re_path(r"^p/(?P<slug>[-a-zA-Z0-9_]+)/export/responses\.(?P<fmt>csv|jsonl|parquet)$",
             views.export_responses, name="export_responses"),
+    path("p/<slug:slug>/seeds/", seed_views.seed_tables_page, name="seed_tables"),
+    re_path(r"^p/(?P<slug>[-a-zA-Z0-9_]+)/seeds/tables/(?P<name>[a-z_]+)\.(?P<fmt>csv|json)$",
+            seed_views.seed_table, name="seed_table"),
+    re_path(r"^p/(?P<slug>[-a-zA-Z0-9_]+)/seeds/variant-answers\.(?P<fmt>csv|json)$",
+            seed_views.seed_variant_answers, name="seed_variant_answers"),
     path("p/<slug:slug>/export/bundle.zip", views.export_bundle, name="export_bundle"),
 ]

@@ -355,7 +355,7 @@ def question_page(request: HttpRequest, slug: str, external_id: str) -> HttpResp
         "human_accuracy": _fmt_pct(core.accuracy(sum(r.verdict for r in n_h), len(n_h))),
         "model_accuracy": _fmt_pct(core.accuracy(sum(r.verdict for r in n_m), len(n_m))),
         "irt": selectors.question_irt(question), "trail": selectors.adjudication_trail(question),
-        "letters": "ABCD",
+        "letters": "ABCDEFGHIJ",
         # Escaped like the play page's reveal (F-7): a bank file wrote this text.
         "answerline_html": answerline_html(question.answerline),
     })

@@ -77,7 +77,8 @@ class QuestionOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Question
-        fields = ["external_id", "prompt", "answerline", "category", "source", "choices", "correct_choice",
+        fields = ["external_id", "prompt", "answerline", "counterfactual_answerline", "category", "source",
+                  "choices", "correct_choice",
                   "pyramidal", "metadata", "is_active", "clips", "created_at", "updated_at"]
 
     def get_clips(self, obj: Question) -> list[str]:
@@ -88,10 +89,13 @@ class QuestionInputSerializer(serializers.Serializer):
     external_id = serializers.CharField(max_length=120)
     prompt = serializers.CharField()
     answerline = serializers.CharField()
+    counterfactual_answerline = serializers.CharField(
+        required=False, allow_blank=True, default="",
+        help_text="The key when the audio says otherwise (KoALa's counterfactual speech).")
     category = serializers.CharField(max_length=120)
     source = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     choices = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    correct_choice = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=3, default=None)
+    correct_choice = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=9, default=None)
     pyramidal = serializers.BooleanField(required=False, default=False)
     metadata = serializers.DictField(required=False, default=dict)
     is_active = serializers.BooleanField(required=False, default=True)
@@ -108,7 +112,7 @@ class QuestionInputSerializer(serializers.Serializer):
         errors: list[tuple[str, str]] = []
         limits = LIMITS["question"]
         for key, limit in (("external_id", limits["id"]), ("prompt", MAX_TEXT), ("answerline", MAX_TEXT),
-                           ("category", limits["category"]), ("source", limits["source"])):
+                           ("counterfactual_answerline", MAX_TEXT), ("category", limits["category"]), ("source", limits["source"])):
             if isinstance(attrs.get(key), str) and (problem := text_problem(attrs[key], limit)):
                 errors.append((key, problem))
         if "metadata" in attrs:

@@ -81,18 +81,40 @@ def _bank() -> list[dict]:
     ]
 
 
+#: Counterfactual keys (KoALa): what the answer would be if the audio said otherwise.
+COUNTERFACTUAL = {
+    "beeps-3": "4 [accept four]",
+    "dtmf-uk": "United States [accept USA or America]",
+    "dtmf-digits": "911 [accept nine one one]",
+    "tempo-120": "90 [accept 90 BPM]",
+    "morse-sos": "MAYDAY",
+    "interval-fifth": "perfect <u>fourth</u> [accept P4]",
+}
+#: Source dataset of each category (Audita Table 1 needs more than one source).
+SOURCES = {ENV: "earshot-demo-tones", MUSIC: "earshot-demo-tones", GEO: "earshot-demo-signals",
+           POP: "earshot-demo-signals", NAME_MUSIC: "earshot-demo-melodies"}
+EVIDENCE = ("start", "middle", "end")
+
+
 def write_demo_bank(directory: Path) -> Path:
-    """Write the demo audio files and ``bank.jsonl`` into ``directory``; return the bank path."""
+    """Write the demo audio files and ``bank.jsonl`` into ``directory``; return the bank path.
+
+    Each question also carries a ``metadata.evidence_position`` (where in the clip the
+    answer is heard, KoALa Table 3) and some a ``counterfactual_answerline``.
+    """
     directory.mkdir(parents=True, exist_ok=True)
     lines = []
-    for spec in _bank():
+    for index, spec in enumerate(_bank()):
         names = []
         for name, signal in spec["audio"].items():
             (directory / name).write_bytes(synth.wav_bytes(signal))
             names.append(name)
         row = {k: v for k, v in spec.items() if k != "audio"}
         row["audio"] = names
-        row["source"] = "earshot-demo"
+        row["source"] = SOURCES[spec["category"]]
+        row["metadata"] = {"evidence_position": EVIDENCE[index % 3]}
+        if spec["id"] in COUNTERFACTUAL:
+            row["counterfactual_answerline"] = COUNTERFACTUAL[spec["id"]]
         lines.append(json.dumps(row, ensure_ascii=False))
     bank = directory / "bank.jsonl"
     bank.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -105,6 +127,7 @@ DEMO_SYSTEMS = [
     ("demo-alm-large", "text-only", 0.15, 0.35),
     ("demo-alm-small", "audio+text", 0.45, 0.6),
     ("demo-alm-small", "transcript-only", 0.2, 0.4),
+    ("demo-alm-small", "text-only", 0.1, 0.3),
 ]
 
 _WRONG_FREE = ["I am not sure", "a bird call", "4", "Australia", "minor sixth", "Für Elise", "100", "HELP"]
@@ -126,8 +149,56 @@ def demo_model_outputs(path: Path, *, seed: int = 7) -> Path:
                 choice = rng.choice([i for i in range(4) if i != spec["correct"]])
             rows.append({"system": system, "condition": condition, "question_id": spec["id"],
                          "mode": "mcq", "choice": "ABCD"[choice]})
+    rows.extend(demo_variant_outputs(seed=seed))
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     return path
+
+
+def _main(answerline: str) -> str:
+    return answerline.split("[")[0].replace("<u>", "").replace("</u>", "").strip()
+
+
+#: Per audio+text system: P(follow the counterfactual speech), P(right per clue), per
+#: prompt variant, per prompt language.
+VARIANT_SKILL = {
+    "demo-alm-large": {"follow": 0.6, "clues": (0.2, 0.55, 0.9), "prompts": {"p1": 0.7, "p2": 0.8, "p3": 0.55},
+                       "languages": {"en": 0.75, "th": 0.6, "vi": 0.65, "id": 0.7}},
+    "demo-alm-small": {"follow": 0.35, "clues": (0.1, 0.3, 0.6), "prompts": {"p1": 0.4, "p2": 0.5, "p3": 0.45},
+                       "languages": {"en": 0.45, "th": 0.3, "vi": 0.35, "id": 0.5}},
+}
+
+
+def demo_variant_outputs(*, seed: int = 7) -> list[dict]:
+    """Variant model outputs: counterfactual context, per clue, prompt variants and languages.
+
+    Drawn from their own random stream, so the plain outputs stay as they were.
+    """
+    rng = random.Random(seed + 101)
+    rows: list[dict] = []
+    for system, skill in VARIANT_SKILL.items():
+        base = {"system": system, "condition": "audio+text", "mode": "free"}
+        for spec in _bank():
+            main = _main(spec["answerline"])
+            if spec["id"] in COUNTERFACTUAL:
+                draw = rng.random()
+                if draw < skill["follow"]:
+                    answer = _main(COUNTERFACTUAL[spec["id"]])
+                elif draw < skill["follow"] + (1 - skill["follow"]) / 2:
+                    answer = main
+                else:
+                    answer = rng.choice(_WRONG_FREE)
+                rows.append({**base, "question_id": spec["id"], "context": "counterfactual", "answer": answer})
+            if spec.get("pyramidal"):
+                for clue, p in enumerate(skill["clues"]):
+                    answer = main if rng.random() < p else rng.choice(_WRONG_FREE)
+                    rows.append({**base, "question_id": spec["id"], "clue_index": clue, "answer": answer})
+            for variant, p in skill["prompts"].items():
+                answer = main if rng.random() < p else rng.choice(_WRONG_FREE)
+                rows.append({**base, "question_id": spec["id"], "prompt_variant": variant, "answer": answer})
+            for language, p in skill["languages"].items():
+                answer = main if rng.random() < p else rng.choice(_WRONG_FREE)
+                rows.append({**base, "question_id": spec["id"], "prompt_language": language, "answer": answer})
+    return rows
 
 
 def demo_human_answers(rng: random.Random, skill: float) -> list[tuple[str, str, str | int]]:

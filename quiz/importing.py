@@ -27,7 +27,7 @@ from .validation import (
     text_problem,
 )
 
-LETTERS = "ABCD"
+LETTERS = "ABCDEFGHIJ"  # option letters for up to 10 options
 
 
 @dataclass(frozen=True)
@@ -148,6 +148,7 @@ class BankRow:
     pyramidal: bool
     metadata: dict[str, Any] = field(default_factory=dict)
     unit: str = "line"
+    counterfactual_answerline: str = ""
 
 
 @dataclass(frozen=True)
@@ -285,14 +286,14 @@ def _choices(record: dict, check: RowChecker) -> tuple[list[str], int | None]:
     raw = record.get("choices")
     if raw is None:
         cells = [record.get(f"choice_{c}") or record.get(f"choice_{i + 1}")
-                 for i, c in enumerate("abcd")]
+                 for i, c in enumerate(LETTERS.lower())]
         raw = [c for c in cells if c not in (None, "")] or None
     if raw in (None, "", []):
         if record.get("correct") not in (None, ""):
             check.add("correct", "given but the row has no choices")
         return [], None
     if not isinstance(raw, list):
-        check.add("choices", "must be a list of 4 options")
+        check.add("choices", "must be a list of 2 to 10 options")
         return [], None
     texts: list[str] = []
     flagged: list[int] = []
@@ -313,7 +314,7 @@ def _choices(record: dict, check: RowChecker) -> tuple[list[str], int | None]:
             check.add("correct", "give either 'correct' or per-option flags, not both")
         index = _choice_index(correct, texts)
         if index is None:
-            check.add("correct", f"{str(correct)[:80]!r} is not one of the options (A-D, 0-3 or the text)")
+            check.add("correct", f"{str(correct)[:80]!r} is not one of the options (a letter, a 0-based index or the text)")
             return texts, None
         flagged = [index]
     if len(flagged) > 1:
@@ -388,6 +389,7 @@ def parse_bank(path: Path, *, audio_dir: Path | None = None) -> list[BankRow]:
             check.add("id", f"duplicate id {external_id!r} (first on {item.unit} {first})")
         prompt = check.text(record, "prompt", required=True)
         answerline = check.text(record, "answerline", required=True)
+        counterfactual = check.text(record, "counterfactual_answerline")
         category = check.text(record, "category", required=True, max_length=limits["category"])
         source = check.text(record, "source", max_length=limits["source"])
         choices, correct = _choices(record, check)
@@ -406,6 +408,7 @@ def parse_bank(path: Path, *, audio_dir: Path | None = None) -> list[BankRow]:
                     line=line, external_id=external_id, prompt=prompt, answerline=answerline,
                     category=category, source=source, audio=refs, choices=choices,
                     correct_choice=correct, pyramidal=pyramidal, metadata=metadata, unit=item.unit,
+                    counterfactual_answerline=counterfactual,
                 )
             )
     if not problems and not rows:
@@ -430,9 +433,38 @@ class ResponseRow:
     latency_ms: int | None
     client_token: str
     unit: str = "line"
+    #: The variant the model answered under (docs/import-format.md); all empty: a plain answer.
+    context: str = ""
+    prompt_variant: str = ""
+    prompt_language: str = ""
+    clue_index: int | None = None
+
+    @property
+    def is_variant(self) -> bool:
+        """Stored as a :class:`quiz.models.VariantAnswer` rather than a Response."""
+        return bool(self.context == "counterfactual" or self.prompt_variant or self.prompt_language
+                    or self.clue_index is not None)
+
+    @property
+    def variant_key(self) -> tuple[str, str, str, int | None]:
+        return (self.context or "factual", self.prompt_variant, self.prompt_language, self.clue_index)
 
     def problem(self, file: str, field: str, message: str) -> Problem:
         return Problem(file, self.line, field, message, self.unit)
+
+
+#: The contexts a model output may name (KoALa's factual / counterfactual speech).
+CONTEXTS = ("factual", "counterfactual")
+
+
+def _variant_words(variant: tuple[str, str, str, int | None]) -> str:
+    """``"(counterfactual, prompt p2, clue 1) "`` for messages; empty for a plain answer."""
+    context, prompt, language, clue = variant
+    parts = [context] if context != "factual" else []
+    parts += [f"prompt {prompt}"] if prompt else []
+    parts += [f"language {language}"] if language else []
+    parts += [f"clue {clue}"] if clue is not None else []
+    return f"({', '.join(parts)}) " if parts else ""
 
 
 #: Prefix of hashed default tokens; the readable form always starts ``import:``, so
@@ -465,8 +497,8 @@ def _option_order(record: dict, check: RowChecker) -> list[int] | None:
         parts = [p.strip() for p in order.replace("|", ",").split(",")]
         order = [int(p) if p.isdigit() else p for p in parts]
     if (not isinstance(order, list) or any(isinstance(i, bool) or not isinstance(i, int) for i in order)
-            or sorted(order) != [0, 1, 2, 3]):
-        check.add("option_order", "must be a permutation of [0, 1, 2, 3]")
+            or not 2 <= len(order) <= 10 or sorted(order) != list(range(len(order)))):
+        check.add("option_order", "must be a permutation of the option indices, e.g. [0, 1, 2, 3]")
         return None
     return order
 
@@ -510,13 +542,22 @@ def parse_model_outputs(path: Path, *, allow_empty: bool = False) -> list[Respon
                 check.add("choice", bad)
         order = _option_order(record, check)
         latency = check.integer(record, "latency_ms")
+        context = check.text(record, "context", max_length=20).lower()
+        if context and context not in CONTEXTS:
+            check.add("context", f"must be 'factual' or 'counterfactual', got {context[:40]!r}")
+        prompt_variant = check.text(record, "prompt_variant", max_length=60)
+        prompt_language = check.text(record, "prompt_language", max_length=20)
+        clue_index = check.integer(record, "clue_index", maximum=1000)
+        variant = (context or "factual", prompt_variant, prompt_language, clue_index)
         key = (system, condition, question_id, mode)
-        repeated = all(key) and (first := answers.first(key, line)) is not None
+        repeated = all(key) and (first := answers.first((*key, *variant), line)) is not None
         if repeated:
             check.add("question_id", f"second answer by {system}/{condition} to {question_id!r} in mode {mode} "
-                      f"(first on {item.unit} {first})")
+                      f"{_variant_words(variant)}(first on {item.unit} {first})")
         given = check.text(record, "client_token", max_length=limits["client_token"])
-        token = given or default_client_token(system, condition, question_id, mode)
+        plain = variant == ("factual", "", "", None)
+        token = given or default_client_token(system, condition, question_id,
+                                              mode if plain else f"{mode}:{_variant_words(variant).strip()}")
         if not repeated and system and (first := tokens.first((system, condition, token), line)) is not None:
             check.add("client_token", f"{token!r} is used twice by {system}/{condition} "
                       f"(first on {item.unit} {first})")
@@ -525,7 +566,8 @@ def parse_model_outputs(path: Path, *, allow_empty: bool = False) -> list[Respon
                 ResponseRow(
                     line=line, system=system, condition=condition, question_id=question_id,
                     mode=mode, answer=answer, choice=choice, option_order=order,
-                    latency_ms=latency, client_token=token, unit=item.unit,
+                    latency_ms=latency, client_token=token, unit=item.unit, context=context,
+                    prompt_variant=prompt_variant, prompt_language=prompt_language, clue_index=clue_index,
                 )
             )
     if not problems and not rows:

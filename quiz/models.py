@@ -76,10 +76,15 @@ class Question(models.Model):
     external_id = models.CharField(max_length=120)
     prompt = models.TextField()
     answerline = models.TextField(help_text="Quizbowl style, e.g. 'Batman [accept Bruce Wayne]'.")
+    counterfactual_answerline = models.TextField(
+        blank=True,
+        help_text="The key when the audio says something else than the facts (KoALa's "
+        "counterfactual speech); model answers in that context are judged against it.",
+    )
     category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="questions")
     source = models.CharField(max_length=120, blank=True, db_index=True)
     choices = models.JSONField(
-        default=list, blank=True, help_text="Multiple-choice options in the author's order."
+        default=list, blank=True, help_text="Multiple-choice options (2-10) in the author's order."
     )
     correct_choice = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Index into choices of the one correct option."
@@ -98,7 +103,7 @@ class Question(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["project", "external_id"], name="uniq_question_ext_id"),
             models.CheckConstraint(
-                condition=models.Q(correct_choice__isnull=True) | models.Q(correct_choice__lt=4),
+                condition=models.Q(correct_choice__isnull=True) | models.Q(correct_choice__lt=10),
                 name="question_correct_choice_in_range",
             ),
         ]
@@ -108,7 +113,7 @@ class Question(models.Model):
 
     @property
     def has_mcq(self) -> bool:
-        return len(self.choices) == 4 and self.correct_choice is not None
+        return 2 <= len(self.choices) <= 10 and self.correct_choice is not None
 
 
 class QuestionClip(models.Model):
@@ -560,3 +565,62 @@ class Response(models.Model):
 
     def __str__(self) -> str:
         return f"response #{self.pk} q={self.question_id} r={self.responder_id}"
+
+
+class AnswerContext(models.TextChoices):
+    """Which version of a question's audio a model answered (KoALa's faithfulness test)."""
+
+    FACTUAL = "factual", "Factual speech"
+    COUNTERFACTUAL = "counterfactual", "Counterfactual speech"
+
+
+class VariantAnswer(models.Model):
+    """A model's answer to a question under a named variant of how it was asked.
+
+    The variant is the context it heard (factual or counterfactual speech), the prompt
+    it was given (``prompt_variant``, ``prompt_language``) and, for a pyramidal
+    question, how many clues it was given (``clue_index``: 0 = the first clue only).
+    One responder may answer a question once per variant. These answers are kept
+    apart from :class:`Response`, which holds one answer per responder, question and
+    mode, so the dashboard, leaderboard and IRT fits count each model once; the
+    seed-paper tables (``frontend.seed_selectors``) read both.
+
+    ``correct`` is judged against the key of the context (the counterfactual
+    answerline in a counterfactual context); ``matches_factual`` and
+    ``matches_counterfactual`` say whether the answer matched each key.
+    """
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="variant_answers")
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="variant_answers")
+    responder = models.ForeignKey(Responder, on_delete=models.CASCADE, related_name="variant_answers")
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    context = models.CharField(max_length=20, choices=AnswerContext.choices, default=AnswerContext.FACTUAL)
+    prompt_variant = models.CharField(max_length=60, blank=True)
+    prompt_language = models.CharField(max_length=20, blank=True)
+    clue_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    answer_text = models.TextField(blank=True)
+    choice = models.PositiveSmallIntegerField(null=True, blank=True)
+    correct = models.BooleanField()
+    matches_factual = models.BooleanField()
+    matches_counterfactual = models.BooleanField(null=True, blank=True)
+    score = models.FloatField()
+    rule = models.CharField(max_length=60)
+    rule_version = models.CharField(max_length=40)
+    explanation = models.TextField(blank=True)
+    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    judged_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["responder", "question", "mode", "context", "prompt_variant", "prompt_language",
+                        "clue_index"],
+                name="uniq_variant_answer", nulls_distinct=False,
+            ),
+        ]
+        indexes = [models.Index(fields=["project", "context"], name="variant_project_context")]
+
+    def __str__(self) -> str:
+        return f"variant answer #{self.pk} q={self.question_id} r={self.responder_id}"

@@ -146,6 +146,7 @@ def bank_import(*, project: Project, path: Path, audio_dir: Path | None = None) 
                 values = {
                     "prompt": row.prompt,
                     "answerline": row.answerline,
+                    "counterfactual_answerline": row.counterfactual_answerline,
                     "category": category,
                     "source": row.source,
                     "choices": row.choices,
@@ -362,7 +363,7 @@ def response_submit(
         if not question.has_mcq:
             raise SubmissionError("mode", "this question has no multiple-choice options")
         if option_order is None:
-            option_order = presentation.option_order if presentation else list(range(4))
+            option_order = presentation.option_order if presentation else list(range(len(question.choices)))
         if choice is None:
             if choice_position is None or not 0 <= int(choice_position) < len(option_order):
                 raise SubmissionError("choice", "pick one of the options")
@@ -429,13 +430,17 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
     valid. Re-importing the same file changes nothing; a changed answer replaces
     the stored one and is re-judged.
     """
+    from . import variants
+
     rows = parse_model_outputs(Path(path), allow_empty=allow_empty)
     file = Path(path).name
     ids = {row.question_id for row in rows}
     questions = {q.external_id: q for q in Question.objects.filter(project=project, external_id__in=ids)}
     problems: list[Problem] = []
     resolved = []
-    for row in rows:
+    extra, problems = variants.variant_rows_resolve(rows=[r for r in rows if r.is_variant], questions=questions,
+                                                    file=file)
+    for row in (r for r in rows if not r.is_variant):
         question = questions.get(row.question_id)
         if question is None:
             problems.append(row.problem(file, "question_id", f"unknown question id {row.question_id!r}"))
@@ -445,7 +450,11 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
             if not question.has_mcq:
                 problems.append(row.problem(file, "mode", f"question {row.question_id!r} has no options"))
                 continue
-            order = row.option_order or list(range(4))
+            order = row.option_order or list(range(len(question.choices)))
+            if len(order) != len(question.choices):
+                problems.append(row.problem(file, "option_order", (
+                    f"has {len(order)} entries but {row.question_id!r} has {len(question.choices)} options")))
+                continue
             shown = [question.choices[i] for i in order]
             position = _choice_index(row.choice, shown)
             if position is None:
@@ -459,9 +468,10 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
     summary = ImportSummary()
     now = timezone.now()
     with transaction.atomic():
+        variants.variant_answers_store(project=project, resolved=extra, summary=summary, now=now)
         for row, question, choice in resolved:
             responder = responder_for_model(project=project, system_name=row.system, condition=row.condition)
-            order = row.option_order or (list(range(4)) if row.mode == Mode.MCQ else [])
+            order = row.option_order or (list(range(len(question.choices))) if row.mode == Mode.MCQ else [])
             answer = question.choices[choice] if choice is not None else row.answer
             stored = Response.objects.filter(responder=responder, question=question, mode=row.mode).first()
             if stored and stored.answer_text == answer and stored.choice == choice:

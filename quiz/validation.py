@@ -146,12 +146,17 @@ def clean_metadata(value: Any, field: str, errors: Errors) -> dict[str, Any]:
     return value if not found else {}
 
 
+#: How many options a multiple-choice question may have (yes/no up to ten).
+MIN_OPTIONS, MAX_OPTIONS = 2, 10
+
+
 def check_choices(texts: list[str], correct: int | None, *, field: str = "choices",
                   correct_field: str = "correct") -> Errors:
     """The MCQ rules, for imports and the REST API alike.
 
-    No options, or exactly 4 non-empty, distinct (case-insensitively) options of at
-    most :data:`MAX_OPTION` characters with exactly one correct index; a correct index
+    No options, or :data:`MIN_OPTIONS` to :data:`MAX_OPTIONS` (2-10: yes/no, the usual
+    four, KCSAT's five) non-empty, distinct (case-insensitively) options of at most
+    :data:`MAX_OPTION` characters with exactly one correct index; a correct index
     without options is an error too.
     """
     errors: Errors = []
@@ -164,8 +169,8 @@ def check_choices(texts: list[str], correct: int | None, *, field: str = "choice
             errors.append((f"{field}[{index}]", "empty option"))
         elif problem := text_problem(text, MAX_OPTION):
             errors.append((f"{field}[{index}]", problem))
-    if len(texts) != 4:
-        errors.append((field, f"needs exactly 4 options, got {len(texts)}"))
+    if not MIN_OPTIONS <= len(texts) <= MAX_OPTIONS:
+        errors.append((field, f"needs {MIN_OPTIONS} to {MAX_OPTIONS} options, got {len(texts)}"))
     if len({t.casefold() for t in texts}) != len(texts):
         errors.append((field, "options must be distinct"))
     if correct is None:

@@ -325,7 +325,7 @@ def _question_page(request: HttpRequest, project: Project, study: QuizStudy, pre
     options = []
     if presentation.mode == Mode.MCQ:
         options = [
-            {"position": position, "key": position + 1, "text": question.choices[index]}
+            {"position": position, "key": (position + 1) % 10, "text": question.choices[index]}
             for position, index in enumerate(presentation.option_order)
         ]
     deadline = game.answer_deadline(study, presentation)

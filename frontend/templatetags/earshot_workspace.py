@@ -58,8 +58,8 @@ def get(mapping, key):
 
 @register.filter
 def letter(position) -> str:
-    """Screen position 0–3 of an MCQ option as A–D."""
+    """Screen position 0–9 of an MCQ option as A–J."""
     try:
-        return "ABCD"[int(position)]
+        return "ABCDEFGHIJ"[int(position)]
     except (TypeError, ValueError, IndexError):
         return ""

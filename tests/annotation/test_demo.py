@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 def test_quiz_demo_seeds_an_open_annotation_campaign_linked_from_home(client):
     call_command("quiz_demo", "--players", "0")
     call_command("quiz_demo", "--players", "0")  # idempotent
-    campaign = Campaign.objects.get(project__slug="demo")
+    campaign = Campaign.objects.get(project__slug="demo", slug="demo-mos")
     assert campaign.status == "open" and campaign.template == "mos"
     kinds = sorted(set(campaign.items.values_list("kind", flat=True)))
     assert kinds == ["gold", "regular", "trap"]

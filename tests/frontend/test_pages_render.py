@@ -347,6 +347,12 @@ def _researcher_urls(project) -> Iterator[str]:
         yield r("frontend:dashboard_table", table, "csv")
     for chart in ("headline", "models"):
         yield r("frontend:dashboard_chart", chart, "svg")
+    yield from (r("frontend:seed_tables"), r("frontend:seed_tables") + "?field=evidence_position",
+                r("frontend:seed_tables") + "?format=json")
+    for table in ("bank_source", "faithfulness", "qa_audit"):
+        yield r("frontend:seed_table", table, "csv")
+    yield r("frontend:seed_table", "joint_modes", "json")
+    yield r("frontend:seed_variant_answers", "csv")
     for fmt in ("csv", "jsonl", "parquet"):
         yield r("frontend:export_responses", fmt)
     for external_id in Question.objects.filter(project=project).values_list("external_id", flat=True):

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = ("frontend.dashboard", "frontend.diagnostics", "frontend.provenance", "frontend.columns")
+MODULES = ("frontend.dashboard", "frontend.diagnostics", "frontend.provenance", "frontend.columns",
+           "frontend.seed_stats", "frontend.seed_audita", "frontend.seed_koala", "frontend.seed_sea",
+           "frontend.seed_irt", "frontend.seed_columns")
 
 _CODE = (
     "import importlib, json, sys\n"

@@ -142,7 +142,7 @@ def test_question_create_update_and_filter(api, wav):
     assert created.json()["clips"] == [clip] and created.json()["category"] == "Birds"
     duplicate = api.post(BASE + "questions/", payload, format="json")
     assert duplicate.status_code == 400 and "external_id" in duplicate.json()
-    bad = api.post(BASE + "questions/", {**payload, "external_id": "api-2", "choices": ["a", "b"]}, format="json")
+    bad = api.post(BASE + "questions/", {**payload, "external_id": "api-2", "choices": ["a"]}, format="json")
     assert bad.status_code == 400 and "choices" in bad.json()
     unknown_clip = api.post(BASE + "questions/", {**payload, "external_id": "api-3", "clips": ["nope"]}, format="json")
     assert unknown_clip.status_code == 400 and "clips" in unknown_clip.json()
@@ -206,3 +206,18 @@ def test_api_docs_page_needs_no_network(client):
     assert external == []
     redoc = client.get("/api/v1/redoc/").content.decode()
     assert "redoc.standalone.js" in redoc and "cdn." not in redoc  # the sidecar bundle, logo made local
+
+
+def test_question_api_takes_five_options_and_a_counterfactual_key(api, wav):
+    clip = api.post(BASE + "clips/", {"file": SimpleUploadedFile("k.wav", wav(888), "audio/wav")},
+                    format="multipart").json()["public_id"]
+    payload = {"external_id": "kcsat-1", "prompt": "Who is right?", "answerline": "E", "category": "KCSAT",
+               "choices": ["A1", "B1", "C1", "D1", "E1"], "correct_choice": 4, "clips": [clip],
+               "counterfactual_answerline": "B1"}
+    created = api.post(BASE + "questions/", payload, format="json")
+    assert created.status_code == 201, created.content
+    body = api.get(BASE + "questions/kcsat-1/").json()
+    assert body["correct_choice"] == 4 and body["counterfactual_answerline"] == "B1"
+    eleven = api.post(BASE + "questions/", {**payload, "external_id": "k-2", "choices": [str(i) for i in range(11)]},
+                      format="json")
+    assert eleven.status_code == 400 and "choices" in eleven.json()

@@ -57,7 +57,10 @@ BAD_ROWS = [
                   "choices": [{"text": "1", "correct": True}, {"text": "2", "correct": True}, {"text": "3"}, {"text": "4"}]},
                  1, "choices", "exactly one correct", id="mcq-two-correct"),
     pytest.param({"id": "x", "prompt": "p", "answerline": "a", "category": "c", "audio": "a.wav",
-                  "choices": ["1", "2", "3"], "correct": 0}, 1, "choices", "exactly 4", id="mcq-three-options"),
+                  "choices": ["1"], "correct": 0}, 1, "choices", "needs 2 to 10 options", id="mcq-one-option"),
+    pytest.param({"id": "x", "prompt": "p", "answerline": "a", "category": "c", "audio": "a.wav",
+                  "choices": [str(n) for n in range(11)], "correct": 0}, 1, "choices", "needs 2 to 10 options",
+                 id="mcq-eleven-options"),
     pytest.param({"id": "x", "prompt": "p", "answerline": "a", "category": "c", "audio": "a.wav",
                   "pyramidal": True}, 1, "pyramidal", "2 or more clips", id="pyramid-one-clip"),
 ]

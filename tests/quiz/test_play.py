@@ -270,7 +270,10 @@ def test_demo_command_builds_playable_bank(db, capsys):
     assert questions.filter(pyramidal=True).exists()
     assert questions.values("category").distinct().count() >= 3
     assert all(q.has_mcq for q in questions)
-    assert Response.objects.filter(project=demo, responder__kind="model").count() == 4 * 2 * questions.count()
+    from quiz.demo import DEMO_SYSTEMS
+
+    assert Response.objects.filter(project=demo, responder__kind="model").count() == (
+        len(DEMO_SYSTEMS) * 2 * questions.count())
     assert Response.objects.filter(project=demo, responder__kind="human").exists()
     call_command("quiz_demo", players=2)  # idempotent
     assert Question.objects.filter(project=demo).count() == questions.count()

@@ -54,6 +54,7 @@ class Command(BaseCommand):
             # answers each question in one mode.
             study.study_for(project)
             created_players = self._players(project, players, seed)
+            self._seed_paper_campaigns(project, seed)
             campaign = demo_campaign_seed(project, seed=seed)  # the annotator role (annotation app)
         self.stdout.write(
             self.style.SUCCESS(
@@ -65,6 +66,12 @@ class Command(BaseCommand):
         self.stdout.write(f"Annotation campaign '{campaign.slug}' (open): /p/{project.slug}/c/{campaign.slug}/")
         admin_note = f"admin: admin / {DEMO_PASSWORD}" if settings.DEBUG else "no admin account: DJANGO_DEBUG is off"
         self.stdout.write(f"Researcher login: researcher / {DEMO_PASSWORD}  ({admin_note})")
+
+    def _seed_paper_campaigns(self, project: Project, seed: int) -> None:
+        """The rated, closed KoALa-check and QA-audit campaigns of the seed-paper tables."""
+        from annotation.seed_demo import seed_demo_campaigns
+
+        seed_demo_campaigns(project, seed=seed)
 
     def _players(self, project: Project, count: int, seed: int) -> int:
         existing = project.responders.filter(kind="human", user__is_guest=True).count()
