@@ -292,8 +292,9 @@ function setup(root) {
     if (buzzing && !buzzed && !done && !typing && (event.key === " " || event.key === "b")) {
       event.preventDefault();
       buzz();
-    } else if (mode === "mcq" && !done && !typing && (!buzzing || buzzed) && /^[1-4]$/.test(event.key)) {
-      const position = Number(event.key) - 1;
+    } else if (mode === "mcq" && !done && !typing && (!buzzing || buzzed) && /^[0-9]$/.test(event.key)) {
+      // 1-9 pick options 1-9 and 0 the tenth (multiple choice has 2 to 10 options)
+      const position = event.key === "0" ? 9 : Number(event.key) - 1;
       if (position < options.length) { event.preventDefault(); select(position); }
     } else if (event.key === "Enter" && mode === "mcq" && !done && !typing && (!buzzing || buzzed)) {
       event.preventDefault();
