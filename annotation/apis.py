@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -41,10 +42,10 @@ from quiz.apis import IMPORT_PROBLEM
 from quiz.uploads import save_import_uploads
 from quiz.validation import unstorable
 
-from . import selectors, services
+from . import selectors, services, services_crowd
 from .exports import report_json
 from .importing import ImportFailed
-from .models import Annotator, Campaign, CampaignStatus, PolicyKind, Rating, Template
+from .models import Annotator, Campaign, CampaignStatus, PolicyKind, Qualification, Rating, Template
 
 ERROR = inline_serializer("AnnotationError", fields={
     "error": inline_serializer("AnnotationErrorBody", fields={
@@ -346,13 +347,19 @@ class AssignmentNextApi(_TokenFastPath, _AnnotatorBase):
         c = self.campaign(request, campaign)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        annotator = services.annotator_enrol(campaign=c, user=request.user)
+        try:
+            annotator = services.annotator_enrol(campaign=c, user=request.user)
+        except services.EnrolError as exc:  # on the project's blocklist
+            return _error(exc.field, exc.message, exc.status)
         if data.validated_data.get("consent"):
             services.annotator_step(annotator=annotator, step="consent")
         if annotator.consent_at is None:
             return _error("consent", "give consent first (send consent: true)", 409)
         if (stopped := _stopped(c)) is not None:
             return stopped
+        if c.screening and (step := services_crowd.screening_pending(annotator)) is not None:
+            return _error("screening", f"take the {step.step} listening check in the browser first: "
+                          f"{reverse('annotation:screening', args=[c.project.slug, c.slug])}", 409)
         assignment = services.assignment_next_for_annotator(annotator, c)
         if assignment is None:
             annotator.campaign = c
@@ -366,6 +373,8 @@ class AssignmentNextApi(_TokenFastPath, _AnnotatorBase):
         campaign = annotator.campaign
         if body or annotator.consent_at is None or campaign.status != CampaignStatus.OPEN:
             return None  # consent to record or missing, or a stopped campaign: DRF's path
+        if campaign.screening and annotator.qualification == Qualification.PENDING:
+            return None  # a listening check may be due: DRF's path says so
         assignment = services.assignment_next_for_annotator(annotator, campaign)
         if assignment is None:
             services.annotator_complete(annotator=annotator)
