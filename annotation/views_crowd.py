@@ -26,7 +26,7 @@ def campaign_crowd(request: HttpRequest, slug: str, campaign: str) -> HttpRespon
     c = _research_campaign(request, slug, campaign)
     rows, timing = services_crowd.payment_report(c)
     screening = list(ScreeningResult.objects.filter(annotator__campaign=c).values("step").annotate(
-        passed=Count("pk", filter=Q(passed=True)), failed=Count("pk", filter=Q(passed=False))).order_by("step"))
+        n_passed=Count("pk", filter=Q(passed=True)), n_failed=Count("pk", filter=Q(passed=False))).order_by("step"))
     failures = list(ScreeningResult.objects.filter(annotator__campaign=c, passed=False)
                     .select_related("annotator").order_by("created_at"))
     raters = timing.raters.reset_index().to_dict("records")
