@@ -1,0 +1,63 @@
+"""The demo's listening tests are seeded open, with generated audio whose degradation
+order is measured on the stored clips (signal-to-distortion ratio against the clean
+reference; the anchors' band limits by Welch spectra)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import soundfile as sf
+from scipy import signal as sps
+
+from annotation import degradations as deg
+from annotation import demo_listening
+from annotation.models import Campaign
+
+pytestmark = pytest.mark.django_db
+
+ORDER = list(deg.DEMO_SYSTEMS)
+
+
+def _read(clip) -> tuple[np.ndarray, int]:
+    with clip.file.open("rb") as handle:
+        data, sr = sf.read(handle)
+    return data, sr
+
+
+def _sdr(clean: np.ndarray, degraded: np.ndarray) -> float:
+    return float(10 * np.log10(np.sum(clean ** 2) / max(np.sum((degraded - clean) ** 2), 1e-12)))
+
+
+def _ranked(sdr_by_system: dict[str, list[float]]) -> list[str]:
+    """Systems from the least to the most degraded by mean measured SDR."""
+    return sorted(sdr_by_system, key=lambda s: -np.mean(sdr_by_system[s]))
+
+
+def test_screened_mos_demo_is_open_with_checks_a_trap_and_ordered_systems(project):
+    (campaign,) = demo_listening.demo_listening_seed(project, slugs=("demo-headphones",))
+    again = demo_listening.demo_listening_seed(project, slugs=("demo-headphones",))  # idempotent
+    assert again == [campaign] and Campaign.objects.filter(slug="demo-headphones").count() == 1
+    assert campaign.status == "open" and campaign.template == "mos"
+    assert [s["step"] for s in campaign.screening] == ["calibration", "headphones", "digits"]
+    items = list(campaign.items.select_related("clip"))
+    trap = next(i for i in items if i.kind == "trap")
+    assert trap.expected == {"mos": "2"} and "number of beeps" in trap.context
+    clean = {i.task: _read(i.clip)[0] for i in items if i.kind == "regular" and i.system == "clean"}
+    sdr: dict[str, list[float]] = {}
+    for item in items:
+        if item.kind == "regular":
+            data, sr = _read(item.clip)
+            assert sr == demo_listening.SR and len(data) == int(demo_listening.SECONDS * sr)
+            sdr.setdefault(item.system, []).append(_sdr(clean[item.task], data))
+    assert _ranked(sdr) == [s for s in ORDER if s in demo_listening.MOS_SYSTEMS]
+    assert min(sdr["clean"]) > 80  # 16-bit storage only
+
+
+def test_demo_system_order_is_the_degradation_order():
+    assert set(demo_listening.MOS_SYSTEMS) | set(demo_listening.MUSHRA_SYSTEMS) | set(
+        demo_listening.AB_SYSTEMS) <= set(ORDER)
+
+
+def _welch_high(data: np.ndarray, sr: int, above: float) -> float:
+    f, p = sps.welch(data, fs=sr, nperseg=2048)
+    return float(p[f > above].sum())
