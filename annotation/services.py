@@ -36,7 +36,7 @@ import pandas as pd
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import Project, User
 from accounts.services import guest_create
@@ -46,7 +46,7 @@ from quiz.services import clip_store
 
 from . import assignment as policy_core
 from . import listening_tests, prepared
-from .importing import parse_items
+from .importing import ImportFailed, Problem, parse_items
 from .models import (
     CONTROL_KINDS,
     Annotator,
@@ -68,6 +68,7 @@ from .models import (
 from .quality import QcConfig, rater_quality
 from .scales import CriterionError, normalize_criteria, template_criteria, validate_value
 from .selectors import instance_from_row
+from .services_listening import listening_submit_rows
 
 LIVE = (AssignmentStatus.ACTIVE, AssignmentStatus.SUBMITTED)
 WINDOW = 32  # candidate rows locked per request
@@ -129,6 +130,14 @@ def campaign_validate(campaign: Campaign) -> None:
         campaign.criteria = normalize_criteria(campaign.criteria)
     except CriterionError as exc:
         raise CampaignError("criteria", str(exc)) from exc
+    spec = listening_tests.spec_for(campaign.template)
+    for i, crit in enumerate(campaign.criteria):
+        if spec is not None and crit["scale"] not in spec.scales:
+            raise CampaignError("criteria", f"criteria[{i}]: a {campaign.template} campaign rates on "
+                                f"{' or '.join(sorted(spec.scales))}, not {crit['scale']}")
+        if spec is None and crit["scale"] in listening_tests.LISTENING_SCALES:
+            raise CampaignError("criteria", f"criteria[{i}]: the {crit['scale']} scale belongs to the "
+                                "listening-test templates (ab, abx, ccr, dcr, smos, mushra, ranking)")
     try:
         policy_for(campaign, n_regular=0 if campaign.pk is None else None)
     except ValueError as exc:
@@ -174,6 +183,36 @@ TEMPLATE_DEFAULTS: dict[str, dict[str, Any]] = {
     "ranking": {"policy": PolicyKind.OVERLAP, "policy_k": 10},
 }
 
+#: the instructions a listening-test campaign starts with when none are given (the
+#: creation form shows them for editing; stored in the creator's language)
+TEMPLATE_INSTRUCTIONS: dict[str, Any] = {
+    "ab": gettext_lazy(
+        "You will hear two samples, A and B, of the same content. Listen to both (switch between them "
+        "at any time: the position is kept) and choose the one you prefer. Choose \u201cNo preference\u201d "
+        "only when you really cannot choose."),
+    "abx": gettext_lazy(
+        "You will hear A, B and X. X is exactly the same as either A or B. Listen to all three, as often "
+        "as you like, and say which one X is. When you are unsure, make your best guess."),
+    "ccr": gettext_lazy(
+        "You will hear two samples of the same content. Rate the quality of the second sample compared "
+        "with the first, from \u201cMuch worse\u201d (\u22123) to \u201cMuch better\u201d (+3)."),
+    "dcr": gettext_lazy(
+        "You will hear a reference and a sample. Rate how much the sample is degraded compared with the "
+        "reference, from 5 (the degradation is inaudible) to 1 (the degradation is very annoying)."),
+    "smos": gettext_lazy(
+        "You will hear a reference recording and a sample. Ignoring what is said and the audio quality, "
+        "rate how similar the voice of the sample is to the voice of the reference, from 1 (not at all "
+        "similar) to 5 (extremely similar)."),
+    "mushra": gettext_lazy(
+        "You will hear a reference and several versions of it, all on one screen; one version is a hidden "
+        "copy of the reference. Rate the basic audio quality of every version against the reference on "
+        "the 0\u2013100 scale, and give the version you find identical to the reference 100. Switch between "
+        "versions as often as you like (the position is kept) and loop a short passage to compare details."),
+    "ranking": gettext_lazy(
+        "Listen to every sample and put them in order, best at the top and worst at the bottom, with the "
+        "arrow buttons (or the \u2191 / \u2193 keys for the sample that is playing)."),
+}
+
 #: the policy fields each policy reads (the form shows only these)
 POLICY_FIELDS: dict[str, tuple[str, ...]] = {
     PolicyKind.PARTITION: ("policy_annotators", "policy_quota"),
@@ -197,6 +236,8 @@ def campaign_create(*, project: Project, name: str, slug: str, template: str = "
         # another policy than the template's: its k / n do not carry over
         defaults = {k: v for k, v in defaults.items() if not k.startswith("policy")}
     values = {**defaults, **{k: v for k, v in fields.items() if v is not None}}
+    if not values.get("instructions") and template in TEMPLATE_INSTRUCTIONS:
+        values["instructions"] = str(TEMPLATE_INSTRUCTIONS[template])
     if Campaign.objects.filter(project=project, slug=slug).exists():
         raise CampaignError("slug", f"a campaign {slug!r} already exists in this project")
     campaign = Campaign(project=project, name=name, slug=slug, template=template,
@@ -239,37 +280,75 @@ class ItemImportSummary:
     by_kind: dict[str, int] = field(default_factory=dict)
 
 
+def _stored_stimuli(item_ids: list[int]) -> dict[int, list[tuple[str, str, str, str]]]:
+    """(role, audio SHA-256, system, condition) of each item's stimuli, in order."""
+    stored: dict[int, list[tuple[str, str, str, str]]] = {}
+    for item_id, *sig in (Stimulus.objects.filter(item_id__in=item_ids).order_by("item_id", "position")
+                          .values_list("item_id", "role", "clip__sha256", "system", "condition")):
+        stored.setdefault(item_id, []).append(tuple(sig))
+    return stored
+
+
 def items_import(*, campaign: Campaign, path: Path, audio_dir: Path | None = None) -> ItemImportSummary:
     """Import items (JSONL/CSV + audio) into ``campaign``: all or nothing.
 
     Every row and audio file is validated first (:func:`annotation.importing.parse_items`,
-    the quiz import's rules); any problem raises ``ImportFailed`` and nothing is written.
-    Re-importing updates items by their external id.
+    the quiz import's rules, and for listening-test templates the stimuli's roles);
+    any problem raises ``ImportFailed`` and nothing is written. Re-importing updates
+    items by their external id; a multi-stimulus item's stimuli are replaced, unless
+    annotators were already served the item and the stimuli differ (refused).
     """
-    rows = parse_items(Path(path), criteria=campaign.criteria,
+    path = Path(path)
+    rows = parse_items(path, criteria=campaign.criteria, template=campaign.template,
                        audio_dir=Path(audio_dir) if audio_dir else None)
+    multi = listening_tests.spec_for(campaign.template) is not None
     summary = ItemImportSummary()
     written: list[Clip] = []
+
+    def store(ref) -> Clip:
+        clip, created = clip_store(project=campaign.project, name=ref.name, data=ref.path, info=ref.info)
+        if created:
+            written.append(clip)
+            summary.clips_created += 1
+        return clip
+
     try:
         with transaction.atomic():
             existing = {i.external_id: i for i in campaign.items.all()}
+            # multi-stimulus re-imports: unchanged stimuli stay (assignments store their
+            # ids in stimulus_order, ratings point at them); changed ones are replaced,
+            # unless annotators were served the item already
+            again = [existing[r.external_id].pk for r in rows if r.external_id in existing]
+            stored = _stored_stimuli(again) if multi else {}
+            served = (set(Assignment.objects.filter(item_id__in=again).values_list("item_id", flat=True))
+                      if multi else set())
+            locked: list[Problem] = []
+            same: set[str] = set()
+            for row in rows:
+                if row.external_id not in existing:
+                    continue
+                pk = existing[row.external_id].pk
+                if [(s.role, s.audio.info.sha256, s.system, s.condition) for s in row.stimuli] == stored.get(pk, []):
+                    same.add(row.external_id)
+                elif pk in served:
+                    locked.append(Problem(path.name, row.line, "stimuli", (
+                        f"item {row.external_id!r} has been served to annotators: its stimuli cannot change "
+                        "(import the new version under a new id)")))
+            if locked:
+                raise ImportFailed(locked)
             position = len(existing)
             new_items: list[Item] = []
+            stimuli: list[Stimulus] = []
+            with_stimuli: list[tuple[Item, Any]] = []
             for row in rows:
-                clip = None
-                if row.audio is not None:
-                    clip, created = clip_store(project=campaign.project, name=row.audio.name,
-                                               data=row.audio.data, info=row.audio.info)
-                    if created:
-                        written.append(clip)
-                        summary.clips_created += 1
+                clip = store(row.audio) if row.audio is not None else None
                 values = {"kind": row.kind, "clip": clip, **row.texts, **row.meta,
                           "metadata": row.metadata, "expected": row.expected}
                 summary.by_kind[row.kind] = summary.by_kind.get(row.kind, 0) + 1
                 item = existing.get(row.external_id)
                 if item is None:
-                    new_items.append(Item(campaign=campaign, external_id=row.external_id,
-                                          position=position, **values))
+                    item = Item(campaign=campaign, external_id=row.external_id, position=position, **values)
+                    new_items.append(item)
                     position += 1
                     summary.created += 1
                 else:
@@ -277,7 +356,19 @@ def items_import(*, campaign: Campaign, path: Path, audio_dir: Path | None = Non
                         setattr(item, key, value)
                     item.save()
                     summary.updated += 1
+                if row.external_id in same:
+                    for st in row.stimuli:
+                        Stimulus.objects.filter(item=item, position=st.position).update(metadata=st.metadata)
+                elif multi:
+                    if item.pk is not None:
+                        Stimulus.objects.filter(item=item).delete()
+                    with_stimuli.append((item, row))
             Item.objects.bulk_create(new_items, batch_size=1000)
+            for item, row in with_stimuli:
+                stimuli += [Stimulus(item=item, position=st.position, role=st.role, system=st.system,
+                                     condition=st.condition, clip=store(st.audio), metadata=st.metadata)
+                            for st in row.stimuli]
+            Stimulus.objects.bulk_create(stimuli, batch_size=1000)
     except BaseException:
         for clip in written:
             clip.file.storage.delete(clip.file.name)
@@ -982,7 +1073,9 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
         raise RatingError("client_token", "is required (at most 64 characters)")
     now = now or timezone.now()
     comments = comments or {}
-    if _pg() and (fast := _submit_pg(annotator, assignment_id, values, token, comments, now, played)):
+    multi = listening_tests.spec_for(annotator.campaign.template) is not None
+    if not multi and _pg() and (fast := _submit_pg(annotator, assignment_id, values, token, comments, now,
+                                                    played)):
         return SubmitResult(fast, created=True)
 
     def stored() -> list[Rating]:
@@ -1005,35 +1098,41 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
         if assignment.status == AssignmentStatus.EXPIRED or assignment.expires_at <= now:
             raise RatingError("assignment", "the time for this item ran out (the assignment expired), so "
                               "your answer was not stored; ask for the next item", 409)
-        criteria = {c["key"]: c for c in campaign.criteria}
-        unknown = sorted(set(values) - set(criteria))
-        if unknown:
-            raise RatingError(f"values.{unknown[0]}", "unknown criterion")
-        clean: dict[str, str] = {}
-        for key, crit in criteria.items():
-            if key not in values or values[key] in (None, ""):
-                raise RatingError(f"values.{key}", "an answer is required")
-            try:
-                clean[key] = validate_value(crit, values[key])
-            except CriterionError as exc:
-                raise RatingError(f"values.{key}", str(exc)) from exc
-        elapsed = (now - assignment.served_at).total_seconds()
-        clip = assignment.item.clip
-        check = listening_verdict(campaign, clip.duration_s if clip is not None else None, played,
-                                  served_at=assignment.audio_at or assignment.served_at, now=now)
-        evidence = [list(p) for p in check.intervals] if check else []
-        heard = check.heard_fraction if check else None
-        ratings = [
-            Rating(campaign=campaign, assignment=assignment, item=assignment.item, annotator=annotator,
-                   criterion=key, value=value, comment=str(comments.get(key, ""))[:5000],
-                   client_token=token, submitted_at=now, elapsed_ms=max(0, int(elapsed * 1000)),
-                   played=evidence, heard_fraction=heard)
-            for key, value in clean.items()
-        ]
+        elapsed_ms = max(0, int((now - assignment.served_at).total_seconds() * 1000))
+        if listening_tests.spec_for(campaign.template) is not None:
+            ratings = listening_submit_rows(campaign=campaign, assignment=assignment, annotator=annotator,
+                                            values=values, comments=comments, token=token, played=played,
+                                            now=now, elapsed_ms=elapsed_ms)
+        else:
+            criteria = {c["key"]: c for c in campaign.criteria}
+            unknown = sorted(set(values) - set(criteria))
+            if unknown:
+                raise RatingError(f"values.{unknown[0]}", "unknown criterion")
+            clean: dict[str, str] = {}
+            for key, crit in criteria.items():
+                if key not in values or values[key] in (None, ""):
+                    raise RatingError(f"values.{key}", "an answer is required")
+                try:
+                    clean[key] = validate_value(crit, values[key])
+                except CriterionError as exc:
+                    raise RatingError(f"values.{key}", str(exc)) from exc
+            elapsed = (now - assignment.served_at).total_seconds()
+            clip = assignment.item.clip
+            check = listening_verdict(campaign, clip.duration_s if clip is not None else None, played,
+                                      served_at=assignment.audio_at or assignment.served_at, now=now)
+            evidence = [list(p) for p in check.intervals] if check else []
+            heard = check.heard_fraction if check else None
+            ratings = [
+                Rating(campaign=campaign, assignment=assignment, item=assignment.item, annotator=annotator,
+                       criterion=key, value=value, comment=str(comments.get(key, ""))[:5000],
+                       client_token=token, submitted_at=now, elapsed_ms=max(0, int(elapsed * 1000)),
+                       played=evidence, heard_fraction=heard)
+                for key, value in clean.items()
+            ]
         Rating.objects.bulk_create(ratings)
         assignment.status = AssignmentStatus.SUBMITTED
         assignment.submitted_at = now
-        assignment.save(update_fields=["status", "submitted_at"])
+        assignment.save(update_fields=["status", "submitted_at", "listening"])
         Item.objects.filter(pk=assignment.item_id).update(n_active=F("n_active") - 1,
                                                           n_done=F("n_done") + 1)
     return SubmitResult(ratings, created=True)
