@@ -138,8 +138,8 @@ CAMPAIGNS = {
 }
 
 
-#: the campaigns seeded by default (the multi-stimulus ones need the stimuli import)
-READY = ("demo-headphones",)
+#: the campaigns seeded by default: all of them
+READY = tuple(CAMPAIGNS)
 
 
 def demo_listening_seed(project: Project, *, seed: int = 7, slugs: tuple[str, ...] | None = READY

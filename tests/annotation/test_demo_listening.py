@@ -61,3 +61,38 @@ def test_demo_system_order_is_the_degradation_order():
 def _welch_high(data: np.ndarray, sr: int, above: float) -> float:
     f, p = sps.welch(data, fs=sr, nperseg=2048)
     return float(p[f > above].sum())
+
+
+def _stimuli(campaign):
+    for item in campaign.items.prefetch_related("stimuli__clip"):
+        yield item, {s.role if s.role not in ("anchor", "system", "A", "B") else f"{s.role}:{s.condition}": s
+                     for s in item.stimuli.all()}
+
+
+def test_multi_stimulus_demos_are_open_and_their_systems_follow_the_degradation_order(project):
+    campaigns = {c.slug: c for c in demo_listening.demo_listening_seed(project)}
+    assert set(campaigns) == {"demo-ab", "demo-ccr", "demo-mushra", "demo-headphones"}
+    assert all(c.status == "open" for c in campaigns.values())
+    assert {c.slug: c.template for c in campaigns.values()} == {
+        "demo-ab": "ab", "demo-ccr": "ccr", "demo-mushra": "mushra", "demo-headphones": "mos"}
+
+    for slug, systems in (("demo-ab", demo_listening.AB_SYSTEMS), ("demo-ccr", ORDER),
+                          ("demo-mushra", demo_listening.MUSHRA_SYSTEMS)):
+        sdr: dict[str, list[float]] = {}
+        for _item, by_role in _stimuli(campaigns[slug]):
+            reference, sr = _read(by_role["reference"].clip)
+            for stim in by_role.values():
+                if stim.system:
+                    sdr.setdefault(stim.system, []).append(_sdr(reference, _read(stim.clip)[0]))
+        assert _ranked(sdr) == [s for s in ORDER if s in systems], (slug, sdr)
+
+    # MUSHRA: a real hidden reference (the reference's own audio) and the BS.1534 anchors
+    for _item, by_role in _stimuli(campaigns["demo-mushra"]):
+        assert by_role["hidden_reference"].clip_id == by_role["reference"].clip_id
+        reference, sr = _read(by_role["reference"].clip)
+        low, mid = (_read(by_role[f"anchor:{c}"].clip)[0] for c in ("lp3500", "lp7000"))
+        assert _sdr(reference, mid) > _sdr(reference, low) + 1
+        for data, cutoff in ((low, deg.ANCHOR_LOW_HZ), (mid, deg.ANCHOR_MID_HZ)):
+            above = 1.5 * cutoff
+            assert 10 * np.log10(_welch_high(reference, sr, above) / _welch_high(data, sr, above)) > 40
+            assert _welch_high(reference, sr, above) / _welch_high(reference, sr, 0) > 1e-3
