@@ -216,11 +216,24 @@ def crowd_validate(campaign: Campaign) -> None:
     except TypeError as exc:
         raise ValueError(f"crowd: {exc}") from exc
     payment_config(campaign)
+    names = campaign.crowd.get("mid_anchor_conditions") if isinstance(campaign.crowd, dict) else None
+    if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) and n for n in names)):
+        raise ValueError("crowd.mid_anchor_conditions: a list of condition names, e.g. [\"lp7000\"]")
 
 
 def item_durations(campaign: Campaign) -> dict[int, float]:
-    """Audio seconds per item (its clip), for the time-on-item thresholds."""
-    return {pk: float(d or 0.0) for pk, d in campaign.items.values_list("pk", "clip__duration_s")}
+    """Audio seconds per item, for the time-on-item thresholds: its clip, or the sum of
+    its distinct stimulus clips (a MUSHRA hidden reference is the reference's audio)."""
+    from .models import Stimulus
+
+    out = {pk: float(d or 0.0) for pk, d in campaign.items.values_list("pk", "clip__duration_s")}
+    seen: set[tuple[int, int]] = set()
+    for item_id, clip_id, duration in (Stimulus.objects.filter(item__campaign=campaign)
+                                       .values_list("item_id", "clip_id", "clip__duration_s")):
+        if (item_id, clip_id) not in seen:
+            seen.add((item_id, clip_id))
+            out[item_id] = out.get(item_id, 0.0) + float(duration or 0.0)
+    return out
 
 
 def time_on_item_for(campaign: Campaign) -> crowd.TimeOnItemResult:
@@ -233,15 +246,54 @@ def time_on_item_for(campaign: Campaign) -> crowd.TimeOnItemResult:
     return crowd.time_on_item(frame, time_on_item_config(campaign))
 
 
+#: names of the mid-range (7 kHz) anchor condition recognised by default; a campaign
+#: names its own with ``Campaign.crowd["mid_anchor_conditions"]``
+MID_ANCHOR_CONDITIONS = ("lp7000", "lp7k", "lp7.0k", "lp7khz", "anchor_mid", "mid_anchor")
+
+
+def mushra_frame(campaign: Campaign) -> pd.DataFrame:
+    """MUSHRA ratings as :func:`annotation.post_screening.mushra_post_screen` reads them:
+    one row per rated stimulus (``rater_id``, ``item_id``, ``role``, ``condition``,
+    ``score``); with several criteria, each (item, criterion) counts as one test item."""
+    rows = list(Rating.objects.filter(campaign=campaign, stimulus__isnull=False,
+                                      item__kind="regular")
+                .values_list("annotator__public_id", "item__external_id", "criterion", "stimulus__role",
+                             "stimulus__condition", "value"))
+    frame = pd.DataFrame.from_records(rows, columns=["rater_id", "item", "criterion", "role", "condition",
+                                                     "score"])
+    several = frame["criterion"].nunique() > 1
+    frame["item_id"] = frame["item"] + (":" + frame["criterion"] if several else "")
+    frame["condition"] = frame["condition"].str.lower()
+    return frame[["rater_id", "item_id", "role", "condition", "score"]]
+
+
+def mushra_post_screen_for(campaign: Campaign):
+    """BS.1534-3 post-screening of a MUSHRA campaign's listeners (``None`` for other templates)."""
+    from .post_screening import PostScreenConfig, mushra_post_screen
+
+    if campaign.template != "mushra":
+        return None
+    names = (campaign.crowd or {}).get("mid_anchor_conditions") or MID_ANCHOR_CONDITIONS
+    config = PostScreenConfig(mid_anchor_conditions=frozenset(str(n).lower() for n in names),
+                              anchor_rule=bool((campaign.crowd or {}).get("mid_anchor_rule", True)))
+    return mushra_post_screen(mushra_frame(campaign), config)
+
+
 def _quality_exclusions(campaign: Campaign) -> dict[str, tuple[str, ...]]:
     """rater_id -> the quality rules that excluded them (campaign report's QC)."""
     from .selectors import ratings_frame, report_for
 
+    out: dict[str, tuple[str, ...]] = {}
+    screened = mushra_post_screen_for(campaign)
+    if screened is not None:
+        for e in screened.exclusions:
+            if e.excluded:
+                out[e.rater_id] = (*out.get(e.rater_id, ()), e.rule)
+        return out  # the MOS-style QC rules below do not apply to 0-100 multi-stimulus ratings
     frame = ratings_frame(campaign)
     if frame.empty:
-        return {}
+        return out
     quality = report_for(campaign, frame).rater_quality
-    out: dict[str, tuple[str, ...]] = {}
     if "excluded" not in quality:
         return out
     from .services import qc_config_for

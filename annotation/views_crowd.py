@@ -30,10 +30,12 @@ def campaign_crowd(request: HttpRequest, slug: str, campaign: str) -> HttpRespon
     failures = list(ScreeningResult.objects.filter(annotator__campaign=c, passed=False)
                     .select_related("annotator").order_by("created_at"))
     raters = timing.raters.reset_index().to_dict("records")
+    post = services_crowd.mushra_post_screen_for(c)
     return render(request, "annotation/crowd.html", {
         "project": c.project, "campaign": c, "payments": rows, "timing_rule": timing.config.describe(),
         "timing": raters, "n_flagged": len(timing.flagged), "screening": screening, "failures": failures,
         "steps": [s.step for s in services_crowd.screening_steps(c)],
+        "post_screen": post, "post_raters": post.raters.reset_index().to_dict("records") if post else [],
         "blocked": set(RaterBlock.objects.filter(project=c.project).values_list("rater_id", flat=True)),
     })
 
