@@ -67,7 +67,7 @@ class CampaignOutput(serializers.ModelSerializer):
                   "language", "policy", "policy_k", "policy_n", "policy_quota", "policy_annotators",
                   "control_every", "expiry_minutes", "allow_repeat", "require_full_listen",
                   "min_listen_fraction", "completion_code", "no_work_code", "screened_out_code",
-                  "completion_url", "status", "created_at"]
+                  "completion_url", "screening", "crowd", "status", "created_at"]
 
 
 class _CampaignBase(APIView):
@@ -107,6 +107,10 @@ class CampaignListApi(_CampaignBase):
         no_work_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
         screened_out_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
         completion_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
+        screening = serializers.JSONField(required=False, help_text=(
+            "Listening checks before rating, e.g. [{\"step\": \"calibration\"}, {\"step\": \"headphones\"}]"))
+        crowd = serializers.JSONField(required=False, help_text=(
+            "Time-on-item thresholds and the approval report's bonus, e.g. {\"bonus\": \"0.50\"}"))
         status = serializers.CharField(required=False, help_text="draft, open, paused or closed")
 
     InputSerializer = CampaignCreateInputSerializer
@@ -342,7 +346,7 @@ class AssignmentNextApi(_TokenFastPath, _AnnotatorBase):
     @extend_schema(operation_id="annotation_next_item", request=InputSerializer,
                    responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="item payload"),
                               204: OpenApiResponse(description="nothing left: finished"),
-                              409: ERROR})
+                              403: ERROR, 409: ERROR})
     def post(self, request: Request, slug: str, campaign: str) -> Response:
         c = self.campaign(request, campaign)
         data = self.InputSerializer(data=request.data)

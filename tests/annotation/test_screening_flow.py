@@ -157,3 +157,42 @@ def test_bad_screening_configuration_is_refused_naming_the_field(project, screen
     with pytest.raises(services.CampaignError) as caught:
         services.campaign_create(project=project, name="x", slug="x", template="mos", screening=screening)
     assert caught.value.field == "screening" and field in caught.value.message
+
+
+def test_the_creation_form_configures_screening_steps(client, project, make_user):
+    from accounts.models import Role
+    from accounts.services import membership_set
+    from annotation.models import Campaign
+
+    user = make_user()
+    membership_set(project=project, user=user, role=Role.RESEARCHER)
+    client.force_login(user)
+    base = {"name": "C", "slug": "screened", "template": "mos", "control_every": 4, "expiry_minutes": 30,
+            "min_listen_fraction": 1, "require_full_listen": "on", "policy_n": 5}
+    page = client.get(reverse("annotation:campaign_list", args=[project.slug])).content.decode()
+    assert 'value="huggins"' in page
+    both = client.post(reverse("annotation:campaign_list", args=[project.slug]),
+                       {**base, "screening": ["headphones", "huggins"]})
+    assert both.status_code == 400 and not Campaign.objects.exists()
+    response = client.post(reverse("annotation:campaign_list", args=[project.slug]),
+                           {**base, "screening": ["digits", "calibration", "huggins"]})
+    assert response.status_code == 302
+    assert Campaign.objects.get().screening == [
+        {"step": "calibration"}, {"step": "headphones", "method": "huggins"}, {"step": "digits"}]
+
+
+def test_the_api_creates_a_campaign_with_screening_and_crowd_settings(client, project, make_user):
+    from accounts.models import Role
+    from accounts.services import membership_set
+
+    user = make_user()
+    membership_set(project=project, user=user, role=Role.RESEARCHER)
+    client.force_login(user)
+    base = f"/api/v1/projects/{project.slug}/campaigns/"
+    ok = client.post(base, {"name": "A", "slug": "a", "screening": [{"step": "headphones", "pass_min": 4}],
+                            "crowd": {"bonus": "0.40"}}, content_type="application/json")
+    assert ok.status_code == 201, ok.content
+    assert ok.json()["screening"] == [{"step": "headphones", "pass_min": 4}] and ok.json()["crowd"]["bonus"] == "0.40"
+    bad = client.post(base, {"name": "B", "slug": "b", "screening": [{"step": "headphones", "trials": 0}]},
+                      content_type="application/json")
+    assert bad.status_code == 400 and bad.json()["error"]["field"] == "screening"
