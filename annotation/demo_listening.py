@@ -11,7 +11,8 @@ measures it on the stored audio):
 slug              template  items
 ================  ========  =================================================================
 demo-ab           ab        the clean reference, then A/B = two systems of the same melody
-                            (every pair of clean, noise-15db, clip-20); "which sounds better?"
+                            (every pair of clean, noise-15db, clip-20); "which sounds better?";
+                            one trapping item whose sample A ends with beeps
 demo-ccr          ccr       reference = the clean melody, system = each demo system (clean
                             included: CMOS 0 expected); −3…+3
 demo-mushra       mushra    open reference, hidden reference, the BS.1534 anchors (3.5 kHz and
@@ -79,6 +80,15 @@ def _ab_rows(audio: _Audio, rng: np.random.Generator) -> list[dict]:
                 {"role": "reference", "audio": audio(melody, "clean")},
                 {"role": "A", "audio": audio(melody, a), "system": a, "condition": a},
                 {"role": "B", "audio": audio(melody, b), "system": b, "condition": b}]})
+    # a trapping item: A carries its answer in the audio (three beeps at its end)
+    source = audio.sources["melody-b"]
+    (audio.folder / "ab-trap.wav").write_bytes(ts.wav_bytes(ts.trap_clip(source, 3, sr=SR), SR))
+    rows.append({"id": "trap-beeps", "kind": "trap", "expected": {"preference": "A"},
+                 "context": "Attention check: one of the two samples ends with beeps. Choose that one.",
+                 "stimuli": [{"role": "reference", "audio": audio("melody-b", "clean")},
+                             {"role": "A", "audio": "ab-trap.wav", "system": "attention-check-beeps"},
+                             {"role": "B", "audio": audio("melody-b", "noise-15db"),
+                              "system": "attention-check-plain"}]})
     return rows
 
 

@@ -64,7 +64,7 @@ def _welch_high(data: np.ndarray, sr: int, above: float) -> float:
 
 
 def _stimuli(campaign):
-    for item in campaign.items.prefetch_related("stimuli__clip"):
+    for item in campaign.items.filter(kind="regular").prefetch_related("stimuli__clip"):
         yield item, {s.role if s.role not in ("anchor", "system", "A", "B") else f"{s.role}:{s.condition}": s
                      for s in item.stimuli.all()}
 
@@ -96,3 +96,17 @@ def test_multi_stimulus_demos_are_open_and_their_systems_follow_the_degradation_
             above = 1.5 * cutoff
             assert 10 * np.log10(_welch_high(reference, sr, above) / _welch_high(data, sr, above)) > 40
             assert _welch_high(reference, sr, above) / _welch_high(reference, sr, 0) > 1e-3
+
+
+def test_ab_demo_has_a_trap_whose_answer_is_in_the_audio(project):
+    from tests.annotation.test_testsignals import _count_pips
+
+    (campaign,) = demo_listening.demo_listening_seed(project, slugs=("demo-ab",))
+    trap = campaign.items.get(kind="trap")
+    assert trap.expected == {"preference": "A"} and "ends with beeps" in trap.context
+    stimuli = {s.role: s for s in trap.stimuli.select_related("clip")}
+    target, sr = _read(stimuli["A"].clip)
+    plain, _ = _read(stimuli["B"].clip)
+    assert sr == demo_listening.SR
+    n = int(demo_listening.SECONDS * sr)
+    assert _count_pips(target[n:], sr=sr) == 3 and len(plain) == n

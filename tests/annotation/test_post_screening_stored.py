@@ -71,3 +71,40 @@ def test_post_screening_excludes_the_listener_who_underrates_the_hidden_referenc
     client.force_login(researcher)
     html = client.get(reverse("annotation:campaign_crowd", args=[project.slug, campaign.slug])).content.decode()
     assert 'id="post-screening"' in html and exclusion.reason in html
+
+
+def _choose_all(campaign, trap_choice: str):
+    """Rate every AB item: the better system by the degradation order, ``trap_choice`` on the trap."""
+    from annotation.degradations import DEMO_SYSTEMS
+
+    order = list(DEMO_SYSTEMS)
+    annotator = services.annotator_enrol(campaign=campaign, user=guest_create(), consent=True)
+    later = timezone.now() + timedelta(minutes=2)
+    for n in range(20):
+        assignment = services.assignment_next_for_annotator(annotator, campaign)
+        if assignment is None:
+            break
+        payload = selectors.item_payload(assignment)
+        stimuli = {s.public_id: s for s in Stimulus.objects.filter(item=assignment.item)}
+        shown = [stimuli[s["id"]] for s in payload["test"]["stimuli"]]
+        if assignment.item.kind == "trap":
+            pick = next(s for s in shown if s.role == trap_choice)
+        else:
+            pick = min(shown, key=lambda s: order.index(s.system))
+        services.rating_submit(annotator=annotator, assignment_id=assignment.public_id,
+                               values={"preference": pick.public_id}, client_token=f"{annotator.pk}-{n}",
+                               played=heard_all(payload), now=later)
+    services.annotator_complete(annotator=annotator)
+    annotator.refresh_from_db()
+    return annotator
+
+
+def test_ab_trap_failure_rejects_in_the_approval_report(project):
+    (campaign,) = demo_listening_seed(project, slugs=("demo-ab",))
+    attentive = _choose_all(campaign, "A")
+    careless = _choose_all(campaign, "B")
+    assert attentive.outcome == careless.outcome == "completed"
+    rows = {r["rater_id"]: r for r in services_crowd.payment_report(campaign)[0]}
+    assert rows[attentive.public_id]["decision"] == "approve"
+    assert (rows[careless.public_id]["decision"], rows[careless.public_id]["reason"]) == (
+        "reject", "failed the attention checks: trap")

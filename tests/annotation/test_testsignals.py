@@ -53,11 +53,11 @@ def _segments(x: np.ndarray, *, thresh: float = 1e-4, min_gap_s: float = 0.05) -
     return runs
 
 
-def _count_pips(x: np.ndarray, *, freq: float = 1000.0) -> int:
+def _count_pips(x: np.ndarray, *, freq: float = 1000.0, sr: int = SR) -> int:
     """Count tone pips by band-pass filtering around ``freq`` and an envelope threshold."""
-    sos = sps.butter(4, [freq * 0.8, freq * 1.25], btype="band", fs=SR, output="sos")
+    sos = sps.butter(4, [freq * 0.8, freq * 1.25], btype="band", fs=sr, output="sos")
     band = np.abs(sps.sosfiltfilt(sos, x))
-    win = int(0.01 * SR)
+    win = int(0.01 * sr)
     env = np.convolve(band, np.ones(win) / win, mode="same")
     on = env > 0.5 * env.max()
     return int(np.sum(on[1:] & ~on[:-1]) + on[0])
