@@ -250,6 +250,7 @@ def test_degrade_names_the_known_degradations_when_asked_for_another():
 def test_signal_modules_import_without_django():
     code = ("import sys, importlib\n"
             "for n in ('annotation.testsignals', 'annotation.degradations', 'annotation.post_screening',"
+            " 'annotation.screening', 'annotation.prolific',"
             " 'annotation.crowd'):\n"
             "    importlib.import_module(n)\n"
             "assert not [m for m in sys.modules if m == 'django' or m.startswith('django.')]\n"
