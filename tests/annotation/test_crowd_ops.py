@@ -188,3 +188,9 @@ def test_bad_crowd_settings_are_refused(project):
     assert caught.value.field == "crowd" and "bonus" in caught.value.message
     with pytest.raises(services.CampaignError):
         services.campaign_create(project=project, name="y", slug="y", crowd={"max_fast_share": 3})
+
+
+def test_the_report_links_to_the_participants_page(make_campaign, researcher):
+    campaign = make_campaign(n=1, conditions=("x",), policy_n=1)
+    html = researcher.get(url(campaign, "campaign_report")).content.decode()
+    assert f'href="{url(campaign, "campaign_crowd")}" id="participants-link"' in html
