@@ -247,3 +247,44 @@ def test_listening_rows_helper_imports_for_every_template(campaign_of, tmp_path,
         rows = listening_rows(folder, wav, template, n=2)
         assert services.items_import(campaign=campaign, path=write_items(folder, rows)).created == 2
     assert json.loads(json.dumps(rows))  # plain JSON rows, as a researcher would write them
+
+
+def test_command_line_creates_imports_and_opens_a_listening_test(project, audio):
+    out = io.StringIO()
+    call_command("annotation_create_campaign", "cli-mushra", "--project", project.slug, "--template", "mushra",
+                 stdout=out)
+    path = write_items(audio, [{"id": "m1", "stimuli": MUSHRA_OK}])
+    call_command("annotation_import", "cli-mushra", str(path), "--project", project.slug, stdout=out)
+    campaign = project.campaigns.get(slug="cli-mushra")
+    assert (campaign.policy, campaign.policy_k, campaign.criteria[0]["scale"]) == ("overlap", 20, "mushra100")
+    assert campaign.instructions.startswith("You will hear a reference")
+    assert Stimulus.objects.filter(item__campaign=campaign).count() == 5
+
+
+def test_rest_upload_of_stimuli_and_its_errors(campaign_of, audio, make_user):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from rest_framework.test import APIClient
+
+    from accounts.models import Membership
+
+    campaign = campaign_of("mushra")
+    researcher = make_user()
+    Membership.objects.create(project=campaign.project, user=researcher, role="researcher")
+    api = APIClient()
+    api.force_authenticate(researcher)
+    url = f"/api/v1/projects/{campaign.project.slug}/campaigns/{campaign.slug}/items/import/"
+
+    def upload(rows):
+        text = "\n".join(json.dumps(r) for r in rows).encode()
+        files = [SimpleUploadedFile(n, (audio / n).read_bytes()) for n in ("ref.wav", "same.wav", "a.wav", "b.wav",
+                                                                             "c.wav")]
+        return api.post(url, {"items": SimpleUploadedFile("items.jsonl", text), "audio": files}, format="multipart")
+
+    refused = upload([{"id": "m1", "stimuli": MUSHRA_OK}, {"id": "m2", "stimuli": _replace(1, audio="a.wav")}])
+    assert refused.status_code == 400
+    assert [e["text"] for e in refused.json()["errors"]] == [
+        "items.jsonl:2: stimuli: the hidden reference must be the same audio as the reference"]
+    assert not Item.objects.exists() and not Stimulus.objects.exists()
+    created = upload([{"id": "m1", "stimuli": MUSHRA_OK}])
+    assert created.status_code in (200, 201), created.content
+    assert Stimulus.objects.filter(item__external_id="m1").count() == 5
