@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -41,10 +42,10 @@ from quiz.apis import IMPORT_PROBLEM
 from quiz.uploads import save_import_uploads
 from quiz.validation import unstorable
 
-from . import selectors, services
+from . import selectors, services, services_crowd
 from .exports import report_json
 from .importing import ImportFailed
-from .models import Annotator, Campaign, CampaignStatus, PolicyKind, Rating, Template
+from .models import Annotator, Campaign, CampaignStatus, PolicyKind, Qualification, Rating, Template
 
 ERROR = inline_serializer("AnnotationError", fields={
     "error": inline_serializer("AnnotationErrorBody", fields={
@@ -66,7 +67,7 @@ class CampaignOutput(serializers.ModelSerializer):
                   "language", "policy", "policy_k", "policy_n", "policy_quota", "policy_annotators",
                   "control_every", "expiry_minutes", "allow_repeat", "require_full_listen",
                   "min_listen_fraction", "completion_code", "no_work_code", "screened_out_code",
-                  "completion_url", "status", "created_at"]
+                  "completion_url", "screening", "crowd", "status", "created_at"]
 
 
 class _CampaignBase(APIView):
@@ -106,6 +107,10 @@ class CampaignListApi(_CampaignBase):
         no_work_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
         screened_out_code = serializers.CharField(required=False, allow_blank=True, max_length=40)
         completion_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
+        screening = serializers.JSONField(required=False, help_text=(
+            "Listening checks before rating, e.g. [{\"step\": \"calibration\"}, {\"step\": \"headphones\"}]"))
+        crowd = serializers.JSONField(required=False, help_text=(
+            "Time-on-item thresholds and the approval report's bonus, e.g. {\"bonus\": \"0.50\"}"))
         status = serializers.CharField(required=False, help_text="draft, open, paused or closed")
 
     InputSerializer = CampaignCreateInputSerializer
@@ -341,18 +346,24 @@ class AssignmentNextApi(_TokenFastPath, _AnnotatorBase):
     @extend_schema(operation_id="annotation_next_item", request=InputSerializer,
                    responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="item payload"),
                               204: OpenApiResponse(description="nothing left: finished"),
-                              409: ERROR})
+                              403: ERROR, 409: ERROR})
     def post(self, request: Request, slug: str, campaign: str) -> Response:
         c = self.campaign(request, campaign)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        annotator = services.annotator_enrol(campaign=c, user=request.user)
+        try:
+            annotator = services.annotator_enrol(campaign=c, user=request.user)
+        except services.EnrolError as exc:  # on the project's blocklist
+            return _error(exc.field, exc.message, exc.status)
         if data.validated_data.get("consent"):
             services.annotator_step(annotator=annotator, step="consent")
         if annotator.consent_at is None:
             return _error("consent", "give consent first (send consent: true)", 409)
         if (stopped := _stopped(c)) is not None:
             return stopped
+        if c.screening and (step := services_crowd.screening_pending(annotator)) is not None:
+            return _error("screening", f"take the {step.step} listening check in the browser first: "
+                          f"{reverse('annotation:screening', args=[c.project.slug, c.slug])}", 409)
         assignment = services.assignment_next_for_annotator(annotator, c)
         if assignment is None:
             annotator.campaign = c
@@ -366,6 +377,8 @@ class AssignmentNextApi(_TokenFastPath, _AnnotatorBase):
         campaign = annotator.campaign
         if body or annotator.consent_at is None or campaign.status != CampaignStatus.OPEN:
             return None  # consent to record or missing, or a stopped campaign: DRF's path
+        if campaign.screening and annotator.qualification == Qualification.PENDING:
+            return None  # a listening check may be due: DRF's path says so
         assignment = services.assignment_next_for_annotator(annotator, campaign)
         if assignment is None:
             services.annotator_complete(annotator=annotator)

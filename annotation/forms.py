@@ -59,6 +59,15 @@ class CampaignForm(forms.ModelForm):
                     "dcr5, smos5, preference, forced_ab, mushra100, rank."),
     )
 
+    screening = forms.MultipleChoiceField(
+        label=_("Listening checks before rating"), required=False, widget=forms.CheckboxSelectMultiple,
+        choices=[("calibration", _("Volume calibration")),
+                 ("headphones", _("Headphone check (anti-phase tones, Woods et al. 2017)")),
+                 ("huggins", _("Headphone check (Huggins pitch)")),
+                 ("digits", _("Listening in noise (counted digits)"))],
+        help_text=_("Run in this order; failing one ends the task with the screened-out code. "
+                    "Finer settings (trials, pass marks, SNRs): the API's screening field."))
+
     completion_url = forms.URLField(
         label=_("Completion URL"), required=False, max_length=500, assume_scheme="https",
         help_text=_("Where annotators are sent at the end, {code} replaced by the code their "
@@ -71,7 +80,7 @@ class CampaignForm(forms.ModelForm):
             "name", "slug", "template", "question_text", "instructions", "consent_text", "language",
             "policy", "policy_k", "policy_n", "policy_quota", "policy_annotators", "control_every",
             "expiry_minutes", "allow_repeat", "require_full_listen", "min_listen_fraction",
-            "completion_code", "no_work_code", "screened_out_code", "completion_url",
+            "completion_code", "no_work_code", "screened_out_code", "completion_url", "screening",
         ]
         labels = {
             "policy": _("Assignment policy"),
@@ -99,6 +108,13 @@ class CampaignForm(forms.ModelForm):
         self.fields["criteria_json"].initial = template_criteria_json(Template.MOS)
         for name in POLICY_FIELDS_ALL:
             self.fields[name].widget.attrs["data-policy-field"] = name
+
+    def clean_screening(self):
+        picked = self.cleaned_data.get("screening") or []
+        if "headphones" in picked and "huggins" in picked:
+            raise forms.ValidationError(_("Choose one headphone check."))
+        return [{"step": "headphones", "method": "huggins"} if s == "huggins" else {"step": s}
+                for s in ("calibration", "headphones", "huggins", "digits") if s in picked]
 
     def clean_criteria_json(self):
         raw = (self.cleaned_data.get("criteria_json") or "").strip()

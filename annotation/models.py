@@ -102,6 +102,14 @@ class Campaign(models.Model):
                                "listening is required."
     )
     qc = models.JSONField(default=dict, blank=True, help_text="annotation.quality.QcConfig overrides.")
+    screening = models.JSONField(
+        default=list, blank=True,
+        help_text="Listening checks before rating, in order: [{step: calibration | headphones | digits, ...}] "
+                  "(annotation.screening; docs/annotation-campaigns.md).")
+    crowd = models.JSONField(
+        default=dict, blank=True,
+        help_text="Crowd operations: time-on-item thresholds (min_seconds, duration_factor, max_fast_share) "
+                  "and the approval report's bonus (bonus, reject_on); annotation.crowd.")
     seed = models.BigIntegerField(default=0)
     completion_code = models.CharField(
         max_length=40, default=_completion_code, blank=True,
@@ -375,3 +383,55 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.criterion}={self.value}"
+
+
+class ScreeningResult(models.Model):
+    """The outcome of one screening step (headphone check, volume calibration, digits in
+    noise) for one annotator: decided once, with the reason shown in the crowd report."""
+
+    annotator = models.ForeignKey(Annotator, on_delete=models.CASCADE, related_name="screening_results")
+    step = models.CharField(max_length=20)
+    passed = models.BooleanField()
+    n_correct = models.PositiveSmallIntegerField()
+    n_trials = models.PositiveSmallIntegerField()
+    answers = models.JSONField(default=list, blank=True, help_text="What the annotator answered, per trial.")
+    reason = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["annotator", "step"], name="uniq_screening_step")]
+
+    def __str__(self) -> str:
+        return f"{self.annotator_id}:{self.step}:{'pass' if self.passed else 'fail'}"
+
+
+class RaterBlock(models.Model):
+    """A rater a project's researchers do not want in any further campaign of the project.
+
+    Matched at enrolment by the account (``user``) or by the platform participant id
+    (``platform`` + ``external_id``, e.g. a PROLIFIC_PID). ``rater_id`` is the
+    pseudonymous annotator id the block was made from, the id researchers see in reports.
+    """
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="rater_blocks")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+")
+    platform = models.CharField(max_length=20, choices=Platform.choices, default=Platform.DIRECT)
+    external_id = models.CharField(max_length=120, blank=True)
+    rater_id = models.CharField(max_length=24, blank=True)
+    reason = models.CharField(max_length=500)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "user"], condition=models.Q(user__isnull=False),
+                                    name="uniq_block_user"),
+            models.UniqueConstraint(fields=["project", "platform", "external_id"],
+                                    condition=~models.Q(external_id=""), name="uniq_block_external"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.project_id}:{self.rater_id or self.external_id}"

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import secrets
 from collections import Counter
 from contextlib import nullcontext as _nothing
@@ -35,7 +36,7 @@ import pandas as pd
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import Project, User
 from accounts.services import guest_create
@@ -154,6 +155,12 @@ def campaign_validate(campaign: Campaign) -> None:
     fraction = campaign.min_listen_fraction
     if fraction is None or not 0 <= fraction <= 1:
         raise CampaignError("min_listen_fraction", "must be between 0 and 1")
+    from .services_crowd import crowd_validate
+
+    try:
+        crowd_validate(campaign)
+    except ValueError as exc:  # "screening[1].trials: ..." -> field "screening"
+        raise CampaignError(re.split(r"[\[.:]", str(exc), maxsplit=1)[0] or "crowd", str(exc)) from exc
 
 
 #: what each template implies unless the caller says otherwise (the CLI, the API and the
@@ -373,7 +380,17 @@ def items_import(*, campaign: Campaign, path: Path, audio_dir: Path | None = Non
 
 
 def _needs_qualification(campaign: Campaign) -> bool:
-    return campaign.items.filter(kind=ItemKind.QUALIFICATION).exists()
+    """Qualification items or screening steps (annotation.services_crowd) come first."""
+    return bool(campaign.screening) or campaign.items.filter(kind=ItemKind.QUALIFICATION).exists()
+
+
+def _refuse_blocked(campaign: Campaign, user: User | None, platform: str, external_id: str) -> None:
+    """EnrolError when the project's blocklist names this account or participant id."""
+    from .services_crowd import rater_block_find
+
+    if rater_block_find(project=campaign.project, user=user, platform=platform, external_id=external_id):
+        raise EnrolError("blocked", gettext("Sorry, you cannot take part in this study. Thank you for your "
+                                            "interest."), 403)
 
 
 class EnrolError(ValueError):
@@ -394,10 +411,13 @@ def annotator_enrol(*, campaign: Campaign, user: User, platform: str = Platform.
     Campaign-scoped: enrolment creates an :class:`Annotator` row only, never a project
     membership, so an annotator can reach this campaign and nothing else of the project
     (F-3). ``consent`` records consent in the same write (the consent form's POST).
+    A rater on the project's blocklist (by account or platform id) is refused with
+    :class:`EnrolError` (field ``blocked``) before anything is written.
     """
     found = Annotator.objects.filter(campaign=campaign, user=user).first()
     if found:
         return annotator_step(annotator=found, step="consent", now=now) if consent else found
+    _refuse_blocked(campaign, user, platform, external_id)
     try:
         with transaction.atomic():
             return Annotator.objects.create(
@@ -470,9 +490,18 @@ def annotator_step(*, annotator: Annotator, step: str, now: datetime | None = No
 
 
 def _qualification_evaluate(annotator: Annotator) -> str:
-    """Pass/fail once every qualification item is rated (gold rule of annotation.quality)."""
+    """Pass/fail once every screening step is taken and every qualification item is rated
+    (screening: annotation.services_crowd; items: the gold rule of annotation.quality)."""
     campaign = annotator.campaign
+    if campaign.screening:
+        from .services_crowd import screening_outcome
+
+        state = screening_outcome(annotator)
+        if state != Qualification.PASSED:
+            return state
     items = list(campaign.items.filter(kind=ItemKind.QUALIFICATION).values_list("pk", "expected"))
+    if not items:
+        return Qualification.PASSED
     ratings = list(Rating.objects.filter(annotator=annotator, item__kind=ItemKind.QUALIFICATION)
                    .values_list("item_id", "criterion", "value"))
     if len({r[0] for r in ratings}) < len(items):
@@ -510,6 +539,11 @@ def annotator_complete(*, annotator: Annotator, now: datetime | None = None) -> 
     campaign = annotator.campaign
     if annotator.completed_at is not None or campaign.status != CampaignStatus.OPEN:
         return annotator
+    if campaign.screening and annotator.qualification == Qualification.PENDING:
+        from .services_crowd import screening_pending
+
+        if screening_pending(annotator) is not None:
+            return annotator  # a listening check still to take: nothing is decided yet
     if annotator.qualification == Qualification.FAILED:
         outcome, code = Outcome.SCREENED_OUT, campaign.screened_out_code
     else:

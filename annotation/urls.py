@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import views, views_crowd, views_screening
 
 app_name = "annotation"
 
@@ -15,6 +15,8 @@ urlpatterns = [
     path(_flow + "instructions/", views.instructions, name="instructions"),
     path(_flow + "training/", views.training, name="training"),
     path(_flow + "training/<str:item>/audio/", views.training_audio, name="training_audio"),
+    path(_flow + "screening/", views_screening.screening, name="screening"),
+    path(_flow + "screening/<str:step>/<int:trial>.wav", views_screening.screening_audio, name="screening_audio"),
     path(_flow + "work/", views.work, name="work"),
     path(_flow + "rate/", views.rate, name="rate"),
     path(_flow + "audio/<str:assignment>/", views.audio, name="audio"),
@@ -28,6 +30,10 @@ urlpatterns = [
     path(_research + "<slug:campaign>/preview/<str:item>/audio/<str:stimulus>/", views.campaign_preview_stimulus_audio,
          name="campaign_preview_stimulus_audio"),
     path(_research + "<slug:campaign>/report/", views.campaign_report, name="campaign_report"),
+    path(_research + "<slug:campaign>/crowd/", views_crowd.campaign_crowd, name="campaign_crowd"),
+    path(_research + "<slug:campaign>/crowd/payments.csv", views_crowd.campaign_payments,
+         name="campaign_payments"),
+    path("p/<slug:slug>/raters/blocked/", views_crowd.rater_blocklist, name="rater_blocklist"),
     path(_research + "<slug:campaign>/export/<str:table>.<str:fmt>", views.campaign_export,
          name="campaign_export"),
 ]

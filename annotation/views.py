@@ -36,7 +36,7 @@ from accounts.services import guest_create
 from quiz.http import serve_clip
 from quiz.validation import unstorable
 
-from . import selectors, services
+from . import selectors, services, services_crowd
 from .models import (
     MULTI_STIMULUS,
     Annotator,
@@ -100,6 +100,8 @@ def _next_step(annotator: Annotator) -> str:
         return "annotation:instructions"
     if annotator.training_at is None and annotator.campaign.items.filter(kind=ItemKind.TRAINING).exists():
         return "annotation:training"
+    if annotator.campaign.screening and services_crowd.screening_pending(annotator) is not None:
+        return "annotation:screening"
     return "annotation:work"
 
 
@@ -169,14 +171,18 @@ def start(request: HttpRequest, slug: str, campaign: str) -> HttpResponse:
                 session_id=session, user=user, consent=True)
         except services.EnrolError as exc:
             user.delete()
-            return render(request, "annotation/start.html", _flow_context(c, refused=exc.message), status=409)
+            return render(request, "annotation/start.html", _flow_context(c, refused=exc.message),
+                          status=exc.status)
         if request.user.is_authenticated:
             logout(request)
         login(request, user, backend=BACKEND)
         return _go(annotator)
     if not request.user.is_authenticated:
         login(request, guest_create(), backend=BACKEND)
-    return _go(services.annotator_enrol(campaign=c, user=request.user, consent=True))
+    try:
+        return _go(services.annotator_enrol(campaign=c, user=request.user, consent=True))
+    except services.EnrolError as exc:  # on the project's blocklist
+        return render(request, "annotation/start.html", _flow_context(c, refused=exc.message), status=exc.status)
 
 
 def _step_view(step: str, template: str):

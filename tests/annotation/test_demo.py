@@ -23,3 +23,15 @@ def test_quiz_demo_seeds_an_open_annotation_campaign_linked_from_home(client):
     start = reverse("annotation:start", args=["demo", campaign.slug])
     assert f'href="{start}"' in client.get("/").content.decode()
     assert client.get(start).status_code == 200
+
+
+def test_quiz_demo_seeds_the_listening_tests_open_and_linked_from_home(client):
+    from annotation.demo_listening import READY
+
+    call_command("quiz_demo", "--players", "0")
+    home = client.get("/").content.decode()
+    for slug in READY:
+        campaign = Campaign.objects.get(project__slug="demo", slug=slug)
+        assert campaign.status == "open" and campaign.items.filter(kind="regular").exists()
+        assert f'href="{reverse("annotation:start", args=["demo", slug])}"' in home
+    assert Campaign.objects.get(slug="demo-headphones").screening  # the headphone check campaign

@@ -372,9 +372,11 @@ def _researcher_urls(project) -> Iterator[str]:
         if fit.status == "succeeded":
             yield r("irt_fit_cat_eval", fit.pk)
     yield r("annotation:campaign_list")
+    yield r("annotation:rater_blocklist")
     for campaign in Campaign.objects.filter(project=project):
         yield from (r("annotation:campaign_detail", campaign.slug), r("annotation:campaign_report", campaign.slug),
-                    r("annotation:campaign_preview", campaign.slug))
+                    r("annotation:campaign_preview", campaign.slug), r("annotation:campaign_crowd", campaign.slug),
+                    r("annotation:campaign_payments", campaign.slug))
         for item in campaign.items.exclude(clip=None)[:1]:
             yield r("annotation:campaign_preview_audio", campaign.slug, item.public_id)
         for item in campaign.items.filter(clip=None).exclude(stimuli=None)[:1]:
@@ -413,6 +415,7 @@ def _annotate(walk: Walk, campaign, role: str = "annotator", address: str = "10.
             for item in Item.objects.filter(campaign=campaign, kind="training"):
                 walk.go(client, role, reverse("annotation:training_audio", args=[slug, c, item.public_id]))
         walk.go(client, role, url, method="post", data=data)
+    _screen(walk, client, role, campaign)
     for n in range(30):
         page = walk.go(client, role, reverse("annotation:work", args=[slug, c]))
         item = (page.context or {}).get("item") if page.context else None
@@ -435,6 +438,25 @@ def _annotate(walk: Walk, campaign, role: str = "annotator", address: str = "10.
             walk.notes.append(f"{role} {c}: rating refused ({reply.status_code}: {reply.content[:200]!r})")
             break
     walk.go(client, role, reverse("annotation:done", args=[slug, c]))
+
+
+def _screen(walk: Walk, client: Client, role: str, campaign) -> None:
+    """Take the campaign's screening steps (headphone check etc.) as a listener who hears
+    right: the page, one trial's audio, the answers the server generated."""
+    from annotation import services_crowd
+    from annotation.models import Annotator
+
+    slug, c = campaign.project.slug, campaign.slug
+    if not campaign.screening or "_auth_user_id" not in client.session:
+        return
+    annotator = Annotator.objects.select_related("campaign").filter(
+        campaign=campaign, user_id=int(client.session["_auth_user_id"])).first()
+    while annotator is not None and (step := services_crowd.screening_pending(annotator)) is not None:
+        walk.go(client, role, reverse("annotation:screening", args=[slug, c]))
+        walk.go(client, role, reverse("annotation:screening_audio", args=[slug, c, step.step, 0]))
+        truth = [t.answer for t in services_crowd.screening_trials(annotator, step)]
+        walk.go(client, role, reverse("annotation:screening", args=[slug, c]), method="post",
+                data={f"trial-{i}": a for i, a in enumerate(truth)})
 
 
 def _admin(walk: Walk, staff) -> set[str]:

@@ -13,6 +13,7 @@ from django.db import transaction
 from accounts.models import Project, Role, User
 from accounts.services import guest_create, membership_set, project_create, user_create
 from annotation.demo import demo_campaign_seed
+from annotation.demo_listening import demo_listening_seed
 from quiz import demo, services, study
 from quiz.models import Presentation, Question
 
@@ -56,6 +57,7 @@ class Command(BaseCommand):
             created_players = self._players(project, players, seed)
             self._seed_paper_campaigns(project, seed)
             campaign = demo_campaign_seed(project, seed=seed)  # the annotator role (annotation app)
+            listening = demo_listening_seed(project, seed=seed)  # AB, CCR, MUSHRA, headphone check
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo project '{project.slug}': {summary.created} questions created, "
@@ -64,6 +66,8 @@ class Command(BaseCommand):
             )
         )
         self.stdout.write(f"Annotation campaign '{campaign.slug}' (open): /p/{project.slug}/c/{campaign.slug}/")
+        for c in listening:
+            self.stdout.write(f"Listening test '{c.slug}' ({c.template}, open): /p/{project.slug}/c/{c.slug}/")
         admin_note = f"admin: admin / {DEMO_PASSWORD}" if settings.DEBUG else "no admin account: DJANGO_DEBUG is off"
         self.stdout.write(f"Researcher login: researcher / {DEMO_PASSWORD}  ({admin_note})")
 
