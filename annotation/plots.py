@@ -24,25 +24,33 @@ def _svg(fig) -> str:
 
 
 def mos_plot(mos: pd.DataFrame, *, by: str, criterion: str | None = None) -> str | None:
-    """MOS ± CI per value of ``by`` (horizontal error bars); ``None`` when nothing to plot."""
+    """MOS with its 95 % CI per value of ``by`` (horizontal error bars); ``None`` when
+    nothing to plot.
+
+    Finer groups are pooled back to ``by`` with n-weighted means (plot only; tables are
+    exact); the bars span the lowest ``ci_low`` and highest ``ci_high`` of the pooled
+    sub-groups, which :func:`annotation.report.mos_table` keeps inside the scale. Groups
+    without an interval (too few ratings) show the point alone.
+    """
     if mos.empty or by not in mos:
         return None
     frame = mos
     if criterion is not None and "criterion" in frame:
         frame = frame[frame["criterion"] == criterion]
     g = frame.groupby(by, dropna=False)
-    # pool the finer groups back to ``by`` with n-weighted means (plot only; tables are exact)
     n = g["n"].sum()
-    mean = g.apply(lambda d: np.average(d["mos"], weights=d["n"]), include_groups=False)
-    half = g["half_width"].max()
     if n.empty:
         return None
+    mean = g.apply(lambda d: np.average(d["mos"], weights=d["n"]), include_groups=False).to_numpy()
+    low = g["ci_low"].min().to_numpy(dtype=float)
+    high = g["ci_high"].max().to_numpy(dtype=float)
     labels = [str(x) if str(x) else "—" for x in n.index]
     fig, ax = plt.subplots(figsize=(6, 0.45 * len(labels) + 1.2))
     y = np.arange(len(labels))
-    ax.errorbar(mean.to_numpy(), y, xerr=np.nan_to_num(half.to_numpy()), fmt="o", color=ACCENT, capsize=4)
+    err = np.vstack([np.nan_to_num(mean - low), np.nan_to_num(high - mean)]).clip(min=0)
+    ax.errorbar(mean, y, xerr=err, fmt="o", color=ACCENT, capsize=4)
     ax.set_yticks(y, labels)
-    ax.set_xlabel("MOS (95 % CI: widest sub-group)")
+    ax.set_xlabel("MOS (95 % CI, inside the scale: widest sub-group)")
     ax.set_title(f"MOS by {by}" + (f" — {criterion}" if criterion else ""))
     ax.grid(axis="x", alpha=0.3)
     return _svg(fig)

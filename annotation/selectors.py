@@ -38,7 +38,7 @@ from .models import (
     Rating,
 )
 from .report import CampaignReport, campaign_report
-from .scales import choices_for
+from .scales import choices_for, numeric_bounds
 
 META = ("system", "condition", "task", "source", "batch")
 ORDINAL_SCALES = ("acr5", "score0_5")
@@ -400,6 +400,12 @@ def criterion_levels(campaign: Campaign) -> dict[str, str]:
     return {c["key"]: ("ordinal" if c["scale"] in ORDINAL_SCALES else "nominal") for c in campaign.criteria}
 
 
+def criterion_scales(campaign: Campaign) -> dict[str, tuple[float, float]]:
+    """(lowest, highest) score of each numeric criterion: MOS intervals stay inside it."""
+    bounds = {c["key"]: numeric_bounds(c) for c in campaign.criteria}
+    return {k: b for k, b in bounds.items() if b is not None}
+
+
 def report_for(campaign: Campaign, frame: pd.DataFrame | None = None, *,
                min_heard: float | None = None) -> CampaignReport:
     """The full campaign report (QC, agreement, MOS/KoALa, decisions) over stored ratings."""
@@ -407,7 +413,8 @@ def report_for(campaign: Campaign, frame: pd.DataFrame | None = None, *,
 
     frame = ratings_frame(campaign, min_heard=min_heard) if frame is None else frame
     levels = {k: v for k, v in criterion_levels(campaign).items()}
-    return campaign_report(frame, levels=levels, qc=qc_config_for(campaign))
+    return campaign_report(frame, levels=levels, qc=qc_config_for(campaign),
+                           scales=criterion_scales(campaign))
 
 
 def ratings_export_frame(campaign: Campaign, *, min_heard: float | None = None) -> pd.DataFrame:
