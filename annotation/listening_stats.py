@@ -455,9 +455,10 @@ class WilcoxonResult:
     """Wilcoxon signed-rank test of paired differences ``x − y`` (zeros dropped).
 
     ``w_plus``/``w_minus``: rank sums of the positive/negative differences;
-    ``statistic = min(w_plus, w_minus)``; ``method`` ``"exact"`` (no ties, no zeros,
-    n ≤ 50) or ``"normal"`` (tie-corrected normal approximation, no continuity
-    correction). Effect sizes: ``rank_biserial = (w_plus − w_minus)/(w_plus + w_minus)``
+    ``statistic = min(w_plus, w_minus)``; ``method`` ``"exact"`` (all sign patterns:
+    n ≤ 50 pairs without ties or zeros, or n ≤ 13 pairs with them) or ``"normal"``
+    (tie-corrected normal approximation, no continuity correction) — the choice
+    ``scipy.stats.wilcoxon`` makes by default. Effect sizes: ``rank_biserial = (w_plus − w_minus)/(w_plus + w_minus)``
     (Kerby 2014; +1 when every pair favours x) and ``cohens_dz = mean(d)/sd(d)`` over all
     pairs (zeros included).
     """
@@ -476,22 +477,14 @@ class WilcoxonResult:
     reason: str = ""
 
 
-def _exact_signed_rank_counts(n: int) -> np.ndarray:
-    """Number of sign assignments of ranks 1..n giving each W+ = 0..n(n+1)/2."""
-    counts = np.zeros(n * (n + 1) // 2 + 1)
-    counts[0] = 1.0
-    for r in range(1, n + 1):
-        counts[r:] = counts[r:] + counts[:-r].copy()
-    return counts
-
-
 def wilcoxon_signed_rank(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray,
                          ) -> WilcoxonResult:
     """Two-sided Wilcoxon signed-rank test of paired ratings (pairs with NaN dropped).
 
     Zero differences are dropped before ranking (Wilcoxon's rule); ranks of equal
-    ``|d|`` are averaged. Exact null distribution when there are no ties or zeros and
-    n ≤ 50; otherwise ``z = (W+ − n(n+1)/4) / √((n(n+1)(2n+1) − Σ(t³−t)/2) / 24)``.
+    ``|d|`` are averaged. Exact null distribution (every sign pattern of the non-zero
+    differences, two-sided ``p = min(1, 2·min(P(W ≥ W+), P(W ≤ W+)))``) for up to 50
+    pairs without ties or zeros and up to 13 pairs with them; otherwise ``z = (W+ − n(n+1)/4) / √((n(n+1)(2n+1) − Σ(t³−t)/2) / 24)``.
     Fewer than 1 non-zero pair gives NaN with a reason.
     """
     a = np.asarray(x, dtype=float).ravel()
@@ -518,12 +511,18 @@ def wilcoxon_signed_rank(x: Sequence[float] | np.ndarray, y: Sequence[float] | n
     mn = n * (n + 1) / 4.0
     var = (n * (n + 1) * (2 * n + 1) - float((tie_counts ** 3 - tie_counts).sum()) / 2.0) / 24.0
     z = (w_plus - mn) / math.sqrt(var) if var > 0 else math.nan
-    if not has_ties and n_zero == 0 and n_all <= 50:
-        counts = _exact_signed_rank_counts(n)
+    if n_all <= 50 and ((not has_ties and n_zero == 0) or n_all <= 13):
+        # exact: every sign pattern of the non-zero differences (ranks doubled to integers,
+        # so average ranks of ties count exactly); 2^13 patterns at most when ties exist
+        doubled = np.rint(2 * ranks).astype(np.int64)
+        counts = np.zeros(int(doubled.sum()) + 1)
+        counts[0] = 1.0
+        for r in doubled:
+            counts[r:] = counts[r:] + counts[:-r].copy()
         total = counts.sum()
         cdf = np.cumsum(counts) / total
-        sf = np.cumsum(counts[::-1])[::-1] / total  # sf[k] = P(W+ >= k)
-        wp = round(w_plus)
+        sf = np.cumsum(counts[::-1])[::-1] / total  # sf[k] = P(2 W+ >= k)
+        wp = round(2 * w_plus)
         p = min(1.0, 2.0 * min(float(sf[wp]), float(cdf[wp])))
         method = "exact"
     else:

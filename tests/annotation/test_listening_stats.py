@@ -254,6 +254,19 @@ def test_wilcoxon_exact_matches_scipy(seed: int) -> None:
     assert res.statistic == pytest.approx(ref.statistic) and res.p_value == pytest.approx(ref.pvalue)
 
 
+@pytest.mark.parametrize("n", [5, 8, 13])
+def test_wilcoxon_small_sample_with_ties_is_exact_as_scipy(n: int) -> None:
+    # scipy's default for <= 13 pairs with ties/zeros: all 2^n sign patterns
+    rng = np.random.default_rng(n)
+    x = rng.integers(1, 6, n).astype(float)
+    y = np.clip(x + rng.integers(-2, 3, n), 1, 5)
+    y[0] = x[0]  # a zero difference
+    res = wilcoxon_signed_rank(x, y)
+    ref = stats.wilcoxon(x, y)
+    assert res.method == "exact"
+    assert res.statistic == pytest.approx(ref.statistic) and res.p_value == pytest.approx(ref.pvalue)
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_wilcoxon_with_ties_and_zeros_matches_scipy_normal_approximation(seed: int) -> None:
     rng = np.random.default_rng(100 + seed)
@@ -263,6 +276,7 @@ def test_wilcoxon_with_ties_and_zeros_matches_scipy_normal_approximation(seed: i
     res = wilcoxon_signed_rank(x, y)
     ref = stats.wilcoxon(x, y, method="asymptotic", zero_method="wilcox", correction=False)
     assert res.method == "normal"
+    assert stats.wilcoxon(x, y).pvalue == pytest.approx(res.p_value)  # scipy's default choice too
     assert res.statistic == pytest.approx(ref.statistic) and res.p_value == pytest.approx(ref.pvalue)
     assert res.n_zero == int((x == y).sum())
 
@@ -310,8 +324,7 @@ def test_pairwise_table_pairs_by_block_and_corrects_over_pairs() -> None:
     ps = []
     for _, row in table.iterrows():
         pair = wide[[row["first"], row["second"]]].dropna()
-        ref = stats.wilcoxon(pair.iloc[:, 0], pair.iloc[:, 1], method="asymptotic", correction=False) \
-            if row["method"] == "normal" else stats.wilcoxon(pair.iloc[:, 0], pair.iloc[:, 1], method="exact")
+        ref = stats.wilcoxon(pair.iloc[:, 0], pair.iloc[:, 1])  # scipy's default method choice
         assert row["n_pairs"] == len(pair)
         assert row["p_value"] == pytest.approx(ref.pvalue)
         assert row["mean_diff"] == pytest.approx((pair.iloc[:, 0] - pair.iloc[:, 1]).mean())

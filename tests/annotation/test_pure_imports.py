@@ -18,7 +18,7 @@ def _test_settings():
 
 
 MODULES = ("annotation.agreement", "annotation.quality", "annotation.assignment",
-           "annotation.report", "annotation.listening_stats")
+           "annotation.report", "annotation.listening_stats", "annotation.listening_report")
 
 
 def test_pure_modules_import_without_django() -> None:
