@@ -70,3 +70,79 @@ def agreement_plot(agreement: pd.DataFrame) -> str | None:
     ax.set_xlim(min(-0.2, float(np.nanmin(agreement["value"].to_numpy(dtype=float), initial=0))), 1)
     ax.set_xlabel("agreement (κ or α); bands: Landis–Koch")
     return _svg(fig)
+
+
+def condition_plot(values: pd.DataFrame, *, label: str = "label", value: str = "value",
+                   order: list[str] | None = None, title: str = "",
+                   scale: tuple[float, float] | None = None) -> str | None:
+    """Scores per condition as violins with a box plot inside (median, quartiles, 1.5 IQR
+    whiskers) and the mean as a dot; ``order`` top to bottom (default: best mean first).
+
+    For MUSHRA (0–100), CCR (−3…+3), DCR/SMOS (1–5) and ranks. ``None`` when empty.
+    """
+    data = values.loc[values[value].notna(), [label, value]]
+    if data.empty:
+        return None
+    data = data.assign(**{value: data[value].astype(float), label: data[label].astype(str)})
+    means = data.groupby(label)[value].mean()
+    names = order or list(means.sort_values(ascending=False).index)
+    groups = [data.loc[data[label] == n, value].to_numpy() for n in names]
+    keep = [i for i, g in enumerate(groups) if len(g)]
+    names, groups = [names[i] for i in keep], [groups[i] for i in keep]
+    fig, ax = plt.subplots(figsize=(6.5, 0.55 * len(names) + 1.4))
+    pos = np.arange(len(names))[::-1]
+    spread = [i for i, g in enumerate(groups) if np.ptp(g) > 0]
+    if spread:  # a violin needs some spread
+        parts = ax.violinplot([groups[i] for i in spread], positions=pos[spread], vert=False,
+                              showextrema=False, widths=0.8)
+        for body in parts["bodies"]:
+            body.set_facecolor(ACCENT)
+            body.set_alpha(0.18)
+    ax.boxplot(groups, positions=pos, vert=False, widths=0.3, showfliers=True,
+               medianprops={"color": ACCENT, "linewidth": 2}, flierprops={"markersize": 3})
+    ax.plot([g.mean() for g in groups], pos, "o", color="#c92a2a", markersize=5, label="mean")
+    ax.set_yticks(pos, names)
+    if scale is not None:
+        pad = 0.03 * (scale[1] - scale[0])
+        ax.set_xlim(scale[0] - pad, scale[1] + pad)
+    ax.set_xlabel(f"{value} (box: median and quartiles; dot: mean)")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    return _svg(fig)
+
+
+def _share_bars(labels: list[str], share: np.ndarray, low: np.ndarray, high: np.ndarray, *,
+                xlabel: str, title: str) -> str:
+    fig, ax = plt.subplots(figsize=(6.5, 0.5 * len(labels) + 1.3))
+    y = np.arange(len(labels))[::-1]
+    err = np.vstack([np.nan_to_num(share - low), np.nan_to_num(high - share)]).clip(min=0)
+    ax.barh(y, np.nan_to_num(share), color=ACCENT, alpha=0.8, xerr=err, capsize=4)
+    ax.axvline(0.5, color="0.3", linestyle="--", linewidth=1)
+    ax.set_xlim(0, 1)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    return _svg(fig)
+
+
+def preference_plot(pairs: pd.DataFrame) -> str | None:
+    """AB preference: share of the first system per pair with its Wilson 95 % CI; the
+    dashed line is no preference (50 %)."""
+    if pairs.empty:
+        return None
+    labels = [f"{a} over {b} (n={n})" for a, b, n in
+              zip(pairs["first"], pairs["second"], pairs["n_first"] + pairs["n_second"], strict=True)]
+    return _share_bars(labels, pairs["share_first"].to_numpy(dtype=float),
+                       pairs["ci_low"].to_numpy(dtype=float), pairs["ci_high"].to_numpy(dtype=float),
+                       xlabel="preference share (95 % Wilson CI; ties left out)", title="AB preference")
+
+
+def abx_plot(abx: pd.DataFrame, *, by: str = "pair") -> str | None:
+    """ABX accuracy per pair with its Wilson 95 % CI; the dashed line is guessing (50 %)."""
+    if abx.empty:
+        return None
+    labels = [f"{p} (n={n})" for p, n in zip(abx[by], abx["n"], strict=True)]
+    return _share_bars(labels, abx["accuracy"].to_numpy(dtype=float), abx["ci_low"].to_numpy(dtype=float),
+                       abx["ci_high"].to_numpy(dtype=float),
+                       xlabel="share correct (95 % Wilson CI); dashed: chance", title="ABX accuracy")
