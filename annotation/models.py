@@ -38,6 +38,19 @@ class Template(models.TextChoices):
     QA_AUDIT = "qa_audit", "QA audit"
     QUALITY_0_5 = "quality_0_5", "Quality scoring 0–5"
     CUSTOM = "custom", "Custom questions"
+    # listening tests with several stimuli per item (annotation.listening_tests)
+    AB = "ab", "AB preference"
+    ABX = "abx", "ABX discrimination"
+    CCR = "ccr", "CCR / CMOS (−3…+3 against a reference)"
+    DCR = "dcr", "DCR / DMOS (1–5 degradation against a reference)"
+    SMOS = "smos", "SMOS (similarity to a reference, 1–5)"
+    MUSHRA = "mushra", "MUSHRA (ITU-R BS.1534-3)"
+    RANKING = "ranking", "Ranking (order the stimuli)"
+
+
+#: templates whose items hold several stimuli (``Item.stimuli``) instead of one clip
+MULTI_STIMULUS = frozenset({Template.AB, Template.ABX, Template.CCR, Template.DCR, Template.SMOS,
+                            Template.MUSHRA, Template.RANKING})
 
 
 class PolicyKind(models.TextChoices):
@@ -174,6 +187,43 @@ class Item(models.Model):
         return self.external_id
 
 
+class StimulusRole(models.TextChoices):
+    """What a stimulus is in its item. Only ``reference`` is ever named to annotators;
+    hidden references and anchors look exactly like systems until after rating."""
+
+    REFERENCE = "reference", "Reference (open, labelled as such)"
+    HIDDEN_REFERENCE = "hidden_reference", "Hidden reference"
+    ANCHOR = "anchor", "Anchor"
+    SYSTEM = "system", "System under test"
+    A = "A", "A (AB / ABX)"
+    B = "B", "B (AB / ABX)"
+    X = "X", "X (ABX: the same audio as A or B)"
+
+
+class Stimulus(models.Model):
+    """One clip of a multi-stimulus item, with its role and the system/condition it
+    stands for. Addressed by ``public_id`` only; role, system, condition and the clip's
+    file name never reach an annotator before they rated the item."""
+
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="stimuli")
+    public_id = models.CharField(max_length=24, unique=True, default=_public_id, editable=False)
+    position = models.PositiveSmallIntegerField(help_text="Order in the imported row (0-based).")
+    role = models.CharField(max_length=20, choices=StimulusRole.choices)
+    system = models.CharField(max_length=120, blank=True)
+    condition = models.CharField(max_length=120, blank=True)
+    clip = models.ForeignKey(Clip, on_delete=models.PROTECT, related_name="stimuli")
+    metadata = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["item", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["item", "position"], name="uniq_stimulus_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item_id}:{self.position}:{self.role}"
+
+
 class Platform(models.TextChoices):
     DIRECT = "direct", "Direct link"
     PROLIFIC = "prolific", "Prolific"
@@ -253,6 +303,15 @@ class Assignment(models.Model):
     expires_at = models.DateTimeField()
     submitted_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=AssignmentStatus.choices, default=AssignmentStatus.ACTIVE)
+    stimulus_order = models.JSONField(
+        default=list, blank=True,
+        help_text="Multi-stimulus items: the Stimulus ids in the order this annotator was shown them "
+                  "(randomised per assignment, fixed at serving; the open reference is not shuffled "
+                  "and not listed, except in CCR where it is one of the two samples).")
+    listening = models.JSONField(
+        default=dict, blank=True,
+        help_text="Multi-stimulus items: listening evidence per stimulus, "
+                  "{stimulus id: {\"played\": [[start, end], ...], \"heard_fraction\": f}}.")
 
     class Meta:
         constraints = [
@@ -278,6 +337,10 @@ class Rating(models.Model):
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="ratings")
     item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="ratings")
     annotator = models.ForeignKey(Annotator, on_delete=models.CASCADE, related_name="ratings")
+    stimulus = models.ForeignKey(
+        Stimulus, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings",
+        help_text="Multi-stimulus items: the stimulus this value is about (MUSHRA, ranking, CCR/DCR/SMOS: "
+                  "the rated one; AB/ABX: the chosen one; null for 'no preference').")
     criterion = models.CharField(max_length=60)
     value = models.CharField(max_length=60)
     comment = models.TextField(blank=True)
@@ -292,9 +355,20 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["assignment", "criterion"], name="uniq_rating_criterion"),
+            # one value per criterion (single-clip items, AB/ABX), or per criterion and
+            # stimulus (MUSHRA, ranking, CCR/DCR/SMOS): two partial keys, because NULLs
+            # are distinct in a plain unique key
+            models.UniqueConstraint(fields=["assignment", "criterion"], condition=models.Q(stimulus__isnull=True),
+                                    name="uniq_rating_criterion"),
+            models.UniqueConstraint(fields=["assignment", "criterion", "stimulus"],
+                                    condition=models.Q(stimulus__isnull=False), name="uniq_rating_stimulus"),
             models.UniqueConstraint(
-                fields=["annotator", "client_token", "criterion"], name="uniq_rating_token"
+                fields=["annotator", "client_token", "criterion"], condition=models.Q(stimulus__isnull=True),
+                name="uniq_rating_token"
+            ),
+            models.UniqueConstraint(
+                fields=["annotator", "client_token", "criterion", "stimulus"],
+                condition=models.Q(stimulus__isnull=False), name="uniq_rating_token_stimulus"
             ),
         ]
         indexes = [models.Index(fields=["campaign", "id"], name="rating_campaign")]

@@ -9,7 +9,9 @@ A campaign's questions are a list of criteria, each a dict::
 
 Scales: ``acr5`` (1–5, ITU-T P.800 ACR), ``natural`` (natural / unnatural),
 ``yes_no`` (yes / no), ``score0_5`` (0–5) and ``custom`` (explicit ``values`` and
-``labels``). Labels may be in any language; stored values never change with them.
+``labels``); for listening tests with several stimuli ``ccr7`` (−3…+3), ``dcr5``,
+``smos5``, ``preference`` (A / B / none), ``forced_ab`` (A / B), ``mushra100`` (0–100)
+and ``rank`` (1…N, N the item's rated stimuli). Labels may be in any language; stored values never change with them.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "ITEM_SCALES",
     "SCALES",
     "TEMPLATES",
     "Choice",
@@ -37,7 +40,31 @@ SCALES: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
     "yes_no": (("yes", "no"), ("Yes", "No"), ("y", "n")),
     "score0_5": (("0", "1", "2", "3", "4", "5"), ("0", "1", "2", "3", "4", "5"),
                  ("0", "1", "2", "3", "4", "5")),
+    # listening tests with several stimuli (annotation.listening_tests)
+    # ITU-T P.800 / P.808 comparison category rating: the second sample against the first
+    "ccr7": (("-3", "-2", "-1", "0", "1", "2", "3"),
+             ("Much worse", "Worse", "Slightly worse", "About the same", "Slightly better", "Better",
+              "Much better"), ("1", "2", "3", "4", "5", "6", "7")),
+    # ITU-T P.800 Annex D degradation category rating
+    "dcr5": (("1", "2", "3", "4", "5"),
+             ("Degradation is very annoying", "Degradation is annoying", "Degradation is slightly annoying",
+              "Degradation is audible but not annoying", "Degradation is inaudible"),
+             ("1", "2", "3", "4", "5")),
+    "smos5": (("1", "2", "3", "4", "5"),
+              ("Not at all similar", "Slightly similar", "Moderately similar", "Very similar",
+               "Extremely similar"), ("1", "2", "3", "4", "5")),
+    # AB: the value is the chosen stimulus' role (A or B), never its on-screen place
+    "preference": (("A", "B", "none"), ("A", "B", "No preference"), ("a", "b", "n")),
+    "forced_ab": (("A", "B"), ("A", "B"), ("a", "b")),
+    # ITU-R BS.1534-3: a 0-100 continuous quality scale, stored as whole numbers
+    "mushra100": (tuple(str(v) for v in range(101)), tuple(str(v) for v in range(101)),
+                  ("",) * 101),
 }
+
+#: scales whose values depend on the item (ranking: 1..N stimuli); checked by
+#: annotation.listening_tests, and by validate_value only as a positive whole number
+ITEM_SCALES = ("rank",)
+MAX_RANK = 16
 
 TEMPLATES: dict[str, list[dict[str, Any]]] = {
     "mos": [{"key": "mos", "label": "Overall quality", "scale": "acr5"}],
@@ -54,6 +81,13 @@ TEMPLATES: dict[str, list[dict[str, Any]]] = {
     ],
     "quality_0_5": [{"key": "quality", "label": "Response quality", "scale": "score0_5", "comment": True}],
     "custom": [],
+    "ab": [{"key": "preference", "label": "Which sample do you prefer?", "scale": "preference"}],
+    "abx": [{"key": "abx", "label": "Is X the same as A or as B?", "scale": "forced_ab"}],
+    "ccr": [{"key": "cmos", "label": "Compared with the first sample, the second sample is", "scale": "ccr7"}],
+    "dcr": [{"key": "dmos", "label": "Degradation compared with the reference", "scale": "dcr5"}],
+    "smos": [{"key": "smos", "label": "How similar is the voice to the reference?", "scale": "smos5"}],
+    "mushra": [{"key": "mushra", "label": "Basic audio quality", "scale": "mushra100"}],
+    "ranking": [{"key": "rank", "label": "Order the samples from best (1) to worst", "scale": "rank"}],
 }
 
 
@@ -105,8 +139,14 @@ def normalize_criteria(criteria: Any) -> list[dict[str, Any]]:
             n = len(values)
         elif scale in SCALES:
             n = len(SCALES[scale][0])
+        elif scale in ITEM_SCALES:
+            if raw.get("labels") is not None:
+                raise CriterionError(f"criteria[{i}]: a {scale} scale takes no labels")
+            out.append(crit)
+            continue
         else:
-            raise CriterionError(f"criteria[{i}].scale {scale!r} is not one of {sorted([*SCALES, 'custom'])}")
+            raise CriterionError(
+                f"criteria[{i}].scale {scale!r} is not one of {sorted([*SCALES, *ITEM_SCALES, 'custom'])}")
         labels = raw.get("labels")
         if labels is not None:
             if not isinstance(labels, Sequence) or isinstance(labels, str) or len(labels) != n:
@@ -119,6 +159,8 @@ def normalize_criteria(criteria: Any) -> list[dict[str, Any]]:
 def choices_for(criterion: Mapping[str, Any]) -> list[Choice]:
     """The buttons of a criterion: values, labels (campaign's own or the defaults), keys."""
     scale = criterion["scale"]
+    if scale in ITEM_SCALES:
+        return []  # the values depend on the item (ranking: one rank per stimulus)
     if scale == "custom":
         values = tuple(criterion["values"])
         labels = tuple(criterion.get("labels") or values)
@@ -136,6 +178,10 @@ def validate_value(criterion: Mapping[str, Any], value: Any) -> str:
     text = str(value).strip()
     if isinstance(value, float) and value.is_integer():
         text = str(int(value))
+    if criterion["scale"] in ITEM_SCALES:
+        if not text.isdigit() or not 1 <= int(text) <= MAX_RANK:
+            raise CriterionError(f"{criterion['key']}: {text[:20]!r} is not a rank (1-{MAX_RANK})")
+        return str(int(text))
     allowed = [c.value for c in choices_for(criterion)]
     if text not in allowed:
         raise CriterionError(f"{criterion['key']}: {text!r} is not on the scale ({', '.join(allowed)})")

@@ -21,6 +21,7 @@ under the item's row lock (an ``UPDATE``), and a test recounts them from assignm
 from __future__ import annotations
 
 import dataclasses
+import json
 import secrets
 from collections import Counter
 from contextlib import nullcontext as _nothing
@@ -42,7 +43,7 @@ from quiz.models import Clip
 from quiz.services import clip_store
 
 from . import assignment as policy_core
-from . import prepared
+from . import listening_tests, prepared
 from .importing import parse_items
 from .models import (
     CONTROL_KINDS,
@@ -58,6 +59,7 @@ from .models import (
     PolicyKind,
     Qualification,
     Rating,
+    Stimulus,
     _access_token,
     _public_id,
 )
@@ -153,6 +155,15 @@ TEMPLATE_DEFAULTS: dict[str, dict[str, Any]] = {
     "qa_audit": {"policy": PolicyKind.AUDIT_SAMPLE, "policy_n": 50, "require_full_listen": False},
     "quality_0_5": {"policy": PolicyKind.OVERLAP, "policy_k": 1, "require_full_listen": False},
     "custom": {"policy": PolicyKind.OVERLAP, "policy_k": 3},
+    # listening tests: few items, each heard by many listeners (BS.1534-3 asks for 20
+    # listeners after post-screening; P.808 for about 8 votes per condition and clip)
+    "ab": {"policy": PolicyKind.OVERLAP, "policy_k": 10},
+    "abx": {"policy": PolicyKind.OVERLAP, "policy_k": 10},
+    "ccr": {"policy": PolicyKind.OVERLAP, "policy_k": 8},
+    "dcr": {"policy": PolicyKind.OVERLAP, "policy_k": 8},
+    "smos": {"policy": PolicyKind.OVERLAP, "policy_k": 8},
+    "mushra": {"policy": PolicyKind.OVERLAP, "policy_k": 20},
+    "ranking": {"policy": PolicyKind.OVERLAP, "policy_k": 10},
 }
 
 #: the policy fields each policy reads (the form shows only these)
@@ -486,36 +497,52 @@ WITH item AS (
     UPDATE annotation_item SET n_active = n_active + 1 WHERE id = %s RETURNING *
 ), asg AS (
     INSERT INTO annotation_assignment
-        (campaign_id, item_id, annotator_id, public_id, repeat, served_at, expires_at, status)
-    VALUES (%s, %s, %s, %s, %s, %s, %s, 'active') RETURNING id
+        (campaign_id, item_id, annotator_id, public_id, repeat, served_at, expires_at, status,
+         stimulus_order, listening)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, 'active', %s::jsonb, '{{}}'::jsonb) RETURNING id
 )
 SELECT asg.id, clip.duration_s, {_ITEM_COLUMNS}
 FROM asg, item LEFT JOIN quiz_clip clip ON clip.id = item.clip_id
 """
 
 
+def stimulus_order_for(campaign: Campaign, annotator_id: int, item_id: int, repeat: int = 0) -> list[int]:
+    """The per-annotator presentation order of a multi-stimulus item (``[]`` otherwise).
+
+    Seeded by campaign seed, annotator, item and repeat, so it is reproducible from the
+    stored data; stored on the assignment when it is created and never recomputed.
+    """
+    spec = listening_tests.spec_for(campaign.template)
+    if spec is None:
+        return []
+    stimuli = list(Stimulus.objects.filter(item_id=item_id).order_by("position").values_list("pk", "role"))
+    rng = np.random.default_rng([campaign.seed & 0xFFFFFFFF, annotator_id, item_id, repeat, 11])
+    return listening_tests.presentation_order(spec, stimuli, rng)
+
+
 def _create(annotator: Annotator, item_id: int, now: datetime, repeat: int = 0,
             item: Item | None = None) -> Assignment:
     campaign = annotator.campaign
     expires = now + timedelta(minutes=campaign.expiry_minutes)
+    order = stimulus_order_for(campaign, annotator.pk, item_id, repeat)
     if _pg():
         public_id = _public_id()
         with prepared.cursor() as cursor:
             cursor.execute(_CREATE_SQL, [item_id, campaign.pk, item_id, annotator.pk, public_id,
-                                         repeat, now, expires])
+                                         repeat, now, expires, json.dumps(order)])
             row = cursor.fetchone()
         loaded = instance_from_row(Item, row[2:])
         if loaded.clip_id is not None:
             loaded.clip = Clip.from_db(connection.alias, ["id", "duration_s"], [loaded.clip_id, row[1]])
         assignment = Assignment(pk=row[0], campaign=campaign, item=loaded, annotator=annotator,
                                 public_id=public_id, repeat=repeat, served_at=now, expires_at=expires,
-                                status=AssignmentStatus.ACTIVE)
+                                status=AssignmentStatus.ACTIVE, stimulus_order=order, listening={})
         assignment._state.adding = False
         assignment._state.db = connection.alias
         return assignment
     assignment = Assignment.objects.create(
         campaign=campaign, item_id=item_id, annotator=annotator, repeat=repeat, served_at=now,
-        expires_at=expires,
+        expires_at=expires, stimulus_order=order,
     )
     if item is not None:
         assignment.item = item
