@@ -73,6 +73,11 @@ class ListeningReport:
     counts: Mapping[str, int] = field(default_factory=dict)
 
 
+def _as(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """``frame`` with ``label`` renamed to ``name`` (an existing ``name`` column dropped)."""
+    return frame.drop(columns=[name], errors="ignore").rename(columns={"label": name})
+
+
 def _numeric(frame: pd.DataFrame) -> pd.DataFrame:
     values = pd.to_numeric(frame["value"].astype(str), errors="coerce")
     return frame.assign(value=values.to_numpy(dtype=float)).loc[values.notna().to_numpy()]
@@ -161,18 +166,18 @@ def listening_report(
                      "(listeners who rated both), Holm-corrected over all pairs.")
     elif template == "mushra":
         num = _numeric(data)
-        tables["systems"] = mushra_table(num.rename(columns={"label": "condition"}),
+        tables["systems"] = mushra_table(_as(num, "condition"),
                                          scale=scale or (0.0, 100.0), confidence=confidence)
         tables["pairwise"] = pairwise_table(num, system="label").rename(
             columns={"first": "system_1", "second": "system_2"})
-        ranks, friedman = rank_table(num.rename(columns={"label": "system"}), value="value",
+        ranks, friedman = rank_table(_as(num, "system"), value="value",
                                      higher_is_better=True)
         tables["ranks"] = ranks
         notes.append("Pairwise: Wilcoxon signed-rank on paired scores (same listener, same item), "
                      "Holm-corrected over all pairs; ranks: 1 = best within each screen.")
     else:  # ranking
         num = _numeric(data)
-        ranks, friedman = rank_table(num.rename(columns={"label": "system"}), value="value")
+        ranks, friedman = rank_table(_as(num, "system"), value="value")
         tables["ranks"] = ranks
         tables["pairwise"] = pairwise_table(num, system="label").rename(
             columns={"first": "system_1", "second": "system_2"})

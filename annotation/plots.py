@@ -23,6 +23,19 @@ def _svg(fig) -> str:
     return svg_for_html(buf.getvalue())
 
 
+def _out(fig, fmt: str):
+    """``"html"``: SVG text to inline in a page; ``"svg"`` / ``"png"``: file bytes."""
+    if fmt == "html":
+        return _svg(fig)
+    if fmt not in ("svg", "png"):
+        plt.close(fig)
+        raise ValueError(f"fmt must be html, svg or png, got {fmt!r}")
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, bbox_inches="tight", dpi=110)
+    plt.close(fig)
+    return buf.getvalue()
+
+
 def mos_plot(mos: pd.DataFrame, *, by: str, criterion: str | None = None) -> str | None:
     """MOS with its 95 % CI per value of ``by`` (horizontal error bars); ``None`` when
     nothing to plot.
@@ -74,7 +87,7 @@ def agreement_plot(agreement: pd.DataFrame) -> str | None:
 
 def condition_plot(values: pd.DataFrame, *, label: str = "label", value: str = "value",
                    order: list[str] | None = None, title: str = "",
-                   scale: tuple[float, float] | None = None) -> str | None:
+                   scale: tuple[float, float] | None = None, fmt: str = "html") -> str | bytes | None:
     """Scores per condition as violins with a box plot inside (median, quartiles, 1.5 IQR
     whiskers) and the mean as a dot; ``order`` top to bottom (default: best mean first).
 
@@ -93,12 +106,12 @@ def condition_plot(values: pd.DataFrame, *, label: str = "label", value: str = "
     pos = np.arange(len(names))[::-1]
     spread = [i for i, g in enumerate(groups) if np.ptp(g) > 0]
     if spread:  # a violin needs some spread
-        parts = ax.violinplot([groups[i] for i in spread], positions=pos[spread], vert=False,
+        parts = ax.violinplot([groups[i] for i in spread], positions=pos[spread], orientation="horizontal",
                               showextrema=False, widths=0.8)
         for body in parts["bodies"]:
             body.set_facecolor(ACCENT)
             body.set_alpha(0.18)
-    ax.boxplot(groups, positions=pos, vert=False, widths=0.3, showfliers=True,
+    ax.boxplot(groups, positions=pos, orientation="horizontal", widths=0.3, showfliers=True,
                medianprops={"color": ACCENT, "linewidth": 2}, flierprops={"markersize": 3})
     ax.plot([g.mean() for g in groups], pos, "o", color="#c92a2a", markersize=5, label="mean")
     ax.set_yticks(pos, names)
@@ -108,11 +121,11 @@ def condition_plot(values: pd.DataFrame, *, label: str = "label", value: str = "
     ax.set_xlabel(f"{value} (box: median and quartiles; dot: mean)")
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
-    return _svg(fig)
+    return _out(fig, fmt)
 
 
 def _share_bars(labels: list[str], share: np.ndarray, low: np.ndarray, high: np.ndarray, *,
-                xlabel: str, title: str) -> str:
+                xlabel: str, title: str, fmt: str = "html") -> str | bytes:
     fig, ax = plt.subplots(figsize=(6.5, 0.5 * len(labels) + 1.3))
     y = np.arange(len(labels))[::-1]
     err = np.vstack([np.nan_to_num(share - low), np.nan_to_num(high - share)]).clip(min=0)
@@ -123,10 +136,10 @@ def _share_bars(labels: list[str], share: np.ndarray, low: np.ndarray, high: np.
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
-    return _svg(fig)
+    return _out(fig, fmt)
 
 
-def preference_plot(pairs: pd.DataFrame) -> str | None:
+def preference_plot(pairs: pd.DataFrame, *, fmt: str = "html") -> str | bytes | None:
     """AB preference: share of the first system per pair with its Wilson 95 % CI; the
     dashed line is no preference (50 %)."""
     if pairs.empty:
@@ -135,14 +148,16 @@ def preference_plot(pairs: pd.DataFrame) -> str | None:
               zip(pairs["first"], pairs["second"], pairs["n_first"] + pairs["n_second"], strict=True)]
     return _share_bars(labels, pairs["share_first"].to_numpy(dtype=float),
                        pairs["ci_low"].to_numpy(dtype=float), pairs["ci_high"].to_numpy(dtype=float),
-                       xlabel="preference share (95 % Wilson CI; ties left out)", title="AB preference")
+                       xlabel="preference share (95 % Wilson CI; ties left out)", title="AB preference",
+                       fmt=fmt)
 
 
-def abx_plot(abx: pd.DataFrame, *, by: str = "pair") -> str | None:
+def abx_plot(abx: pd.DataFrame, *, by: str = "pair", fmt: str = "html") -> str | bytes | None:
     """ABX accuracy per pair with its Wilson 95 % CI; the dashed line is guessing (50 %)."""
     if abx.empty:
         return None
     labels = [f"{p} (n={n})" for p, n in zip(abx[by], abx["n"], strict=True)]
     return _share_bars(labels, abx["accuracy"].to_numpy(dtype=float), abx["ci_low"].to_numpy(dtype=float),
                        abx["ci_high"].to_numpy(dtype=float),
-                       xlabel="share correct (95 % Wilson CI); dashed: chance", title="ABX accuracy")
+                       xlabel="share correct (95 % Wilson CI); dashed: chance", title="ABX accuracy",
+                       fmt=fmt)
