@@ -383,12 +383,12 @@ class RatingSubmitApi(_TokenFastPath, _AnnotatorBase):
         values = serializers.DictField(child=serializers.JSONField())
         comments = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False)
         client_token = serializers.CharField(max_length=64)
-        played = serializers.ListField(
-            child=serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2),
+        played = serializers.JSONField(
             required=False, allow_null=True,
             help_text="Listening evidence: the played intervals [[start, end], ...] in clip seconds, as "
-                      "Earshot's player reports them. Required for clips when the campaign requires "
-                      "listening.")
+                      "Earshot's player reports them; for listening tests with several stimuli an object "
+                      "{stimulus id: [[start, end], ...]} covering every stimulus. Required for clips when "
+                      "the campaign requires listening.")
 
     InputSerializer = RatingSubmitInputSerializer
 

@@ -28,8 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+
+from .scales import CriterionError, validate_value
 
 __all__ = [
     "SPECS",
@@ -40,6 +43,7 @@ __all__ = [
     "check_roles",
     "presentation_order",
     "spec_for",
+    "validate_submission",
 ]
 
 REFERENCE, HIDDEN_REFERENCE, ANCHOR, SYSTEM = "reference", "hidden_reference", "anchor", "system"
@@ -149,12 +153,86 @@ class Presented:
     position: int | None
 
 
-@dataclass(frozen=True)
 class SubmissionProblem(ValueError):
     """A refused submission: the offending field (``values.mushra.<stimulus>``) and why."""
 
-    field: str
-    message: str
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
 
-    def __str__(self) -> str:
-        return f"{self.field}: {self.message}"
+
+def _value(criterion: Mapping[str, Any], raw: Any, field: str) -> str:
+    try:
+        return validate_value(criterion, raw)
+    except CriterionError as exc:
+        raise SubmissionProblem(field, str(exc).split(": ", 1)[-1]) from None
+
+
+def validate_submission(spec: TestSpec, criteria: Sequence[Mapping[str, Any]],
+                        stimuli: Sequence[Presented], public_ids: Mapping[int, str],
+                        values: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:
+    """Check one submission of a multi-stimulus item; return the rows to store.
+
+    ``stimuli``: every stimulus of the item with its on-screen position;
+    ``public_ids``: stimulus id -> the opaque id the page used. ``values`` per
+    criterion key, as the page sends them:
+
+    * choice tests (ab, abx): the opaque id of the chosen stimulus, or ``"none"``
+      (ab with the ``preference`` scale) -> (key, that stimulus, its role);
+    * ccr: the value of the second sample against the first -> (key, the system,
+      the value turned round when the reference was the second sample);
+    * dcr, smos: the value -> (key, the system, value);
+    * mushra, ranking: ``{opaque id: value}`` with every rated stimulus exactly once
+      (ranking: ranks 1..N, each once) -> (key, stimulus, value) per stimulus.
+
+    Raises :class:`SubmissionProblem` naming ``values.<key>`` (or ``values.<key>.<id>``).
+    """
+    by_public = {public_ids[s.id]: s for s in stimuli}
+    known = {c["key"] for c in criteria}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise SubmissionProblem(f"values.{str(unknown[0])[:60]}", "unknown criterion")
+    rated = [s for s in stimuli if s.role in spec.rated]
+    out: list[tuple[str, int | None, str]] = []
+    for crit in criteria:
+        key = crit["key"]
+        field = f"values.{key}"
+        raw = values.get(key)
+        if raw in (None, "") or raw == {}:
+            raise SubmissionProblem(field, "an answer is required")
+        if spec.choice:
+            if crit["scale"] == "preference" and raw == "none":
+                out.append((key, None, "none"))
+                continue
+            chosen = by_public.get(raw) if isinstance(raw, str) else None
+            if chosen is None or chosen.role not in ("A", "B"):
+                raise SubmissionProblem(field, "choose one of the two samples")
+            out.append((key, chosen.id, _value(crit, chosen.role, field)))
+            continue
+        if spec.template in ("ccr", "dcr", "smos"):
+            system = next(s for s in stimuli if s.role == SYSTEM)
+            value = _value(crit, raw, field)
+            if spec.template == "ccr":
+                reference = next(s for s in stimuli if s.role == REFERENCE)
+                if (reference.position or 0) > (system.position or 0):
+                    value = str(-int(value))  # the reference was the second sample
+            out.append((key, system.id, value))
+            continue
+        if not isinstance(raw, Mapping):
+            raise SubmissionProblem(field, "send one value per sample: {sample id: value}")
+        extra = sorted(str(k) for k in raw if k not in by_public or by_public[k].role not in spec.rated)
+        if extra:
+            raise SubmissionProblem(f"{field}.{extra[0][:40]}", "not a sample of this item")
+        seen: dict[str, str] = {}
+        for s in sorted(rated, key=lambda s: (s.position is None, s.position)):
+            pid = public_ids[s.id]
+            if pid not in raw or raw[pid] in (None, ""):
+                raise SubmissionProblem(f"{field}.{pid}", "every sample needs a value")
+            seen[pid] = _value(crit, raw[pid], f"{field}.{pid}")
+            out.append((key, s.id, seen[pid]))
+        if crit["scale"] == "rank":
+            ranks = sorted(int(v) for v in seen.values())
+            if ranks != list(range(1, len(rated) + 1)):
+                raise SubmissionProblem(field, f"give each sample a different rank from 1 to {len(rated)}")
+    return out

@@ -26,6 +26,7 @@ from accounts.models import Project
 from . import prepared
 from .models import (
     CONTROL_KINDS,
+    MULTI_STIMULUS,
     Annotator,
     Assignment,
     AssignmentStatus,
@@ -235,6 +236,8 @@ def item_payload(assignment: Assignment) -> dict[str, Any]:
     item = assignment.item
     campaign = assignment.campaign
     slug, cslug = campaign.project.slug, campaign.slug
+    if campaign.template in MULTI_STIMULUS:
+        return _multi_payload(assignment, slug, cslug)
     return {
         "assignment": assignment.public_id,
         "served_at": assignment.served_at.isoformat(),
@@ -251,6 +254,46 @@ def item_payload(assignment: Assignment) -> dict[str, Any]:
              "choices": [{"value": ch.value, "label": ch.label, "key": ch.key} for ch in choices_for(c)]}
             for c in campaign.criteria
         ],
+    }
+
+
+def _criteria_payload(campaign: Campaign) -> list[dict[str, Any]]:
+    out = []
+    for c in campaign.criteria:
+        entry = {"key": c["key"], "label": c["label"], "comment": c.get("comment", False), "scale": c["scale"],
+                 "choices": [{"value": ch.value, "label": ch.label, "key": ch.key} for ch in choices_for(c)]}
+        if c["scale"] == "mushra100":  # a slider, not 101 buttons
+            entry["choices"], entry["min"], entry["max"] = [], 0, 100
+        out.append(entry)
+    return out
+
+
+def _multi_payload(assignment: Assignment, slug: str, cslug: str) -> dict[str, Any]:
+    """A listening-test item: its texts, the scales and its stimuli, blind
+    (:func:`annotation.services_listening.stimuli_payload`)."""
+    from .services_listening import stimuli_payload
+
+    item, campaign = assignment.item, assignment.campaign
+    url = reverse("annotation:stimulus_audio", args=[slug, cslug, assignment.public_id, "{id}"])
+    test = stimuli_payload(campaign, assignment, url.replace("%7Bid%7D", "{id}"))
+    criteria = _criteria_payload(campaign)
+    if test["mode"] == "choice":
+        # the answer names a stimulus: "A" / "B" are on-screen places, so each button
+        # carries the opaque id of the stimulus shown there ("none" stays "none")
+        place = {"A": 0, "B": 1}
+        for crit in criteria:
+            for ch in crit["choices"]:
+                if ch["value"] in place:
+                    ch["value"] = test["stimuli"][place[ch["value"]]]["id"]
+    return {
+        "assignment": assignment.public_id,
+        "served_at": assignment.served_at.isoformat(),
+        "expires_at": assignment.expires_at.isoformat(),
+        "audio_url": None, "duration_s": None,
+        "context": item.context, "question": item.question, "reference": item.reference,
+        "response": item.response,
+        "criteria": criteria,
+        "test": test,
     }
 
 

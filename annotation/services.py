@@ -44,7 +44,7 @@ from quiz.services import clip_store
 
 from . import assignment as policy_core
 from . import listening_tests, prepared
-from .importing import parse_items
+from .importing import ImportFailed, Problem, parse_items
 from .models import (
     CONTROL_KINDS,
     Annotator,
@@ -66,6 +66,7 @@ from .models import (
 from .quality import QcConfig, rater_quality
 from .scales import CriterionError, normalize_criteria, template_criteria, validate_value
 from .selectors import instance_from_row
+from .services_listening import listening_submit_rows
 
 LIVE = (AssignmentStatus.ACTIVE, AssignmentStatus.SUBMITTED)
 WINDOW = 32  # candidate rows locked per request
@@ -231,37 +232,75 @@ class ItemImportSummary:
     by_kind: dict[str, int] = field(default_factory=dict)
 
 
+def _stored_stimuli(item_ids: list[int]) -> dict[int, list[tuple[str, str, str, str]]]:
+    """(role, audio SHA-256, system, condition) of each item's stimuli, in order."""
+    stored: dict[int, list[tuple[str, str, str, str]]] = {}
+    for item_id, *sig in (Stimulus.objects.filter(item_id__in=item_ids).order_by("item_id", "position")
+                          .values_list("item_id", "role", "clip__sha256", "system", "condition")):
+        stored.setdefault(item_id, []).append(tuple(sig))
+    return stored
+
+
 def items_import(*, campaign: Campaign, path: Path, audio_dir: Path | None = None) -> ItemImportSummary:
     """Import items (JSONL/CSV + audio) into ``campaign``: all or nothing.
 
     Every row and audio file is validated first (:func:`annotation.importing.parse_items`,
-    the quiz import's rules); any problem raises ``ImportFailed`` and nothing is written.
-    Re-importing updates items by their external id.
+    the quiz import's rules, and for listening-test templates the stimuli's roles);
+    any problem raises ``ImportFailed`` and nothing is written. Re-importing updates
+    items by their external id; a multi-stimulus item's stimuli are replaced, unless
+    annotators were already served the item and the stimuli differ (refused).
     """
-    rows = parse_items(Path(path), criteria=campaign.criteria,
+    path = Path(path)
+    rows = parse_items(path, criteria=campaign.criteria, template=campaign.template,
                        audio_dir=Path(audio_dir) if audio_dir else None)
+    multi = listening_tests.spec_for(campaign.template) is not None
     summary = ItemImportSummary()
     written: list[Clip] = []
+
+    def store(ref) -> Clip:
+        clip, created = clip_store(project=campaign.project, name=ref.name, data=ref.path, info=ref.info)
+        if created:
+            written.append(clip)
+            summary.clips_created += 1
+        return clip
+
     try:
         with transaction.atomic():
             existing = {i.external_id: i for i in campaign.items.all()}
+            # multi-stimulus re-imports: unchanged stimuli stay (assignments store their
+            # ids in stimulus_order, ratings point at them); changed ones are replaced,
+            # unless annotators were served the item already
+            again = [existing[r.external_id].pk for r in rows if r.external_id in existing]
+            stored = _stored_stimuli(again) if multi else {}
+            served = (set(Assignment.objects.filter(item_id__in=again).values_list("item_id", flat=True))
+                      if multi else set())
+            locked: list[Problem] = []
+            same: set[str] = set()
+            for row in rows:
+                if row.external_id not in existing:
+                    continue
+                pk = existing[row.external_id].pk
+                if [(s.role, s.audio.info.sha256, s.system, s.condition) for s in row.stimuli] == stored.get(pk, []):
+                    same.add(row.external_id)
+                elif pk in served:
+                    locked.append(Problem(path.name, row.line, "stimuli", (
+                        f"item {row.external_id!r} has been served to annotators: its stimuli cannot change "
+                        "(import the new version under a new id)")))
+            if locked:
+                raise ImportFailed(locked)
             position = len(existing)
             new_items: list[Item] = []
+            stimuli: list[Stimulus] = []
+            with_stimuli: list[tuple[Item, Any]] = []
             for row in rows:
-                clip = None
-                if row.audio is not None:
-                    clip, created = clip_store(project=campaign.project, name=row.audio.name,
-                                               data=row.audio.data, info=row.audio.info)
-                    if created:
-                        written.append(clip)
-                        summary.clips_created += 1
+                clip = store(row.audio) if row.audio is not None else None
                 values = {"kind": row.kind, "clip": clip, **row.texts, **row.meta,
                           "metadata": row.metadata, "expected": row.expected}
                 summary.by_kind[row.kind] = summary.by_kind.get(row.kind, 0) + 1
                 item = existing.get(row.external_id)
                 if item is None:
-                    new_items.append(Item(campaign=campaign, external_id=row.external_id,
-                                          position=position, **values))
+                    item = Item(campaign=campaign, external_id=row.external_id, position=position, **values)
+                    new_items.append(item)
                     position += 1
                     summary.created += 1
                 else:
@@ -269,7 +308,19 @@ def items_import(*, campaign: Campaign, path: Path, audio_dir: Path | None = Non
                         setattr(item, key, value)
                     item.save()
                     summary.updated += 1
+                if row.external_id in same:
+                    for st in row.stimuli:
+                        Stimulus.objects.filter(item=item, position=st.position).update(metadata=st.metadata)
+                elif multi:
+                    if item.pk is not None:
+                        Stimulus.objects.filter(item=item).delete()
+                    with_stimuli.append((item, row))
             Item.objects.bulk_create(new_items, batch_size=1000)
+            for item, row in with_stimuli:
+                stimuli += [Stimulus(item=item, position=st.position, role=st.role, system=st.system,
+                                     condition=st.condition, clip=store(st.audio), metadata=st.metadata)
+                            for st in row.stimuli]
+            Stimulus.objects.bulk_create(stimuli, batch_size=1000)
     except BaseException:
         for clip in written:
             clip.file.storage.delete(clip.file.name)
@@ -947,7 +998,9 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
         raise RatingError("client_token", "is required (at most 64 characters)")
     now = now or timezone.now()
     comments = comments or {}
-    if _pg() and (fast := _submit_pg(annotator, assignment_id, values, token, comments, now, played)):
+    multi = listening_tests.spec_for(annotator.campaign.template) is not None
+    if not multi and _pg() and (fast := _submit_pg(annotator, assignment_id, values, token, comments, now,
+                                                    played)):
         return SubmitResult(fast, created=True)
 
     def stored() -> list[Rating]:
@@ -970,35 +1023,41 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
         if assignment.status == AssignmentStatus.EXPIRED or assignment.expires_at <= now:
             raise RatingError("assignment", "the time for this item ran out (the assignment expired), so "
                               "your answer was not stored; ask for the next item", 409)
-        criteria = {c["key"]: c for c in campaign.criteria}
-        unknown = sorted(set(values) - set(criteria))
-        if unknown:
-            raise RatingError(f"values.{unknown[0]}", "unknown criterion")
-        clean: dict[str, str] = {}
-        for key, crit in criteria.items():
-            if key not in values or values[key] in (None, ""):
-                raise RatingError(f"values.{key}", "an answer is required")
-            try:
-                clean[key] = validate_value(crit, values[key])
-            except CriterionError as exc:
-                raise RatingError(f"values.{key}", str(exc)) from exc
-        elapsed = (now - assignment.served_at).total_seconds()
-        clip = assignment.item.clip
-        check = listening_verdict(campaign, clip.duration_s if clip is not None else None, played,
-                                  served_at=assignment.audio_at or assignment.served_at, now=now)
-        evidence = [list(p) for p in check.intervals] if check else []
-        heard = check.heard_fraction if check else None
-        ratings = [
-            Rating(campaign=campaign, assignment=assignment, item=assignment.item, annotator=annotator,
-                   criterion=key, value=value, comment=str(comments.get(key, ""))[:5000],
-                   client_token=token, submitted_at=now, elapsed_ms=max(0, int(elapsed * 1000)),
-                   played=evidence, heard_fraction=heard)
-            for key, value in clean.items()
-        ]
+        elapsed_ms = max(0, int((now - assignment.served_at).total_seconds() * 1000))
+        if listening_tests.spec_for(campaign.template) is not None:
+            ratings = listening_submit_rows(campaign=campaign, assignment=assignment, annotator=annotator,
+                                            values=values, comments=comments, token=token, played=played,
+                                            now=now, elapsed_ms=elapsed_ms)
+        else:
+            criteria = {c["key"]: c for c in campaign.criteria}
+            unknown = sorted(set(values) - set(criteria))
+            if unknown:
+                raise RatingError(f"values.{unknown[0]}", "unknown criterion")
+            clean: dict[str, str] = {}
+            for key, crit in criteria.items():
+                if key not in values or values[key] in (None, ""):
+                    raise RatingError(f"values.{key}", "an answer is required")
+                try:
+                    clean[key] = validate_value(crit, values[key])
+                except CriterionError as exc:
+                    raise RatingError(f"values.{key}", str(exc)) from exc
+            elapsed = (now - assignment.served_at).total_seconds()
+            clip = assignment.item.clip
+            check = listening_verdict(campaign, clip.duration_s if clip is not None else None, played,
+                                      served_at=assignment.audio_at or assignment.served_at, now=now)
+            evidence = [list(p) for p in check.intervals] if check else []
+            heard = check.heard_fraction if check else None
+            ratings = [
+                Rating(campaign=campaign, assignment=assignment, item=assignment.item, annotator=annotator,
+                       criterion=key, value=value, comment=str(comments.get(key, ""))[:5000],
+                       client_token=token, submitted_at=now, elapsed_ms=max(0, int(elapsed * 1000)),
+                       played=evidence, heard_fraction=heard)
+                for key, value in clean.items()
+            ]
         Rating.objects.bulk_create(ratings)
         assignment.status = AssignmentStatus.SUBMITTED
         assignment.submitted_at = now
-        assignment.save(update_fields=["status", "submitted_at"])
+        assignment.save(update_fields=["status", "submitted_at", "listening"])
         Item.objects.filter(pk=assignment.item_id).update(n_active=F("n_active") - 1,
                                                           n_done=F("n_done") + 1)
     return SubmitResult(ratings, created=True)

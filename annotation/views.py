@@ -38,6 +38,7 @@ from quiz.validation import unstorable
 
 from . import selectors, services
 from .models import (
+    MULTI_STIMULUS,
     Annotator,
     Assignment,
     Campaign,
@@ -45,6 +46,7 @@ from .models import (
     ItemKind,
     Outcome,
     Platform,
+    Stimulus,
 )
 from .views_research import (  # noqa: F401 - the URLconf names them through this module
     campaign_detail,
@@ -52,6 +54,7 @@ from .views_research import (  # noqa: F401 - the URLconf names them through thi
     campaign_list,
     campaign_preview,
     campaign_preview_audio,
+    campaign_preview_stimulus_audio,
     campaign_report,
 )
 
@@ -207,14 +210,25 @@ training = _step_view("training", "annotation/training.html")
 def work_context(campaign: Campaign, payload: dict, *, done: int, total: int, rate_url: str,
                  work_url: str, preview: bool = False) -> dict:
     """What the rating page template needs (shared with the researcher's preview)."""
+    data: dict = {"assignment": payload["assignment"], "criteria": [x["key"] for x in payload["criteria"]]}
+    if "test" in payload:  # a listening test: the stimuli to decode, blind (ids, URLs, lengths)
+        test = payload["test"]
+        data["test"] = {"mode": test["mode"], "stimuli": [
+            {"id": s["id"], "audio_url": s["audio_url"], "duration_s": s["duration_s"]}
+            for s in [*filter(None, [test["reference"]]), *test["stimuli"], *filter(None, [test["x"]])]]}
+        data["scales"] = {x["key"]: x["scale"] for x in payload["criteria"]}
     return _flow_context(
         campaign, item=payload, done=done, total=total, preview=preview,
         percent=int(100 * done / total) if total else 0,
         single=len(payload["criteria"]) == 1,
         min_fraction=campaign.min_listen_fraction if campaign.require_full_listen else 0,
-        payload_json=json.dumps({"assignment": payload["assignment"],
-                                 "criteria": [x["key"] for x in payload["criteria"]]}),
+        payload_json=json.dumps(data).replace("<", "\\u003c"),
         rate_url=rate_url, work_url=work_url)
+
+
+def work_template(campaign: Campaign) -> str:
+    """The rating page of a campaign: one clip, or a listening test with several stimuli."""
+    return "annotation/work_listening.html" if campaign.template in MULTI_STIMULUS else "annotation/work.html"
 
 
 @require_GET
@@ -238,7 +252,7 @@ def work(request: HttpRequest, slug: str, campaign: str) -> HttpResponse:
     context = work_context(c, payload, done=done, total=total,
                            rate_url=reverse("annotation:rate", args=[slug, campaign]),
                            work_url=reverse("annotation:work", args=[slug, campaign]))
-    return render(request, "annotation/work.html", {**context, "annotator": annotator})
+    return render(request, work_template(c), {**context, "annotator": annotator})
 
 
 @require_POST
@@ -281,6 +295,23 @@ def audio(request: HttpRequest, slug: str, campaign: str, assignment: str) -> Ht
     if a.audio_at is None:  # the listening check's timeline starts at the first byte served
         services.assignment_audio_fetched(assignment=a)
     return serve_clip(request, a.item.clip)
+
+
+@require_http_methods(["GET", "HEAD"])
+def stimulus_audio(request: HttpRequest, slug: str, campaign: str, assignment: str, stimulus: str) -> HttpResponse:
+    """One stimulus of one of the annotator's own multi-stimulus assignments, under its
+    opaque id (never its role, system or file name; Range supported). The first fetch
+    of any stimulus starts the listening check's timeline."""
+    c = _campaign(slug, campaign)
+    annotator = _annotator(request, c)
+    a = get_object_or_404(Assignment, public_id=assignment, annotator=annotator) if annotator else None
+    found = (Stimulus.objects.select_related("clip").filter(item_id=a.item_id, public_id=stimulus).first()
+             if a is not None else None)
+    if found is None:
+        raise Http404("No such clip")
+    if a.audio_at is None:
+        services.assignment_audio_fetched(assignment=a)
+    return serve_clip(request, found.clip, variant=found.public_id)
 
 
 @require_GET

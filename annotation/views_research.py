@@ -30,7 +30,7 @@ from . import listening_selectors, plots, selectors, services
 from .exports import export_response
 from .forms import CampaignForm, ItemImportForm, form_config
 from .importing import ImportFailed
-from .models import Campaign, CampaignStatus, ItemKind
+from .models import Campaign, CampaignStatus, ItemKind, Stimulus
 
 
 def _research_project(request: HttpRequest, slug: str) -> Project:
@@ -159,14 +159,20 @@ def campaign_preview(request: HttpRequest, slug: str, campaign: str) -> HttpResp
         return render(request, "annotation/closed.html", {**context, "empty": True})
     item = items[index % len(items)]
     now = timezone.now()
-    fake = SimpleNamespace(item=item, campaign=c, public_id="preview", served_at=now, expires_at=now)
+    fake = SimpleNamespace(item=item, item_id=item.pk, campaign=c, public_id="preview", served_at=now,
+                           expires_at=now, stimulus_order=[])
     payload = selectors.item_payload(fake)
     if item.clip_id:
         payload["audio_url"] = reverse("annotation:campaign_preview_audio", args=[slug, c.slug, item.public_id])
-    from .views import work_context  # the annotator page's context, shared
+    if "test" in payload:  # a listening test: each stimulus through the researcher's audio URL
+        test = payload["test"]
+        for s in filter(None, [test["reference"], test["x"], *test["stimuli"]]):
+            s["audio_url"] = reverse("annotation:campaign_preview_stimulus_audio",
+                                     args=[slug, c.slug, item.public_id, s["id"]])
+    from .views import work_context, work_template  # the annotator page's context, shared
 
     nxt = f"{base}?step=work&item={(index + 1) % len(items)}"
-    return render(request, "annotation/work.html", work_context(
+    return render(request, work_template(c), work_context(
         c, payload, done=index, total=len(items), rate_url="", work_url=nxt, preview=True))
 
 
@@ -179,6 +185,17 @@ def campaign_preview_audio(request: HttpRequest, slug: str, campaign: str, item:
     if it.clip is None:
         raise Http404("No such clip")
     return serve_clip(request, it.clip)
+
+
+@login_required
+@require_GET
+def campaign_preview_stimulus_audio(request: HttpRequest, slug: str, campaign: str, item: str,
+                                    stimulus: str) -> HttpResponse:
+    """One stimulus of a listening-test item, for the researcher's preview."""
+    c = _research_campaign(request, slug, campaign)
+    found = get_object_or_404(Stimulus.objects.select_related("clip"), item__campaign=c, item__public_id=item,
+                              public_id=stimulus)
+    return serve_clip(request, found.clip, variant=found.public_id)
 
 
 @login_required

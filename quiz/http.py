@@ -70,11 +70,14 @@ def _iter_file(handle, start: int, length: int):
         handle.close()
 
 
-def clip_etag(clip: Clip) -> str:
+def clip_etag(clip: Clip, variant: str = "") -> str:
     """The clip's quoted ETag: an HMAC of its content hash under the secret key, so it
     changes with the bytes but cannot be looked up in a dataset's published SHA-256
-    list to name the original file (M-14)."""
-    digest = hmac.new(settings.SECRET_KEY.encode(), f"earshot-clip-etag:{clip.sha256}".encode(), hashlib.sha256)
+    list to name the original file (M-14). ``variant`` (a listening test's stimulus id)
+    gives the same bytes a different tag under each address, so equal tags cannot tell
+    a listener which stimulus is the hidden reference or which one X repeats."""
+    key = f"earshot-clip-etag:{clip.sha256}" + (f":{variant}" if variant else "")
+    digest = hmac.new(settings.SECRET_KEY.encode(), key.encode(), hashlib.sha256)
     return f'"{digest.hexdigest()[:32]}"'
 
 
@@ -117,9 +120,10 @@ def _x_accel(clip: Clip, headers: dict[str, str]) -> HttpResponse:
     return response
 
 
-def serve_clip(request: HttpRequest, clip: Clip) -> HttpResponse:
-    """Send a clip's bytes, honouring Range, If-Range and If-None-Match; never its file name."""
-    etag = clip_etag(clip)
+def serve_clip(request: HttpRequest, clip: Clip, *, variant: str = "") -> HttpResponse:
+    """Send a clip's bytes, honouring Range, If-Range and If-None-Match; never its file
+    name. ``variant``: see :func:`clip_etag`."""
+    etag = clip_etag(clip, variant)
     headers = {
         "Accept-Ranges": "bytes",
         "ETag": etag,

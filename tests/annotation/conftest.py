@@ -70,3 +70,69 @@ def heard(assignment) -> list[list[float]] | None:
     if item.clip_id is None:
         return None
     return [[0.0, float(item.clip.duration_s)]]
+
+
+#: one item's stimuli per listening-test template: (role, audio key, system, condition)
+LISTENING_STIMULI = {
+    "mushra": [("reference", "ref", "", ""), ("hidden_reference", "ref", "", ""),
+               ("anchor", "lp35", "", "lp3.5k"), ("anchor", "lp7", "", "lp7k"),
+               ("system", "sa", "sys-alpha", "clean"), ("system", "sb", "sys-beta", "clean")],
+    "ab": [("A", "sa", "sys-alpha", "clean"), ("B", "sb", "sys-beta", "clean")],
+    "abx": [("A", "sa", "sys-alpha", ""), ("B", "sb", "sys-beta", ""), ("X", "sb", "", "")],
+    "ccr": [("reference", "ref", "", ""), ("system", "sa", "sys-alpha", "clean")],
+    "dcr": [("reference", "ref", "", ""), ("system", "sa", "sys-alpha", "clean")],
+    "smos": [("reference", "ref", "", ""), ("system", "sa", "sys-alpha", "clean")],
+    "ranking": [("system", "sa", "sys-alpha", ""), ("system", "sb", "sys-beta", ""),
+                ("system", "sc", "sys-gamma", "")],
+}
+TONES = {"ref": 440, "lp35": 470, "lp7": 500, "sa": 530, "sb": 560, "sc": 590}
+
+
+def listening_rows(folder: Path, wav, template: str, n: int = 2, seconds: float = 0.3) -> list[dict]:
+    """``n`` items of ``template`` (stimuli from :data:`LISTENING_STIMULI`), audio written
+    to ``folder`` with file names that spell the role and system (so blinding tests can
+    look for them)."""
+    rows = []
+    for i in range(n):
+        stimuli = []
+        for role, key, system, condition in LISTENING_STIMULI[template]:
+            name = f"{key}_{i}_{role}_{system or 'none'}.wav"
+            if not (folder / name).exists():
+                same = next((p for p in folder.glob(f"{key}_{i}_*.wav")), None)
+                (folder / name).write_bytes(same.read_bytes() if same else wav(TONES[key] + 7 * i, seconds))
+            entry = {"role": role, "audio": name}
+            if system:
+                entry["system"] = system
+            if condition:
+                entry["condition"] = condition
+            stimuli.append(entry)
+        rows.append({"id": f"{template}{i}", "stimuli": stimuli})
+    return rows
+
+
+@pytest.fixture
+def make_listening_campaign(project, tmp_path, wav):
+    """An open campaign of a listening-test template with ``n`` imported items."""
+    from annotation import services
+
+    counter = {"n": 0}
+
+    def make(template: str, *, n: int = 2, status: str = "open", **fields):
+        counter["n"] += 1
+        folder = tmp_path / f"lt{counter['n']}"
+        folder.mkdir()
+        campaign = services.campaign_create(project=project, name=f"{template} {counter['n']}",
+                                            slug=f"lt{counter['n']}-{template}", template=template, **fields)
+        services.items_import(campaign=campaign, path=write_items(folder, listening_rows(folder, wav, template, n)))
+        if status != "draft":
+            services.campaign_set_status(campaign=campaign, status=status)
+        return campaign
+
+    return make
+
+
+def heard_all(payload: dict) -> dict[str, list[list[float]]]:
+    """The multi-stimulus player's report for having heard every stimulus in full."""
+    test = payload["test"]
+    shown = [*test["stimuli"], *(s for s in (test["reference"], test["x"]) if s)]
+    return {s["id"]: [[0.0, float(s["duration_s"])]] for s in shown}
