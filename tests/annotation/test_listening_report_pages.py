@@ -239,3 +239,42 @@ def test_project_bundle_holds_listening_tables(researcher_client, mushra):
     systems = pd.read_csv(io.BytesIO(files[f"tables/annotation_{campaign.slug}_systems.csv"]))
     assert set(systems["condition"]) == set(MU)
     assert manifest["files"]
+
+
+def test_mushra_submitted_through_the_service_reaches_the_report(researcher_client, make_listening_campaign,
+                                                                 make_annotator):
+    """Import → serve → submit (the annotators' real path) → the report's tables."""
+    from tests.annotation.conftest import heard_all
+
+    campaign = make_listening_campaign("mushra", n=2, policy_k=3)
+    scores = {"hidden_reference": 96, "lp3.5k": 18, "lp7k": 44, "sys-alpha": 81, "sys-beta": 63}
+    sent = {label: [] for label in scores}
+    for r in range(3):
+        me = make_annotator(campaign)
+        while (a := services.assignment_next_for_annotator(me, campaign)) is not None:
+            payload = selectors.item_payload(a)
+            by_id = {s.public_id: s for s in Stimulus.objects.filter(item=a.item)}
+            values = {}
+            for shown in payload["test"]["stimuli"]:
+                s = by_id[shown["id"]]
+                label = "hidden_reference" if s.role == "hidden_reference" else (s.system or s.condition)
+                values[shown["id"]] = str(scores[label] - r)
+                sent[label].append(float(scores[label] - r))
+            services.rating_submit(annotator=me, assignment_id=a.public_id, values={"mushra": values},
+                                   client_token=f"r{r}-{a.public_id}", played=heard_all(payload),
+                                   now=a.served_at + timedelta(seconds=30))
+    systems = selectors_listening_systems(campaign)
+    for label, xs in sent.items():
+        x = np.array(xs)
+        assert len(x) == 6
+        assert systems.loc[label, "mean"] == pytest.approx(x.mean())
+        assert systems.loc[label, "median"] == pytest.approx(np.median(x))
+    page = researcher_client.get(reverse("annotation:campaign_report", args=["t", campaign.slug])).content.decode()
+    assert "<td>sys-alpha</td>" in page and f"<td>{np.mean(sent['sys-alpha']):.3f}</td>" in page
+
+
+def selectors_listening_systems(campaign) -> pd.DataFrame:
+    from annotation.listening_selectors import listening_report_for
+
+    summary = listening_report_for(campaign, selectors.report_for(campaign))
+    return summary.reports["mushra"].tables["systems"].set_index("condition")
