@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Annotator, Assignment, Campaign, Item, Rating
+from .models import Annotator, Assignment, Campaign, Item, Rating, Stimulus
 
 
 @admin.register(Campaign)
@@ -12,8 +12,19 @@ class CampaignAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug")
 
 
+class StimulusInline(admin.TabularInline):
+    """A listening-test item's stimuli (role, system, condition, clip) — researchers only."""
+
+    model = Stimulus
+    extra = 0
+    fields = ("position", "role", "system", "condition", "clip", "public_id")
+    readonly_fields = ("public_id",)
+    raw_id_fields = ("clip",)
+
+
 @admin.register(Item)
 class ItemAdmin(admin.ModelAdmin):
+    inlines = (StimulusInline,)
     list_display = ("external_id", "campaign", "kind", "system", "condition", "task", "n_active", "n_done")
     list_filter = ("kind", "campaign")
     search_fields = ("external_id",)
@@ -37,9 +48,10 @@ class AssignmentAdmin(admin.ModelAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin):
-    list_display = ("campaign", "item", "annotator", "criterion", "value", "submitted_at", "heard_fraction")
+    list_display = ("campaign", "item", "stimulus", "annotator", "criterion", "value", "submitted_at",
+                    "heard_fraction")
     list_filter = ("campaign", "criterion")
-    raw_id_fields = ("assignment", "item", "annotator")
+    raw_id_fields = ("assignment", "item", "annotator", "stimulus")
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import Campaign, PolicyKind, Template
 from .scales import choices_for, template_criteria
-from .services import POLICY_FIELDS, TEMPLATE_DEFAULTS
+from .services import POLICY_FIELDS, TEMPLATE_DEFAULTS, TEMPLATE_INSTRUCTIONS
 
 POLICY_FIELDS_ALL = sorted({f for fields in POLICY_FIELDS.values() for f in fields})
 
@@ -19,6 +19,9 @@ def template_criteria_json(template: str) -> str:
     out, so a researcher sees (and may translate) the labels the annotators will see."""
     out = []
     for crit in template_criteria(template):
+        if crit.get("scale") in ("mushra100", "rank"):  # a slider / an order: no labels to edit
+            out.append(crit)
+            continue
         labels = [c.label for c in choices_for({**crit, "values": crit.get("values", [])})] \
             if crit.get("scale") != "custom" else crit.get("labels", [])
         out.append({**crit, "labels": labels})
@@ -31,7 +34,8 @@ def form_config() -> dict:
     return {
         "templates": {t: {**{k: (v.value if hasattr(v, "value") else v) for k, v in
                              TEMPLATE_DEFAULTS.get(t, {}).items()},
-                          "criteria_json": template_criteria_json(t)} for t in Template.values},
+                          "criteria_json": template_criteria_json(t),
+                          "instructions": str(TEMPLATE_INSTRUCTIONS.get(t, ""))} for t in Template.values},
         "policy_fields": {str(k): list(v) for k, v in POLICY_FIELDS.items()},
         "all_policy_fields": sorted({f for v in POLICY_FIELDS.values() for f in v}),
     }
@@ -51,7 +55,8 @@ class CampaignForm(forms.ModelForm):
         label=_("Questions (JSON)"), required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("Starts as the template's questions and scale labels; edit to customise or "
-                    "translate. Scales: acr5, natural, yes_no, score0_5, custom."),
+                    "translate. Scales: acr5, natural, yes_no, score0_5, custom; listening tests: ccr7, "
+                    "dcr5, smos5, preference, forced_ab, mushra100, rank."),
     )
 
     completion_url = forms.URLField(
@@ -122,6 +127,8 @@ class CampaignForm(forms.ModelForm):
             self.add_error(required, _("This policy needs a value here."))
         if data.get("min_listen_fraction") is None:
             data["min_listen_fraction"] = 1.0
+        if not (data.get("instructions") or "").strip() and template in TEMPLATE_INSTRUCTIONS:
+            data["instructions"] = str(TEMPLATE_INSTRUCTIONS[template])
         return data
 
 

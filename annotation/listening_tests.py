@@ -94,6 +94,9 @@ SPECS: dict[str, TestSpec] = {
                         frozenset({HIDDEN_REFERENCE, ANCHOR, SYSTEM}), frozenset({"rank"})),
 }
 
+#: scales only a listening test can present (a single-clip page has no stimuli to name)
+LISTENING_SCALES = frozenset({"ccr7", "preference", "forced_ab", "mushra100", "rank"})
+
 #: most stimuli one item may hold (a MUSHRA screen of 12 conditions is already a lot)
 MAX_STIMULI = 16
 

@@ -35,6 +35,7 @@ import pandas as pd
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from accounts.models import Project, User
 from accounts.services import guest_create
@@ -128,6 +129,14 @@ def campaign_validate(campaign: Campaign) -> None:
         campaign.criteria = normalize_criteria(campaign.criteria)
     except CriterionError as exc:
         raise CampaignError("criteria", str(exc)) from exc
+    spec = listening_tests.spec_for(campaign.template)
+    for i, crit in enumerate(campaign.criteria):
+        if spec is not None and crit["scale"] not in spec.scales:
+            raise CampaignError("criteria", f"criteria[{i}]: a {campaign.template} campaign rates on "
+                                f"{' or '.join(sorted(spec.scales))}, not {crit['scale']}")
+        if spec is None and crit["scale"] in listening_tests.LISTENING_SCALES:
+            raise CampaignError("criteria", f"criteria[{i}]: the {crit['scale']} scale belongs to the "
+                                "listening-test templates (ab, abx, ccr, dcr, smos, mushra, ranking)")
     try:
         policy_for(campaign, n_regular=0 if campaign.pk is None else None)
     except ValueError as exc:
@@ -167,6 +176,36 @@ TEMPLATE_DEFAULTS: dict[str, dict[str, Any]] = {
     "ranking": {"policy": PolicyKind.OVERLAP, "policy_k": 10},
 }
 
+#: the instructions a listening-test campaign starts with when none are given (the
+#: creation form shows them for editing; stored in the creator's language)
+TEMPLATE_INSTRUCTIONS: dict[str, Any] = {
+    "ab": gettext_lazy(
+        "You will hear two samples, A and B, of the same content. Listen to both (switch between them "
+        "at any time: the position is kept) and choose the one you prefer. Choose \u201cNo preference\u201d "
+        "only when you really cannot choose."),
+    "abx": gettext_lazy(
+        "You will hear A, B and X. X is exactly the same as either A or B. Listen to all three, as often "
+        "as you like, and say which one X is. When you are unsure, make your best guess."),
+    "ccr": gettext_lazy(
+        "You will hear two samples of the same content. Rate the quality of the second sample compared "
+        "with the first, from \u201cMuch worse\u201d (\u22123) to \u201cMuch better\u201d (+3)."),
+    "dcr": gettext_lazy(
+        "You will hear a reference and a sample. Rate how much the sample is degraded compared with the "
+        "reference, from 5 (the degradation is inaudible) to 1 (the degradation is very annoying)."),
+    "smos": gettext_lazy(
+        "You will hear a reference recording and a sample. Ignoring what is said and the audio quality, "
+        "rate how similar the voice of the sample is to the voice of the reference, from 1 (not at all "
+        "similar) to 5 (extremely similar)."),
+    "mushra": gettext_lazy(
+        "You will hear a reference and several versions of it, all on one screen; one version is a hidden "
+        "copy of the reference. Rate the basic audio quality of every version against the reference on "
+        "the 0\u2013100 scale, and give the version you find identical to the reference 100. Switch between "
+        "versions as often as you like (the position is kept) and loop a short passage to compare details."),
+    "ranking": gettext_lazy(
+        "Listen to every sample and put them in order, best at the top and worst at the bottom, with the "
+        "arrow buttons (or the \u2191 / \u2193 keys for the sample that is playing)."),
+}
+
 #: the policy fields each policy reads (the form shows only these)
 POLICY_FIELDS: dict[str, tuple[str, ...]] = {
     PolicyKind.PARTITION: ("policy_annotators", "policy_quota"),
@@ -190,6 +229,8 @@ def campaign_create(*, project: Project, name: str, slug: str, template: str = "
         # another policy than the template's: its k / n do not carry over
         defaults = {k: v for k, v in defaults.items() if not k.startswith("policy")}
     values = {**defaults, **{k: v for k, v in fields.items() if v is not None}}
+    if not values.get("instructions") and template in TEMPLATE_INSTRUCTIONS:
+        values["instructions"] = str(TEMPLATE_INSTRUCTIONS[template])
     if Campaign.objects.filter(project=project, slug=slug).exists():
         raise CampaignError("slug", f"a campaign {slug!r} already exists in this project")
     campaign = Campaign(project=project, name=name, slug=slug, template=template,

@@ -76,12 +76,12 @@ def heard(assignment) -> list[list[float]] | None:
 LISTENING_STIMULI = {
     "mushra": [("reference", "ref", "", ""), ("hidden_reference", "ref", "", ""),
                ("anchor", "lp35", "", "lp3.5k"), ("anchor", "lp7", "", "lp7k"),
-               ("system", "sa", "sys-alpha", "clean"), ("system", "sb", "sys-beta", "clean")],
-    "ab": [("A", "sa", "sys-alpha", "clean"), ("B", "sb", "sys-beta", "clean")],
+               ("system", "sa", "sys-alpha", "cond-clean"), ("system", "sb", "sys-beta", "cond-clean")],
+    "ab": [("A", "sa", "sys-alpha", "cond-clean"), ("B", "sb", "sys-beta", "cond-clean")],
     "abx": [("A", "sa", "sys-alpha", ""), ("B", "sb", "sys-beta", ""), ("X", "sb", "", "")],
-    "ccr": [("reference", "ref", "", ""), ("system", "sa", "sys-alpha", "clean")],
-    "dcr": [("reference", "ref", "", ""), ("system", "sa", "sys-alpha", "clean")],
-    "smos": [("reference", "ref", "", ""), ("system", "sa", "sys-alpha", "clean")],
+    "ccr": [("reference", "ref", "", ""), ("system", "sa", "sys-alpha", "cond-clean")],
+    "dcr": [("reference", "ref", "", ""), ("system", "sa", "sys-alpha", "cond-clean")],
+    "smos": [("reference", "ref", "", ""), ("system", "sa", "sys-alpha", "cond-clean")],
     "ranking": [("system", "sa", "sys-alpha", ""), ("system", "sb", "sys-beta", ""),
                 ("system", "sc", "sys-gamma", "")],
 }

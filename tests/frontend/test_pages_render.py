@@ -208,6 +208,13 @@ def _seed_campaigns(project, folder, *, open_ones: bool) -> None:
         (folder / f"clip{n}.wav").write_bytes(synth.wav_bytes(synth.tone(300 + 60 * n, 0.3)))
     clips = [{"id": f"m{n}", "audio": f"clip{n}.wav", "system": f"sys{n % 2}"} for n in range(3)]
     _campaign(project, folder, "render-closed", "mos", clips, status="closed")
+    # listening tests with several stimuli (their pages, stimulus audio and preview)
+    stimuli = {"mushra": [("reference", 0), ("hidden_reference", 0), ("anchor", 1), ("system", 2)],
+               "ab": [("A", 1), ("B", 2)]}
+    for template, roles in stimuli.items():
+        _campaign(project, folder, f"render-{template}", template, [{"id": f"{template}-1", "stimuli": [
+            {"role": role, "audio": f"clip{n}.wav", "system": f"sys{n}", "condition": f"c{n}"}
+            for role, n in roles]}])
     if open_ones:
         _campaign(project, folder, "render-mos", "mos",
                   [*clips, {"id": "m-train", "audio": "clip3.wav", "kind": "training", "expected": {"mos": "5"}}])
@@ -340,6 +347,9 @@ def _researcher_urls(project) -> Iterator[str]:
                     r("annotation:campaign_preview", campaign.slug))
         for item in campaign.items.exclude(clip=None)[:1]:
             yield r("annotation:campaign_preview_audio", campaign.slug, item.public_id)
+        for item in campaign.items.filter(clip=None).exclude(stimuli=None)[:1]:
+            yield r("annotation:campaign_preview_stimulus_audio", campaign.slug, item.public_id,
+                    item.stimuli.first().public_id)
         yield from (r("annotation:campaign_export", campaign.slug, table, "csv") for table in CAMPAIGN_TABLES)
         yield from (r(name, campaign.slug) for name in ("annotation_campaign", "annotation_ratings",
                                                           "annotation_report"))
@@ -380,7 +390,14 @@ def _annotate(walk: Walk, campaign, role: str = "annotator", address: str = "10.
             break
         if item.get("audio_url"):
             walk.go(client, role, item["audio_url"])
-        values = {crit["key"]: crit["choices"][0]["value"] for crit in item["criteria"]}
+        values = {crit["key"]: crit["choices"][0]["value"] for crit in item["criteria"] if crit["choices"]}
+        if test := item.get("test"):  # a listening test: every stimulus' audio, a value per stimulus
+            for stimulus in filter(None, [test["reference"], test["x"], *test["stimuli"]]):
+                walk.go(client, role, stimulus["audio_url"])
+            for crit in item["criteria"]:
+                if not crit["choices"]:
+                    values[crit["key"]] = {s["id"]: (50 if crit["scale"] == "mushra100" else rank)
+                                           for rank, s in enumerate(test["stimuli"], 1)}
         reply = walk.go(client, role, reverse("annotation:rate", args=[slug, c]),
                         json_body={"assignment": item["assignment"], "values": values,
                                    "client_token": f"{role}-{c}-{n}"})

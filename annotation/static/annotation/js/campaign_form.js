@@ -1,5 +1,6 @@
 // The campaign creation form: a template fills in its defaults (policy, k / n, whether
-// clips must be heard, the questions with their scale labels) unless the researcher has
+// clips must be heard, the questions with their scale labels, a listening test's
+// instructions) unless the researcher has
 // already edited that field, and only the fields of the chosen policy are shown. The
 // server applies the same defaults and rules without this script (annotation/forms.py).
 const form = document.getElementById("campaign-form");
@@ -38,6 +39,7 @@ function setup(form, config) {
     for (const name of config.all_policy_fields) set(name, defaults[name] ?? "");
     set("require_full_listen", defaults.require_full_listen ?? true);
     set("criteria_json", defaults.criteria_json || "");
+    set("instructions", defaults.instructions || "");
     showPolicyFields();
   }
 
