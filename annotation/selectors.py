@@ -42,7 +42,9 @@ from .report import CampaignReport, campaign_report
 from .scales import choices_for, numeric_bounds
 
 META = ("system", "condition", "task", "source", "batch")
-ORDINAL_SCALES = ("acr5", "score0_5")
+ORDINAL_SCALES = ("acr5", "score0_5", "ccr7", "dcr5", "smos5", "rank")
+#: scales whose distances are meaningful (MUSHRA's 0-100 slider)
+INTERVAL_SCALES = ("mushra100",)
 
 
 def campaigns_for_project(project: Project) -> QuerySet[Campaign]:
@@ -454,8 +456,10 @@ def ratings_frame(campaign: Campaign, *, min_heard: float | None = None) -> pd.D
 
 
 def criterion_levels(campaign: Campaign) -> dict[str, str]:
-    """Krippendorff level per criterion: ordinal for rating scales, nominal for labels."""
-    return {c["key"]: ("ordinal" if c["scale"] in ORDINAL_SCALES else "nominal") for c in campaign.criteria}
+    """Krippendorff level per criterion: ordinal for rating scales (ACR, CCR, DCR, SMOS,
+    ranks), interval for MUSHRA's 0-100 slider, nominal for labels (AB/ABX choices)."""
+    return {c["key"]: ("interval" if c["scale"] in INTERVAL_SCALES else
+                       "ordinal" if c["scale"] in ORDINAL_SCALES else "nominal") for c in campaign.criteria}
 
 
 def criterion_scales(campaign: Campaign) -> dict[str, tuple[float, float]]:

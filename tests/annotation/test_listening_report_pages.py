@@ -133,6 +133,7 @@ def test_mushra_report_page_shows_conditions_tests_and_plots(researcher_client, 
     report = selectors.report_for(campaign)
     assert set(report.mos["system"]) == set(MU)
     assert report.agreement.iloc[0]["n_items"] == 4 * 5  # 5 rated stimuli per item
+    assert report.agreement.iloc[0]["alpha_level"] == "interval"  # 0-100 slider scores
 
 
 def test_mushra_post_screening_excludes_the_listener_with_the_reason(researcher_client, mushra):
@@ -278,3 +279,13 @@ def selectors_listening_systems(campaign) -> pd.DataFrame:
 
     summary = listening_report_for(campaign, selectors.report_for(campaign))
     return summary.reports["mushra"].tables["systems"].set_index("condition")
+
+
+def test_report_api_carries_the_listening_tables(researcher_client, mushra):
+    campaign, _ = mushra
+    data = researcher_client.get(f"/api/v1/projects/t/campaigns/{campaign.slug}/report/").json()
+    systems = pd.DataFrame(data["listening"]["tables"]["systems"]).set_index("condition")
+    x = _values(campaign, "tts-b", list(pd.DataFrame(data["listening"]["tables"]["listening_excluded"])
+                                        .get("rater_id", [])))
+    assert systems.loc["tts-b", "mean"] == pytest.approx(x.mean())
+    assert data["listening"]["criteria"]["mushra"]["measure"] == "MUSHRA"
