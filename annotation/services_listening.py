@@ -148,7 +148,11 @@ def listening_submit_rows(*, campaign: Campaign, assignment: Assignment, annotat
                                                    {s.pk: s.public_id for s in stimuli}, values)
     except listening_tests.SubmissionProblem as exc:
         raise RatingError(exc.field, exc.message) from None
-    checks = _evidence(campaign, stimuli, labels, played, served_at=assignment.audio_at or assignment.served_at,
+    # checked in on-screen order (the open reference and X first): a refusal must not
+    # tell a probing client which stimulus was imported where (e.g. the hidden reference)
+    place = {p.id: p.position for p in presented}
+    shown = sorted(stimuli, key=lambda s: (place[s.pk] is not None, place[s.pk] or 0))
+    checks = _evidence(campaign, shown, labels, played, served_at=assignment.audio_at or assignment.served_at,
                        now=now)
     if checks is not None:
         assignment.listening = {str(pk): {"played": [list(p) for p in c.intervals],

@@ -247,3 +247,15 @@ def test_listening_rows_helper_imports_for_every_template(campaign_of, tmp_path,
         rows = listening_rows(folder, wav, template, n=2)
         assert services.items_import(campaign=campaign, path=write_items(folder, rows)).created == 2
     assert json.loads(json.dumps(rows))  # plain JSON rows, as a researcher would write them
+
+
+def test_command_line_creates_imports_and_opens_a_listening_test(project, audio):
+    out = io.StringIO()
+    call_command("annotation_create_campaign", "cli-mushra", "--project", project.slug, "--template", "mushra",
+                 stdout=out)
+    path = write_items(audio, [{"id": "m1", "stimuli": MUSHRA_OK}])
+    call_command("annotation_import", "cli-mushra", str(path), "--project", project.slug, stdout=out)
+    campaign = project.campaigns.get(slug="cli-mushra")
+    assert (campaign.policy, campaign.policy_k, campaign.criteria[0]["scale"]) == ("overlap", 20, "mushra100")
+    assert campaign.instructions.startswith("You will hear a reference")
+    assert Stimulus.objects.filter(item__campaign=campaign).count() == 5

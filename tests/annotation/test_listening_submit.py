@@ -265,3 +265,20 @@ def test_campaign_scales_are_checked_per_template(project):
         {"key": "timbre", "label": "Timbre", "scale": "mushra100"}])
     assert [c["key"] for c in two.criteria] == ["overall", "timbre"]
     assert two.instructions.startswith("You will hear a reference")
+
+
+def test_evidence_refusals_follow_the_screen_not_the_import_order(make_listening_campaign, make_annotator):
+    """A client probing with partial reports learns nothing about roles: the first
+    unheard stimulus named is the open reference, then whatever is shown first."""
+    campaign = make_listening_campaign("mushra", n=1, policy_k=20)
+    for _ in range(5):
+        annotator = make_annotator(campaign)
+        assignment, payload = serve(campaign, annotator)
+        test = payload["test"]
+        with pytest.raises(services.RatingError) as caught:
+            submit(annotator, assignment, answer(payload), played={}, payload=payload)
+        assert caught.value.field == f"played.{test['reference']['id']}"
+        reference_heard = {test["reference"]["id"]: [[0.0, test["reference"]["duration_s"]]]}
+        with pytest.raises(services.RatingError) as caught:
+            submit(annotator, assignment, answer(payload), played=reference_heard, payload=payload)
+        assert caught.value.field == f"played.{test['stimuli'][0]['id']}"

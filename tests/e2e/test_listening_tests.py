@@ -30,7 +30,7 @@ def campaigns(tmp_path, wav):
 
     project = project_create(slug="lt", name="Listening tests", is_public=True)
     made = {}
-    for template in ("mushra", "ab"):
+    for template in ("mushra", "ab", "ranking"):
         folder = tmp_path / template
         folder.mkdir()
         campaign = services.campaign_create(project=project, name=f"E2E {template}", slug=template,
@@ -127,3 +127,21 @@ def test_ab_item_through_the_page(sized_page, live_server, campaigns):
     chosen = Stimulus.objects.get(public_id=shown_first)
     assert rating.stimulus == chosen and rating.value == chosen.role  # the role, not the on-screen letter
     assert set(Assignment.objects.get().listening) == {str(s.pk) for s in Stimulus.objects.filter(item__campaign__slug="ab")}
+
+
+def test_ranking_item_with_the_keyboard(page, live_server, campaigns):
+    resolve("/")
+    _enter(page, f"{live_server.url}/p/lt/c/ranking/")
+    _listen_to_all(page)
+    page.wait_for_function("!document.querySelector('.rank-up').disabled")
+    rows = page.locator(".rank-row")
+    last = rows.nth(2).get_attribute("data-stimulus")
+    page.keyboard.press("3")  # the sample shown third plays ...
+    page.keyboard.press(" ")
+    page.keyboard.press("ArrowUp")  # ... and moves up twice: now ranked best
+    page.keyboard.press("ArrowUp")
+    assert rows.first.get_attribute("data-stimulus") == last
+    page.keyboard.press("Enter")
+    page.wait_for_selector("text=CODE-RANKING")
+    ranks = dict(Rating.objects.values_list("stimulus__public_id", "value"))
+    assert ranks[last] == "1" and sorted(ranks.values()) == ["1", "2", "3"]

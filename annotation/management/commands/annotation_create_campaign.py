@@ -1,4 +1,5 @@
-"""Create a campaign from a template (mos, naturalness, multi_criteria, qa_audit, quality_0_5, custom)."""
+"""Create a campaign from a template (mos, naturalness, multi_criteria, qa_audit, quality_0_5, custom;
+listening tests: ab, abx, ccr, dcr, smos, mushra, ranking — docs/listening-tests.md)."""
 
 from __future__ import annotations
 

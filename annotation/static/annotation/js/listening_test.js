@@ -128,6 +128,7 @@ function setup(root) {
         if (up) list.insertBefore(row, other); else list.insertBefore(other, row);
         touched.add(fs.dataset.criterion);
       };
+      list.querySelectorAll(".rank-label").forEach((b) => b.addEventListener("click", () => selectAndPlay(b.dataset.stimulus)));
       list.querySelectorAll(".rank-row").forEach((row) => {
         row.querySelector(".rank-up").addEventListener("click", () => { if (unlocked) move(row, true); });
         row.querySelector(".rank-down").addEventListener("click", () => { if (unlocked) move(row, false); });

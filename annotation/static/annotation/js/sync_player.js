@@ -158,7 +158,7 @@ export class SyncPlayer {
   }
 
   async play() {
-    if (this.playing || !this.current) return;
+    if (this.playing || !this.buffers.has(this.current)) return;
     if (this.ctx.state === "suspended") await this.ctx.resume();
     this.playing = true;
     this._startLive(this.current);
