@@ -36,12 +36,15 @@ LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
 
 __all__ = [
     "LEVELS",
+    "MIN_N_CI",
+    "TOO_FEW",
     "AlphaResult",
     "BootstrapResult",
     "KappaResult",
     "MosSummary",
     "alpha_from_value_counts",
     "bootstrap_units",
+    "bounded_t_interval",
     "cohen_kappa",
     "fleiss_kappa",
     "fleiss_kappa_bootstrap",
@@ -134,8 +137,10 @@ class MosSummary:
     """Mean opinion score with a confidence interval.
 
     ``method`` is ``"t"`` (Student t with n-1 df) or ``"normal"`` (the ITU-T P.808
-    form ``z * sd / sqrt(n)``, z = 1.96 at 95 %). ``sd`` uses ``ddof=1``. With ``n == 1``
-    the SD and CI are NaN and ``reason`` says so.
+    form ``z * sd / sqrt(n)``, z = 1.96 at 95 %). ``sd`` uses ``ddof=1``. Below
+    ``min_n`` scores the interval is NaN and ``reason`` is ``"too few ratings"``. With a
+    ``scale`` the interval is cut to the scale's ends and ``clipped`` says whether that
+    happened (then ``half_width`` is NaN: the interval is no longer symmetric).
     """
 
     mean: float
@@ -147,6 +152,7 @@ class MosSummary:
     method: str
     confidence: float = 0.95
     reason: str = ""
+    clipped: bool = False
 
 
 @dataclass(frozen=True)
@@ -544,17 +550,76 @@ def krippendorff_alpha_bootstrap(
 # --------------------------------------------------------------------------- MOS
 
 
+#: fewest scores for which a report shows a MOS confidence interval; below it the
+#: interval is "too few ratings" (a t interval from 2-4 scores spans most of a 1-5 scale)
+MIN_N_CI = 5
+
+#: the reason given for a missing interval below :data:`MIN_N_CI`
+TOO_FEW = "too few ratings"
+
+
+def bounded_t_interval(
+    mean: np.ndarray,
+    sd: np.ndarray,
+    n: np.ndarray,
+    *,
+    confidence: float = 0.95,
+    method: str = "t",
+    scale: tuple[Any, Any] | None = None,
+    min_n: int = MIN_N_CI,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Vectorised ``mean ± c·sd/√n`` cut to a bounded scale (D21).
+
+    Returns ``(low, high, half_width, clipped)``. Groups with ``n < max(min_n, 2)`` get
+    NaN bounds (the caller reports "too few ratings"). With ``scale = (lo, hi)`` (numbers,
+    or arrays of one bound per row with NaN for "no bound") each bound is clipped to the
+    scale; ``clipped`` marks rows where that changed a bound,
+    and there ``half_width`` is NaN because the interval is no longer ``mean ± h``. A
+    zero SD gives the degenerate interval ``[mean, mean]`` (not clipped).
+    """
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if method not in ("t", "normal"):
+        raise ValueError(f"method must be 't' or 'normal', got {method!r}")
+    mean = np.asarray(mean, dtype=float)
+    sd = np.asarray(sd, dtype=float)
+    n = np.asarray(n, dtype=float)
+    q = (1.0 + confidence) / 2.0
+    enough = n >= max(min_n, 2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        crit = stats.t.ppf(q, n - 1) if method == "t" else np.full(n.shape, stats.norm.ppf(q))
+        half = np.where(enough, crit * sd / np.sqrt(n), np.nan)
+    low, high = mean - half, mean + half
+    clipped = np.zeros(mean.shape, dtype=bool)
+    if scale is not None:
+        lo = np.broadcast_to(np.asarray(scale[0], dtype=float), mean.shape)
+        hi = np.broadcast_to(np.asarray(scale[1], dtype=float), mean.shape)
+        if np.any(lo >= hi):
+            raise ValueError(f"scale must be (low, high) with low < high, got {scale}")
+        clipped = enough & ((low < lo) | (high > hi))  # NaN bounds compare False: no clip
+        low = np.where(clipped, np.fmax(low, lo), low)
+        high = np.where(clipped, np.fmin(high, hi), high)
+        half = np.where(clipped, np.nan, half)
+    return low, high, half, clipped
+
+
 def mos_summary(
     scores: Sequence[float] | np.ndarray,
     confidence: float = 0.95,
     method: Literal["t", "normal"] = "t",
+    *,
+    scale: tuple[float, float] | None = None,
+    min_n: int = MIN_N_CI,
 ) -> MosSummary:
     """Mean opinion score, SD (ddof=1), n and a two-sided confidence interval.
 
     ``method="t"``: ``mean ± t_{(1+c)/2, n-1} * sd / sqrt(n)`` (Student t, the right
     choice for small n). ``method="normal"``: ``mean ± z_{(1+c)/2} * sd / sqrt(n)``,
     i.e. ``1.96 * sd / sqrt(n)`` at 95 %, the form ITU-T P.808 reports. NaN scores are
-    dropped. No scores raises ``ValueError``; one score gives NaN SD/CI and a reason.
+    dropped. No scores raises ``ValueError``. Fewer than ``min_n`` scores (default
+    :data:`MIN_N_CI`) give a NaN interval with ``reason="too few ratings"``; one score
+    also has a NaN SD. ``scale=(low, high)`` cuts the interval to the scale
+    (``clipped=True`` when it did), so no bound lies outside the possible scores.
     """
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
@@ -566,14 +631,13 @@ def mos_summary(
     if n == 0:
         raise ValueError("mos_summary needs at least one non-missing score")
     mean = float(x.mean())
-    if n == 1:
-        return MosSummary(mean, math.nan, 1, math.nan, math.nan, math.nan, method, confidence,
-                          reason="one score: SD and confidence interval are undefined")
-    sd = float(x.std(ddof=1))
-    q = (1.0 + confidence) / 2.0
-    crit = stats.t.ppf(q, n - 1) if method == "t" else stats.norm.ppf(q)
-    half = float(crit * sd / math.sqrt(n))
-    return MosSummary(mean, sd, n, mean - half, mean + half, half, method, confidence)
+    sd = float(x.std(ddof=1)) if n > 1 else math.nan
+    low, high, half, clipped = bounded_t_interval(
+        np.array([mean]), np.array([sd]), np.array([n]), confidence=confidence, method=method,
+        scale=scale, min_n=min_n)
+    reason = TOO_FEW if n < max(min_n, 2) else ""
+    return MosSummary(mean, sd, n, float(low[0]), float(high[0]), float(half[0]), method,
+                      confidence, reason=reason, clipped=bool(clipped[0]))
 
 
 def rater_mos_correlation(

@@ -25,11 +25,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from annotation.agreement import (
     LEVELS,
+    MIN_N_CI,
+    TOO_FEW,
     alpha_from_value_counts,
+    bounded_t_interval,
     fleiss_kappa,
     landis_koch,
     percent_agreement,
@@ -162,16 +164,24 @@ def mos_table(
     *,
     confidence: float = 0.95,
     method: str = "t",
+    scales: Mapping[str, tuple[float, float]] | None = None,
+    min_n: int = MIN_N_CI,
 ) -> pd.DataFrame:
     """MOS, SD, n and CI per criterion and group (numeric criteria only), vectorised.
 
     ``by`` columns missing from ``ratings`` are skipped; groups with missing metadata
     are kept (NaN key). CI: Student t (``method="t"``) or the P.808 normal form
-    (``"normal"``: 1.96·sd/√n at 95 %); n = 1 gives NaN SD and CI. The result matches
-    :func:`annotation.agreement.mos_summary` per group. Expects control rows removed.
+    (``"normal"``: 1.96·sd/√n at 95 %). Groups with fewer than ``min_n`` ratings get no
+    interval and ``ci_note`` "too few ratings". ``scales`` maps a criterion to its
+    ``(lowest, highest)`` possible score: an interval reaching past an end is cut there,
+    ``ci_clipped`` is true and ``ci_note`` says so (and ``half_width`` is NaN, as the
+    interval is no longer symmetric), so no reported bound lies outside the scale (D21).
+    The result matches :func:`annotation.agreement.mos_summary` per group. Expects
+    control rows removed.
     """
     if method not in ("t", "normal"):
         raise ValueError(f"method must be 't' or 'normal', got {method!r}")
+    scales = dict(scales or {})
     keys = [c for c in ("criterion", *by) if c in ratings]
     x = numeric_values(ratings["value"])
     use = ~np.isnan(x)
@@ -190,25 +200,47 @@ def mos_table(
     for c in keys:  # categorical keys back to plain columns, as in the input's categories
         if isinstance(out[c].dtype, pd.CategoricalDtype):
             out[c] = out[c].astype(out[c].cat.categories.dtype)
+    crit_names = out["criterion"] if "criterion" in out else pd.Series("value", index=out.index)
+    lo = np.array([scales.get(c, (math.nan, math.nan))[0] for c in crit_names], dtype=float)
+    hi = np.array([scales.get(c, (math.nan, math.nan))[1] for c in crit_names], dtype=float)
     n = out["n"].to_numpy(dtype=float)
-    q = (1.0 + confidence) / 2.0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        crit = stats.t.ppf(q, n - 1) if method == "t" else np.full(len(n), stats.norm.ppf(q))
-        half = np.where(n > 1, crit * out["sd"].to_numpy() / np.sqrt(n), np.nan)
-    out["ci_low"] = out["mos"] - half
-    out["ci_high"] = out["mos"] + half
+    low, high, half, clipped = bounded_t_interval(
+        out["mos"].to_numpy(), out["sd"].to_numpy(), n, confidence=confidence, method=method,
+        scale=(lo, hi), min_n=min_n)
+    out["ci_low"] = low
+    out["ci_high"] = high
     out["half_width"] = half
     out["method"] = method
+    out["ci_clipped"] = clipped
+    note = np.full(len(out), "", dtype=object)
+    note[clipped] = [f"t interval cut to the scale {_num(a)}–{_num(b)}"
+                     for a, b in zip(lo[clipped], hi[clipped], strict=True)]
+    note[n < max(min_n, 2)] = TOO_FEW
+    out["ci_note"] = note
     return out.drop(columns=["_all"], errors="ignore")
 
 
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
 def koala_table(mos: pd.DataFrame, *, decimals: int = 2) -> pd.DataFrame:
-    """Format a :func:`mos_table` as the paper table: group columns, n and "MOS ± CI"."""
-    fmt = f"{{:.{decimals}f}} ± {{:.{decimals}f}}"
+    """Format a :func:`mos_table` as the paper table: group columns, n and "MOS ± CI".
+
+    A symmetric interval prints as ``4.10 ± 0.21``; one cut to the scale as
+    ``4.80 [4.52, 5.00]``; a group below the minimum n as ``2.00 (too few ratings)``.
+    """
     keys = [c for c in mos.columns if c not in
-            ("n", "mos", "sd", "ci_low", "ci_high", "half_width", "method")]
-    text = [fmt.format(m, h) if not math.isnan(h) else f"{m:.{decimals}f}"
-            for m, h in zip(mos["mos"], mos["half_width"], strict=True)]
+            ("n", "mos", "sd", "ci_low", "ci_high", "half_width", "method", "ci_clipped", "ci_note")]
+    f = f"{{:.{decimals}f}}"
+    text = []
+    for m, h, lo, hi in zip(mos["mos"], mos["half_width"], mos["ci_low"], mos["ci_high"], strict=True):
+        if not math.isnan(h):
+            text.append(f"{f.format(m)} ± {f.format(h)}")
+        elif not math.isnan(lo):
+            text.append(f"{f.format(m)} [{f.format(lo)}, {f.format(hi)}]")
+        else:
+            text.append(f"{f.format(m)} ({TOO_FEW})")
     return mos[keys].assign(n=mos["n"], **{"MOS ± CI": text}).reset_index(drop=True)
 
 
@@ -274,6 +306,8 @@ def campaign_report(
     levels: Mapping[str, str] | None = None,
     confidence: float = 0.95,
     ci_method: str = "t",
+    scales: Mapping[str, tuple[float, float]] | None = None,
+    min_n: int = MIN_N_CI,
     qc: QcConfig | None = None,
     apply_qc: bool = True,
     decision_criteria: Collection[str] | None = None,
@@ -284,6 +318,8 @@ def campaign_report(
     Raters failing the rules in ``qc.exclude_on`` are dropped first (``apply_qc=False``
     keeps everyone but still reports the quality table); control rows never enter the
     statistics. ``counts`` records the ratings in, excluded, control and used.
+    ``scales`` (criterion -> (lowest, highest) score) and ``min_n`` shape the MOS
+    intervals as in :func:`mos_table`.
     """
     for col in ("item_id", "rater_id", "value"):
         if col not in ratings:
@@ -307,9 +343,10 @@ def campaign_report(
     scored = slim.loc[~dropped & ~controls, [c for c in slim.columns
                                             if c not in ("gold_value", "trap_value",
                                                          "is_gold", "is_trap")]]
-    mos = mos_table(scored, by, confidence=confidence, method=ci_method)
+    mos = mos_table(scored, by, confidence=confidence, method=ci_method, scales=scales, min_n=min_n)
     koala_keys = [c for c in koala_by if c in scored]
-    koala = koala_table(mos_table(scored, koala_keys, confidence=confidence, method=ci_method))
+    koala = koala_table(mos_table(scored, koala_keys, confidence=confidence, method=ci_method,
+                                  scales=scales, min_n=min_n))
     return CampaignReport(
         agreement=agreement_table(scored, levels=levels),
         mos=mos,

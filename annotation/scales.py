@@ -186,3 +186,23 @@ def validate_value(criterion: Mapping[str, Any], value: Any) -> str:
     if text not in allowed:
         raise CriterionError(f"{criterion['key']}: {text!r} is not on the scale ({', '.join(allowed)})")
     return text
+
+
+def numeric_bounds(criterion: Mapping[str, Any]) -> tuple[float, float] | None:
+    """``(lowest, highest)`` possible score of a numeric criterion, else ``None``.
+
+    Reports cut confidence intervals to these ends (D21). A criterion may state its
+    range as ``min``/``max`` (continuous sliders); otherwise the bounds are the smallest
+    and largest of its scale's values when every value is a number (``acr5`` → 1–5,
+    ``score0_5`` → 0–5); label scales (natural, yes/no) have none.
+    """
+    if "min" in criterion and "max" in criterion:
+        try:
+            return float(criterion["min"]), float(criterion["max"])
+        except (TypeError, ValueError):
+            return None
+    try:
+        values = [float(c.value) for c in choices_for(criterion)]
+    except (KeyError, TypeError, ValueError):
+        return None
+    return (min(values), max(values)) if len(values) >= 2 else None

@@ -39,10 +39,12 @@ from .models import (
     Rating,
 )
 from .report import CampaignReport, campaign_report
-from .scales import choices_for
+from .scales import choices_for, numeric_bounds
 
 META = ("system", "condition", "task", "source", "batch")
-ORDINAL_SCALES = ("acr5", "score0_5")
+ORDINAL_SCALES = ("acr5", "score0_5", "ccr7", "dcr5", "smos5", "rank")
+#: scales whose distances are meaningful (MUSHRA's 0-100 slider)
+INTERVAL_SCALES = ("mushra100",)
 
 
 def campaigns_for_project(project: Project) -> QuerySet[Campaign]:
@@ -339,13 +341,15 @@ def listening_summary(campaign: Campaign) -> dict[str, Any]:
             "mean": float(fractions.mean()) if len(fractions) else None}
 
 
-def _ratings_columns(campaign: Campaign, min_heard: float | None = None) -> pd.DataFrame:
+def _ratings_columns(campaign: Campaign, min_heard: float | None = None, *,
+                     with_stimulus: bool = False) -> pd.DataFrame:
     """(item_id, annotator_id, criterion, value) of every rating of the campaign, fast.
 
     PostgreSQL: the server joins the rows into one tab-separated text (``string_agg``)
     that pyarrow parses (no Python object per row; text columns arrive as pandas
     categoricals). Values never contain tabs or newlines (:mod:`annotation.scales`
-    forbids them). Elsewhere: a plain cursor.
+    forbids them). Elsewhere: a plain cursor. ``with_stimulus`` adds ``stimulus_id``
+    (0 for a rating without a stimulus) for multi-stimulus campaigns.
     """
     table = Rating._meta.db_table
     where = "campaign_id = %s"
@@ -353,15 +357,16 @@ def _ratings_columns(campaign: Campaign, min_heard: float | None = None) -> pd.D
     if min_heard is not None:
         where += " AND (heard_fraction IS NULL OR heard_fraction >= %s)"
         params.append(min_heard)
-    sql = f"SELECT item_id, annotator_id, criterion, value FROM {table} WHERE {where}"
-    names = ["item_id", "annotator_id", "criterion", "value"]
+    extra = ", COALESCE(stimulus_id, 0)" if with_stimulus else ""
+    sql = f"SELECT item_id, annotator_id, criterion, value{extra} FROM {table} WHERE {where}"
+    names = ["item_id", "annotator_id", "criterion", "value", *(["stimulus_id"] if with_stimulus else [])]
     if connection.vendor == "postgresql":
         import pyarrow as pa
         from pyarrow import csv as pa_csv
 
         # one text value built by the server (tab-separated lines), parsed once by pyarrow:
         # ~3x faster than COPY, whose client yields one Python object per row
-        agg = (f"SELECT string_agg(concat_ws(E'\\t', item_id, annotator_id, criterion, value), E'\\n') "
+        agg = (f"SELECT string_agg(concat_ws(E'\\t', item_id, annotator_id, criterion, value{extra}), E'\\n') "
                f"FROM {table} WHERE {where}")
         with connection.cursor() as cursor:
             cursor.execute(agg, params)
@@ -375,7 +380,8 @@ def _ratings_columns(campaign: Campaign, min_heard: float | None = None) -> pd.D
             convert_options=pa_csv.ConvertOptions(
                 column_types={"item_id": pa.int64(), "annotator_id": pa.int64(),
                               "criterion": pa.dictionary(pa.int32(), pa.string()),
-                              "value": pa.dictionary(pa.int32(), pa.string())},
+                              "value": pa.dictionary(pa.int32(), pa.string()),
+                              **({"stimulus_id": pa.int64()} if with_stimulus else {})},
                 strings_can_be_null=False))
         return arrow.to_pandas()
     with connection.cursor() as cursor:
@@ -398,8 +404,17 @@ def ratings_frame(campaign: Campaign, *, min_heard: float | None = None) -> pd.D
     qualification ratings are left out. Text columns are categoricals built from the
     small item and annotator tables (integer codes per rating, no per-row strings).
     ``min_heard``: leave out ratings whose clip was heard less than this share.
+
+    Listening tests whose stimuli are rated (CCR, DCR, SMOS, MUSHRA, ranking): the unit
+    is the stimulus, ``item_id`` is ``<item>#<stimulus position>`` and ``system`` /
+    ``condition`` are the stimulus' (its system, else condition, else role; the hidden
+    reference is ``hidden_reference``), so agreement and the per-system table treat
+    each stimulus as one rated thing. AB/ABX choices stay one unit per item.
     """
-    raw = _ratings_columns(campaign, min_heard)
+    from .listening_selectors import per_stimulus_units, stimulus_units
+
+    per_stimulus = per_stimulus_units(campaign)
+    raw = _ratings_columns(campaign, min_heard, with_stimulus=per_stimulus)
     items = pd.DataFrame.from_records(
         list(campaign.items.values_list("pk", "external_id", "kind", *META)),
         columns=["pk", "external_id", "kind", *META])
@@ -425,6 +440,8 @@ def ratings_frame(campaign: Campaign, *, min_heard: float | None = None) -> pd.D
         codes, uniques = _codes(items[col])
         if len(uniques) > 1 or (len(uniques) == 1 and uniques[0] != ""):
             out[col] = pd.Categorical.from_codes(codes[item_pos], categories=uniques)
+    if per_stimulus:
+        out = stimulus_units(campaign, out, raw["stimulus_id"].to_numpy())
     item_kind = kinds[item_pos]
     item_pks = items["pk"].to_numpy()
     expected = dict(campaign.items.filter(kind__in=CONTROL_KINDS).values_list("pk", "expected"))
@@ -439,8 +456,16 @@ def ratings_frame(campaign: Campaign, *, min_heard: float | None = None) -> pd.D
 
 
 def criterion_levels(campaign: Campaign) -> dict[str, str]:
-    """Krippendorff level per criterion: ordinal for rating scales, nominal for labels."""
-    return {c["key"]: ("ordinal" if c["scale"] in ORDINAL_SCALES else "nominal") for c in campaign.criteria}
+    """Krippendorff level per criterion: ordinal for rating scales (ACR, CCR, DCR, SMOS,
+    ranks), interval for MUSHRA's 0-100 slider, nominal for labels (AB/ABX choices)."""
+    return {c["key"]: ("interval" if c["scale"] in INTERVAL_SCALES else
+                       "ordinal" if c["scale"] in ORDINAL_SCALES else "nominal") for c in campaign.criteria}
+
+
+def criterion_scales(campaign: Campaign) -> dict[str, tuple[float, float]]:
+    """(lowest, highest) score of each numeric criterion: MOS intervals stay inside it."""
+    bounds = {c["key"]: numeric_bounds(c) for c in campaign.criteria}
+    return {k: b for k, b in bounds.items() if b is not None}
 
 
 def report_for(campaign: Campaign, frame: pd.DataFrame | None = None, *,
@@ -450,7 +475,8 @@ def report_for(campaign: Campaign, frame: pd.DataFrame | None = None, *,
 
     frame = ratings_frame(campaign, min_heard=min_heard) if frame is None else frame
     levels = {k: v for k, v in criterion_levels(campaign).items()}
-    return campaign_report(frame, levels=levels, qc=qc_config_for(campaign))
+    return campaign_report(frame, levels=levels, qc=qc_config_for(campaign),
+                           scales=criterion_scales(campaign))
 
 
 def ratings_export_frame(campaign: Campaign, *, min_heard: float | None = None) -> pd.DataFrame:

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import Project
@@ -25,7 +26,7 @@ from frontend.csv_safety import raw_requested
 from quiz.http import serve_clip
 from quiz.uploads import save_import_uploads
 
-from . import plots, selectors, services
+from . import listening_selectors, plots, selectors, services
 from .exports import export_response
 from .forms import CampaignForm, ItemImportForm, form_config
 from .importing import ImportFailed
@@ -228,7 +229,63 @@ def campaign_report(request: HttpRequest, slug: str, campaign: str) -> HttpRespo
                   for by in ("system", "condition", "task") if by in mos and mos[by].nunique() > 0],
             ) if p],
         })
+        context["lt"] = listening_context(listening_selectors.listening_report_for(c, report, min_heard=min_heard))
     return render(request, "annotation/report.html", context)
+
+
+LT_TITLES = {
+    "systems": gettext_lazy("Mean and median per system with 95% CI (inside the scale)"),
+    "pairwise": gettext_lazy("Pairwise comparisons: Wilcoxon signed-rank, Holm-corrected, effect sizes"),
+    "preference": gettext_lazy("Preference per pair: share with Wilson 95% CI, two-sided sign test"),
+    "preference_systems": gettext_lazy("Preference per system over all its comparisons"),
+    "abx": gettext_lazy("ABX accuracy against chance (one-sided binomial test)"),
+    "ranks": gettext_lazy("Mean rank per system (1 = best)"),
+}
+
+
+def _cell(column: str, value: object) -> str:
+    """A table cell as text: p-values to 3 decimals (below 0.001 as "< 0.001"), other
+    floats to 3 decimals, missing values as a dash."""
+    if value is None or (isinstance(value, float) and value != value):
+        return "—"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, float):
+        if column.startswith("p_") and value < 0.001:
+            return "< 0.001"
+        return f"{value:.3f}"
+    return str(value)
+
+
+def _table(frame) -> dict:
+    cols = [str(c) for c in frame.columns]
+    return {"cols": cols, "rows": [[_cell(c, v) for c, v in zip(cols, row, strict=True)]
+                                   for row in frame.itertuples(index=False)]}
+
+
+def listening_context(summary: listening_selectors.ListeningSummary | None) -> dict | None:
+    """The listening-test sections of the report page: per criterion its tables,
+    Friedman's test, notes and plots; plus the excluded listeners and post-screening."""
+    if summary is None:
+        return None
+    sections = []
+    for key, rep in summary.reports.items():
+        figures = listening_selectors.listening_figures(summary, key)
+        f = rep.friedman
+        sections.append({
+            "criterion": key, "measure": rep.measure, "notes": rep.notes, "counts": rep.counts,
+            "tables": [{"key": name, "title": LT_TITLES.get(name, name), **_table(t)}
+                       for name, t in rep.tables.items()],
+            "friedman": None if f is None else {
+                "statistic": _cell("q", f.statistic), "df": f.df,
+                "p": "p < 0.001" if f.p_value < 0.001 else f"p = {_cell('p_value', f.p_value)}",
+                "w": _cell("w", f.kendall_w), "n_blocks": f.n_blocks, "k": f.k, "reason": f.reason},
+            "plots": [p for p in figures if p],
+        })
+    return {"template": summary.template, "sections": sections, "notes": summary.notes,
+            "exports": list(listening_selectors.listening_tables(summary)),
+            "excluded": _table(summary.excluded) if len(summary.excluded) else None,
+            "screening": _table(summary.screening) if len(summary.screening) else None}
 
 
 @login_required

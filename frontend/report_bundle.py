@@ -56,6 +56,23 @@ def _fig_files(name: str, table: pd.DataFrame, title: str) -> dict[str, bytes]:
     return {f"figures/{name}.svg": charts.render(fig, "svg"), f"figures/{name}.png": charts.render(fig, "png")}
 
 
+def _listening_files(name: str, summary, files: dict[str, bytes], add_table) -> tuple[list, list[str]]:
+    """A listening test's tables and plots (SVG + PNG) for the bundle."""
+    from annotation.listening_selectors import listening_figures, listening_tables
+
+    tables = [add_table(f"annotation_{name}_{table}", frame)
+              for table, frame in listening_tables(summary).items()]
+    figures = []
+    for criterion in summary.reports:
+        svgs = listening_figures(summary, criterion, fmt="svg")
+        pngs = listening_figures(summary, criterion, fmt="png")
+        for k, (svg, png) in enumerate(zip(svgs, pngs, strict=True)):
+            fig = f"annotation_{name}_{criterion}_{k}"
+            files[f"figures/{fig}.svg"], files[f"figures/{fig}.png"] = svg, png
+            figures.append(fig)
+    return tables, figures
+
+
 def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dict]:
     """Compute every file of the bundle in memory (tables and figures are small).
 
@@ -111,14 +128,20 @@ def build(project: Project, *, raw: bool = False) -> tuple[dict[str, bytes], dic
 
     campaigns = selectors.annotation_reports(project)
     if campaigns:
-        tables = []
+        tables, figures = [], []
         for report in campaigns:
             name = str(report.get("campaign", "campaign"))
             for part in ("mos", "agreement"):
                 frame = report.get(part)
                 if isinstance(frame, pd.DataFrame):
                     tables.append(add_table(f"annotation_{name}_{part}", frame))
-        sections.append(Section("annotation", "Listening tests: MOS ± CI and agreement (Landis–Koch)", tables))
+            if report.get("listening") is not None:
+                tables_, figures_ = _listening_files(name, report["listening"], files, add_table)
+                tables += tables_
+                figures += figures_
+        sections.append(Section("annotation", "Listening tests: MOS ± CI, agreement (Landis–Koch) and "
+                                "comparative tests (preference, ABX, CCR/DCR/SMOS, MUSHRA, ranking)",
+                                tables, figures))
     else:
         omitted.append({"section": "annotation", "reason": "no annotation campaign reports available"})
     judge = selectors.judge_human_agreement(project)

@@ -771,16 +771,21 @@ def adjudication_trail(question: Question) -> list[dict]:
 
 
 def annotation_reports(project: Project) -> list[dict] | None:
-    """MOS ± CI and agreement (with Landis–Koch labels) of each campaign with ratings, or ``None``."""
+    """MOS ± CI and agreement (with Landis–Koch labels) of each campaign with ratings, or ``None``;
+    listening tests also carry their :class:`annotation.listening_selectors.ListeningSummary`."""
 
     def _get():
         from annotation.selectors import campaigns_for_project, report_for
 
         out = []
+        from annotation.listening_selectors import listening_report_for
+
         for campaign in campaigns_for_project(project):
             report = report_for(campaign)
-            if report.mos is not None and len(report.mos):
-                out.append({"campaign": campaign.slug, "mos": report.mos, "agreement": report.agreement})
+            listening = listening_report_for(campaign, report) if report.counts.get("ratings_in") else None
+            if (report.mos is not None and len(report.mos)) or listening is not None:
+                out.append({"campaign": campaign.slug, "mos": report.mos, "agreement": report.agreement,
+                            "listening": listening})
         return out or None
 
     return _guarded(_get, None)

@@ -339,9 +339,23 @@ def test_mos_summary_normal_is_p808_form() -> None:
 
 def test_mos_summary_edge_cases() -> None:
     one = mos_summary([4.0])
-    assert one.mean == 4.0 and math.isnan(one.ci_low) and one.reason
+    assert one.mean == 4.0 and math.isnan(one.ci_low) and one.reason == "too few ratings"
     with pytest.raises(ValueError, match="at least one"):
         mos_summary([NAN, NAN])
+
+
+def test_mos_summary_min_n_and_scale_bounds() -> None:
+    x = np.array([5, 5, 4, 5, 5, 5, 3, 5, 5, 4], dtype=float)
+    lo, hi = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    assert hi > 5  # the plain t interval leaves the 1-5 scale
+    res = mos_summary(x, scale=(1, 5))
+    assert (res.ci_low, res.ci_high) == (pytest.approx(lo), 5.0)
+    assert res.clipped and math.isnan(res.half_width) and res.reason == ""
+    few = mos_summary([4, 5, 5, 4])  # 4 < MIN_N_CI
+    assert math.isnan(few.ci_low) and few.reason == "too few ratings" and few.sd > 0
+    low_n = mos_summary([4, 5, 5, 4], min_n=2)
+    a, b = stats.t.interval(0.95, 3, loc=4.5, scale=stats.sem([4, 5, 5, 4]))
+    assert (low_n.ci_low, low_n.ci_high) == (pytest.approx(a), pytest.approx(b))
 
 
 # --------------------------------------------------------------------------- rater vs MOS

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from datetime import timedelta
 
 import numpy as np
@@ -82,21 +83,25 @@ def test_mos_and_agreement_match_reference_implementations(mos_campaign):
 
     assert row["alpha"] == pytest.approx(
         krippendorff.alpha(reliability_data=kept.astype(float), level_of_measurement="ordinal"), abs=1e-9)
-    # MOS per system/condition/task (one item each here) with a Student-t 95 % CI, vs scipy
+    # MOS per system/condition/task (one item, 3 ratings each here): below the minimum n
+    # of an interval (D21), so no CI is shown, only "too few ratings"
     mos = report.mos[report.mos["criterion"] == "mos"]
     assert len(mos) == 6
     for j in range(6):
         x = kept[:, j].astype(float)
-        low, high = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
         row = mos[(mos["system"] == f"sys{j % 2}") & (mos["task"] == f"task{j % 3}")].iloc[0]
         assert row["n"] == 3 and row["mos"] == pytest.approx(x.mean())
-        if x.std() > 0:
-            assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high))
-    # the KoALa table per task: "MOS ± CI" text from the same numbers
+        assert math.isnan(row["ci_low"]) and row["ci_note"] == "too few ratings"
+    # the KoALa table per task (6 ratings): Student t 95 % CI vs scipy, cut to the 1-5 scale
     koala = report.koala.set_index("task")
-    x = kept[:, [0, 3]].ravel().astype(float)
-    half = stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))
-    assert koala.loc["task0", "MOS ± CI"] == f"{x.mean():.2f} ± {half:.2f}"
+    for task, cols in (("task0", [0, 3]), ("task1", [1, 4]), ("task2", [2, 5])):
+        x = kept[:, cols].ravel().astype(float)
+        low, high = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+        if low >= 1 and high <= 5:
+            assert koala.loc[task, "MOS ± CI"] == f"{x.mean():.2f} ± {(high - low) / 2:.2f}"
+        else:
+            assert koala.loc[task, "MOS ± CI"] == (
+                f"{x.mean():.2f} [{max(low, 1.0):.2f}, {min(high, 5.0):.2f}]")
 
 
 def test_majority_decisions_flag_ties(make_campaign):

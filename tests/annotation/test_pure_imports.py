@@ -18,7 +18,8 @@ def _test_settings():
 
 
 MODULES = ("annotation.agreement", "annotation.quality", "annotation.assignment",
-           "annotation.report", "annotation.listening_tests", "annotation.scales")
+           "annotation.report", "annotation.listening_stats", "annotation.listening_report",
+           "annotation.listening_tests", "annotation.scales")
 
 
 def test_pure_modules_import_without_django() -> None:

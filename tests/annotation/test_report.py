@@ -124,16 +124,44 @@ def test_mos_table_matches_scipy_per_group(method: str):
 def test_mos_table_single_rating_group_has_nan_ci_and_koala_format():
     df = pd.DataFrame({"item_id": [1, 2, 3, 4], "rater_id": list("abcd"), "criterion": "mos",
                        "task": ["tts", "tts", "tts", "vc"], "value": [3, 4, 5, 2]})
-    table = mos_table(df, ("task",))
+    table = mos_table(df, ("task",), min_n=2)
     vc = table[table["task"] == "vc"].iloc[0]
-    assert vc["n"] == 1 and math.isnan(vc["ci_low"])
+    assert vc["n"] == 1 and math.isnan(vc["ci_low"]) and vc["ci_note"] == "too few ratings"
     koala = koala_table(table).set_index("task")
     half = stats.t.ppf(0.975, 2) * 1.0 / math.sqrt(3)
     assert koala.loc["tts", "MOS ± CI"] == f"4.00 ± {half:.2f}"
-    assert koala.loc["vc", "MOS ± CI"] == "2.00"
+    assert koala.loc["vc", "MOS ± CI"] == "2.00 (too few ratings)"
 
 
-# --------------------------------------------------------------------------- decisions
+def test_mos_table_below_min_n_shows_too_few_ratings():
+    # D21: 3 ratings give a t interval wider than the scale; by default (min n 5) none is shown
+    df = pd.DataFrame({"item_id": range(8), "rater_id": list("abcdefgh"), "criterion": "mos",
+                       "task": ["a"] * 3 + ["b"] * 5, "value": [3, 4, 5, 2, 3, 3, 4, 2]})
+    table = mos_table(df, ("task",), scales={"mos": (1, 5)}).set_index("task")
+    assert table.loc["a", "n"] == 3 and math.isnan(table.loc["a", "ci_low"])
+    assert table.loc["a", "ci_note"] == "too few ratings"
+    x = np.array([2, 3, 3, 4, 2], dtype=float)
+    lo, hi = stats.t.interval(0.95, 4, loc=x.mean(), scale=stats.sem(x))
+    assert (table.loc["b", "ci_low"], table.loc["b", "ci_high"]) == (pytest.approx(lo), pytest.approx(hi))
+    assert not table.loc["b", "ci_clipped"] and table.loc["b", "ci_note"] == ""
+
+
+def test_mos_table_cuts_intervals_to_the_scale_and_says_so():
+    # mostly 5s: the scipy t interval passes 5; the report's bound stops at 5 and says why
+    x = np.array([5, 5, 5, 5, 4, 5, 3, 5], dtype=float)
+    df = pd.DataFrame({"item_id": range(8), "rater_id": range(8), "criterion": "mos", "value": x})
+    lo, hi = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    assert hi > 5  # the unbounded interval leaves the scale
+    row = mos_table(df, (), scales={"mos": (1, 5)}).iloc[0]
+    assert row["ci_low"] == pytest.approx(lo) and row["ci_high"] == 5.0
+    assert bool(row["ci_clipped"]) and math.isnan(row["half_width"])
+    assert row["ci_note"] == "t interval cut to the scale 1–5"
+    text = koala_table(mos_table(df, (), scales={"mos": (1, 5)}))["MOS ± CI"].iloc[0]
+    assert text == f"{x.mean():.2f} [{lo:.2f}, 5.00]"
+    # without a known scale the interval is the plain t interval (callers pass scales)
+    plain = mos_table(df, ()).iloc[0]
+    assert plain["ci_high"] == pytest.approx(hi) and not plain["ci_clipped"]
+
 
 
 def test_majority_decisions_flag_ties():

@@ -5,6 +5,9 @@ Run on demand (not collected by pytest; needs a local PostgreSQL)::
     .venv/bin/python tests/benchmarks/annotation_bench.py \
         [--db h_annot_bench] [--annotators 50] [--per-annotator 20] [--ratings 1000000]
     .venv/bin/python tests/benchmarks/annotation_bench.py --skip-report --think-ms 1000   # service only
+    .venv/bin/python tests/benchmarks/annotation_bench.py --skip-report --annotators 200 --think-ms 1000
+    .venv/bin/python tests/benchmarks/annotation_bench.py --skip-report --template mushra --stimuli 6 \
+        --annotators 50 --think-ms 5000                                          # MUSHRA screens
 
 Part 1 creates a fresh database, migrates it, seeds an overlap-3 MOS campaign of 2,000
 items (text plus a 0.5 s clip each, full listening required) and 50 annotators with API
@@ -18,6 +21,14 @@ and the client, and the load average; then it checks the database: every accepte
 submission stored exactly once, no item over its overlap, item counters equal to a
 recount. One submission per annotator is sent twice with the same client token to
 exercise idempotency (the repeat must store nothing).
+
+``--template mushra --stimuli N`` seeds a MUSHRA campaign instead: every item is one
+screen with an open reference and N rated stimuli (hidden reference, 3.5 kHz and 7 kHz
+anchors, N − 3 systems; all 0.5 s clips), full listening of every stimulus required.
+Each simulated listener reads the screen from ``next/``, waits at least as long as all
+its stimuli play (the server refuses a screen answered sooner), and submits one score
+per rated stimulus with the played intervals of every stimulus; the database check then
+expects N ratings per accepted submission.
 
 Part 2 writes 1,000,000 ratings (50,000 items x 20 raters, COPY) into another campaign
 and times :func:`annotation.selectors.report_for` (load through ``ratings_frame`` +
@@ -125,15 +136,20 @@ def _pct(values: list[float], q: float) -> float:
 
 
 CLIP_S = 0.5  # every item's clip lasts this long; the shortest think time is as long
+#: the client opens a new connection after this long idle: gunicorn closes idle
+#: keep-alive connections after ``keepalive`` = 5 s (deploy/gunicorn.conf.py)
+KEEPALIVE_S = 4.5
 
 
-def seed_service(n_items: int, n_annotators: int) -> tuple[str, list[str]]:
-    """An open overlap-3 MOS campaign; annotators with tokens and consent.
+def seed_service(n_items: int, n_annotators: int, template: str = "mos",
+                 n_stimuli: int = 6) -> tuple[str, list[str]]:
+    """An open overlap-3 campaign (MOS, or MUSHRA screens); annotators with tokens and consent.
 
-    Every item has a text and one of eight 0.5 s clips, and the campaign requires full
-    listening, so each submission carries the player's report of the whole clip and
-    passes the check against the clip's duration and the server's clock. The clips are
-    rows only: the load never fetches audio.
+    MOS: every item has a text and one of eight 0.5 s clips, and the campaign requires
+    full listening, so each submission carries the player's report of the whole clip and
+    passes the check against the clip's duration and the server's clock. MUSHRA: every
+    item has an open reference and ``n_stimuli`` rated stimuli (0.5 s each), every one
+    of which must be heard. The clips are rows only: the load never fetches audio.
     """
     from django.utils import timezone
     from rest_framework.authtoken.models import Token
@@ -141,21 +157,31 @@ def seed_service(n_items: int, n_annotators: int) -> tuple[str, list[str]]:
     from accounts.models import Membership, Role, User
     from accounts.services import project_create
     from annotation import services
-    from annotation.models import Annotator, Item
+    from annotation.models import Annotator, Item, Stimulus
     from quiz.models import Clip
 
     project = project_create(slug="bench", name="Bench", is_public=False)
-    campaign = services.campaign_create(project=project, name="Bench MOS", slug="mos", template="mos",
-                                        policy="overlap", policy_k=3, policy_n=None,
+    campaign = services.campaign_create(project=project, name=f"Bench {template}", slug=template,
+                                        template=template, policy="overlap", policy_k=3, policy_n=None,
                                         require_full_listen=True, control_every=0)
+    n_clips = 8 if template == "mos" else n_stimuli + 1
     clips = Clip.objects.bulk_create([
         Clip(project=project, file=f"bench/{k}.wav", sha256=f"{k:064x}", content_type="audio/wav",
              format="WAV", subtype="PCM_16", duration_s=CLIP_S, sample_rate=16000, channels=1,
-             frames=int(16000 * CLIP_S), size_bytes=int(32000 * CLIP_S) + 44) for k in range(8)])
-    Item.objects.bulk_create([
-        Item(campaign=campaign, external_id=f"u{i:05d}", response=f"synthetic response {i}", clip=clips[i % 8],
-             system=f"sys{i % 8}", condition=("clean", "noisy", "reverb", "codec")[i % 4],
+             frames=int(16000 * CLIP_S), size_bytes=int(32000 * CLIP_S) + 44) for k in range(n_clips)])
+    multi = template != "mos"
+    items = Item.objects.bulk_create([
+        Item(campaign=campaign, external_id=f"u{i:05d}", response=f"synthetic response {i}",
+             clip=None if multi else clips[i % 8],
+             system="" if multi else f"sys{i % 8}", condition=("clean", "noisy", "reverb", "codec")[i % 4],
              task=f"task{i % 5}", position=i) for i in range(n_items)])
+    if multi:
+        roles = [("reference", "", ""), ("hidden_reference", "", ""), ("anchor", "", "lp3500"),
+                 ("anchor", "", "lp7000"), *[("system", f"sys{k}", "") for k in range(n_stimuli - 3)]]
+        Stimulus.objects.bulk_create([
+            Stimulus(item=item, position=k, role=role, system=system, condition=condition,
+                     clip=clips[0 if role == "hidden_reference" else k])
+            for item in items for k, (role, system, condition) in enumerate(roles)], batch_size=5000)
     services.campaign_set_status(campaign=campaign, status="open")
     users = User.objects.bulk_create([User(username=f"bench{i}", handle=f"bench-{i}", is_guest=True)
                                       for i in range(n_annotators)])
@@ -167,7 +193,7 @@ def seed_service(n_items: int, n_annotators: int) -> tuple[str, list[str]]:
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")  # fresh planner statistics, as autovacuum keeps them live
-    return "/api/v1/projects/bench/campaigns/mos/", tokens
+    return f"/api/v1/projects/bench/campaigns/{template}/", tokens
 
 
 def _gunicorn_settings() -> str:
@@ -222,21 +248,45 @@ async def _load(port: int, base: str, tokens: list[str], per_annotator: int, thi
     lat: dict[str, list[float]] = {"next": [], "submit": []}
     errors: list[str] = []
     accepted: list[str] = []
+    reconnects: list[int] = []
+    retries: list[int] = []
     start = asyncio.Event()
 
     async def annotator(i: int) -> None:
         token = tokens[i]
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        conn = {"io": await asyncio.open_connection("127.0.0.1", port), "last": time.perf_counter()}
         head = (f"Host: 127.0.0.1:{port}\r\nAuthorization: Token {token}\r\n"
                 "Content-Type: application/json\r\nContent-Length: ").encode()
 
+        async def reconnect() -> None:
+            conn["io"][1].close()
+            conn["io"] = await asyncio.open_connection("127.0.0.1", port)
+            reconnects.append(1)
+
         async def call(path: str, payload: dict) -> tuple[int, bytes, float]:
+            """One request, timed from the first byte sent (including a reconnect when
+            the idle connection has outlived the server's keep-alive, as a browser would
+            open a new one); a request whose reused connection was closed under it is
+            sent again once on a new connection — safe: next/ returns the current item
+            and a repeated submission carries the same client token."""
             body = json.dumps(payload).encode()
             t0 = time.perf_counter()
-            writer.write(b"POST " + path.encode() + b" HTTP/1.1\r\n" + head + str(len(body)).encode()
-                         + b"\r\n\r\n" + body)
-            status, data = await _read_response(reader)
-            return status, data, (time.perf_counter() - t0) * 1000
+            if t0 - conn["last"] > KEEPALIVE_S or conn["io"][0].at_eof():
+                await reconnect()
+            for attempt in (0, 1):
+                reader, writer = conn["io"]
+                writer.write(b"POST " + path.encode() + b" HTTP/1.1\r\n" + head + str(len(body)).encode()
+                             + b"\r\n\r\n" + body)
+                try:
+                    status, data = await _read_response(reader)
+                    break
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    if attempt:
+                        raise
+                    retries.append(1)
+                    await reconnect()
+            conn["last"] = time.perf_counter()
+            return status, data, (conn["last"] - t0) * 1000
 
         pause = random.Random(i)
         await start.wait()
@@ -251,15 +301,26 @@ async def _load(port: int, base: str, tokens: list[str], per_annotator: int, thi
                     break
                 item = json.loads(data)
                 wait_s = think_ms * pause.uniform(0.5, 1.5) / 1000
-                await asyncio.sleep(max(wait_s, item["duration_s"] or 0.0))
                 client_token = f"bench-{i}-{n}"
-                payload = {"assignment": item["assignment"], "values": {"mos": 1 + (i + n) % 5},
-                           "client_token": client_token,
-                           # the player's report of having heard the whole clip (listening evidence)
-                           "played": [[0.0, item["duration_s"]]] if item["duration_s"] else None}
+                test = item.get("test")
+                if test:  # a MUSHRA screen: a score per rated stimulus, every stimulus heard
+                    shown = [*test["stimuli"], *(x for x in (test["reference"], test["x"]) if x)]
+                    heard_s = sum(x["duration_s"] for x in shown)
+                    await asyncio.sleep(max(wait_s, heard_s + 0.05))
+                    payload = {"assignment": item["assignment"], "client_token": client_token,
+                               "values": {"mushra": {x["id"]: str((17 * i + 29 * n + 7 * k) % 101)
+                                                     for k, x in enumerate(test["stimuli"])}},
+                               "played": {x["id"]: [[0.0, x["duration_s"]]] for x in shown}}
+                else:
+                    await asyncio.sleep(max(wait_s, item["duration_s"] or 0.0))
+                    payload = {"assignment": item["assignment"], "values": {"mos": 1 + (i + n) % 5},
+                               "client_token": client_token,
+                               # the player's report of having heard the whole clip (listening evidence)
+                               "played": [[0.0, item["duration_s"]]] if item["duration_s"] else None}
                 status, data, ms = await call(base + "ratings/submit/", payload)
                 lat["submit"].append(ms)
-                if status != 201:
+                # 200 = already stored under this token: only after a re-sent request
+                if status not in (200, 201):
                     errors.append(f"submit {status} {data[:200]!r}")
                     continue
                 accepted.append(client_token)
@@ -270,7 +331,7 @@ async def _load(port: int, base: str, tokens: list[str], per_annotator: int, thi
         except Exception as exc:  # counted as an error, never raised
             errors.append(repr(exc))
         finally:
-            writer.close()
+            conn["io"][1].close()
 
     tasks = [asyncio.create_task(annotator(i)) for i in range(len(tokens))]
     await asyncio.sleep(0.2)  # every connection open before the first call
@@ -279,7 +340,7 @@ async def _load(port: int, base: str, tokens: list[str], per_annotator: int, thi
     start.set()
     await asyncio.gather(*tasks)
     return {"lat": lat, "errors": errors, "accepted": accepted, "wall_s": time.perf_counter() - t0,
-            "client_cpu_s": time.process_time() - cpu0}
+            "client_cpu_s": time.process_time() - cpu0, "reconnects": len(reconnects), "retries": len(retries)}
 
 
 async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
@@ -300,23 +361,27 @@ async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     return status, b""
 
 
-def verify(accepted: list[str]) -> dict:
+def verify(accepted: list[str], slug: str = "mos", per_submit: int = 1) -> dict:
+    """Every accepted submission stored exactly once (``per_submit`` rating rows each:
+    one per rated stimulus for MUSHRA), no item over its overlap, counters = recount."""
     from collections import Counter
 
     from annotation.models import Assignment, Item, Rating
 
-    stored = list(Rating.objects.filter(campaign__slug="mos").values_list("client_token", flat=True))
-    live = Counter(Assignment.objects.filter(campaign__slug="mos", status__in=["active", "submitted"])
+    rows = list(Rating.objects.filter(campaign__slug=slug).values_list("client_token", "stimulus_id"))
+    stored = Counter(token for token, _ in rows)
+    live = Counter(Assignment.objects.filter(campaign__slug=slug, status__in=["active", "submitted"])
                    .values_list("item_id", flat=True))
     bad_counters = 0
-    for item in Item.objects.filter(campaign__slug="mos", n_done__gt=0):
+    for item in Item.objects.filter(campaign__slug=slug, n_done__gt=0):
         if item.n_done != item.assignments.filter(status="submitted").count():
             bad_counters += 1
     return {
-        "ratings_stored": len(stored),
-        "lost": len(set(accepted) - set(stored)),
+        "ratings_stored": len(rows),
+        "lost": len(set(accepted) - set(stored)) + sum(per_submit - stored[t] for t in set(accepted)
+                                                      if 0 < stored[t] < per_submit),
         "unexpected": len(set(stored) - set(accepted)),
-        "duplicates": len(stored) - len(set(stored)),
+        "duplicates": len(rows) - len(set(rows)) + sum(max(0, c - per_submit) for c in stored.values()),
         "max_per_item": max(live.values()) if live else 0,
         "bad_counters": bad_counters,
     }
@@ -410,10 +475,14 @@ def main() -> None:
     parser.add_argument("--annotators", type=int, default=50)
     parser.add_argument("--per-annotator", type=int, default=20)
     parser.add_argument("--items", type=int, default=2000)
+    parser.add_argument("--template", choices=("mos", "mushra"), default="mos",
+                        help="MOS items (one clip) or MUSHRA screens (an open reference + --stimuli rated)")
+    parser.add_argument("--stimuli", type=int, default=6, help="rated stimuli per MUSHRA screen (>= 4)")
     parser.add_argument("--ratings", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--think-ms", type=float, nargs="+", default=[1000.0, 0.0],
                         help="mean think time per item; one load run per value (0 = closed loop)")
+    parser.add_argument("--port", type=int, default=0, help="gunicorn's port (default: a free one)")
     parser.add_argument("--skip-service", action="store_true")
     parser.add_argument("--skip-report", action="store_true")
     parser.add_argument("--report-only", action="store_true",
@@ -433,8 +502,11 @@ def main() -> None:
     print(f"database {args.db}; {os.cpu_count()} CPUs; load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; gunicorn {_gunicorn_settings()}")
     if not args.skip_service:
-        base, tokens = seed_service(args.items, args.annotators)
-        port = _free_port()
+        if args.template == "mushra" and args.stimuli < 4:
+            parser.error("--stimuli: a MUSHRA screen here has a hidden reference, two anchors and a system")
+        base, tokens = seed_service(args.items, args.annotators, args.template, args.stimuli)
+        slug, per_submit = args.template, (args.stimuli if args.template == "mushra" else 1)
+        port = args.port or _free_port()
         log = Path("/tmp") / f"annotation_bench_gunicorn_{port}.log"
         proc = start_gunicorn(db_url, port, log)
         try:
@@ -444,9 +516,9 @@ def main() -> None:
 
             results = []
             for think in args.think_ms:
-                Rating.objects.filter(campaign__slug="mos").delete()
-                Assignment.objects.filter(campaign__slug="mos").delete()
-                Item.objects.filter(campaign__slug="mos").update(n_active=0, n_done=0)
+                Rating.objects.filter(campaign__slug=slug).delete()
+                Assignment.objects.filter(campaign__slug=slug).delete()
+                Item.objects.filter(campaign__slug=slug).update(n_active=0, n_done=0)
                 web, db = _server_pids(proc, args.db)
                 web_cpu, db_cpu = _cpu_s(web), _cpu_s(db)
                 result = run_load(port, base, tokens, args.per_annotator, think)
@@ -454,7 +526,7 @@ def main() -> None:
                 # persistent connections: the same backends before and after the run
                 result["backends"] = (len(db), len(set(db) & set(_server_pids(proc, args.db)[1])))
                 result["load"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
-                results.append((think, result, verify(result["accepted"])))
+                results.append((think, result, verify(result["accepted"], slug, per_submit)))
         finally:
             proc.terminate()
             try:
@@ -463,7 +535,8 @@ def main() -> None:
                 proc.kill()
         for think, result, check in results:
             n_calls = sum(len(v) for v in result["lat"].values()) + args.annotators  # + the repeats
-            print(f"--- {args.annotators} concurrent annotators x {args.per_annotator} items, "
+            what = "MOS" if args.template == "mos" else f"MUSHRA ({args.stimuli} rated stimuli + reference)"
+            print(f"--- {what}: {args.annotators} concurrent annotators x {args.per_annotator} items, "
                   f"think time {think:.0f} ms: {n_calls} calls in {result['wall_s']:.1f} s "
                   f"({n_calls / result['wall_s']:.0f} calls/s); load average at the end {result['load']}")
             print("CPU per call: " + ", ".join(
@@ -474,7 +547,9 @@ def main() -> None:
                 values = result["lat"][name]
                 print(f"{name:>6}: n={len(values)} p50={_pct(values, 50):.1f} ms p95={_pct(values, 95):.1f} ms "
                       f"p99={_pct(values, 99):.1f} ms max={max(values):.1f} ms")
-            print(f"errors: {len(result['errors'])} {result['errors'][:3]}")
+            print(f"errors: {len(result['errors'])} {result['errors'][:3]}; new connections after "
+                  f"keep-alive expiry {result['reconnects']}, requests re-sent on a closed connection "
+                  f"{result['retries']}")
             print("db check:", check)
     if args.skip_report:
         return
