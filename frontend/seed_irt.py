@@ -4,7 +4,7 @@ One fit gives every item its 2PL parameters ``a``, ``b`` (P(right) = σ(a(θ −
 A responder's ability on a *part* of the bank — one source, one category, or the
 free-answer or multiple-choice items of a joint free+MCQ fit — is scored here with
 those parameters held fixed: the posterior mean (EAP) and SD of θ under the fit's
-N(0, 1) prior, by Gauss–Hermite quadrature. No refit, so the parts share one scale
+N(0, 1) prior, by :mod:`irt.bank` (the project's scorer). No refit, so the parts share one scale
 and can be compared side by side.
 
 * :func:`eap` — EAP θ and posterior SD per (group, responder);
@@ -21,7 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from numpy.polynomial.hermite_e import hermegauss
+
+from irt.bank import Bank, score_many
 
 from .seed_stats import STUDENT_T, mean_t, wilson
 
@@ -29,36 +30,27 @@ POSTERIOR = "posterior 95% (EAP ± 1.96 SD)"
 HUMANS = "Humans (mean)"
 
 
-def eap(frame: pd.DataFrame, keys: Sequence[str], *, n_quad: int = 61) -> pd.DataFrame:
+def eap(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     """EAP θ and posterior SD per ``keys`` group, item parameters fixed.
 
     ``frame``: one response per row with the ``keys`` columns, ``a``, ``b`` and
     ``correct`` (0/1). Returns the ``keys``, ``n`` (responses), ``theta`` and ``theta_sd``.
+    Scored by the project's scorer (:func:`irt.bank.score_many`) under N(0, 1), the
+    items as known and no anchor term: each response row is its own bank item.
     """
     keys = list(keys)
     if frame.empty:
         return pd.DataFrame(columns=[*keys, "n", "theta", "theta_sd"])
-    nodes, w = hermegauss(n_quad)
-    logw = np.log(w / w.sum())
     codes, uniq = pd.factorize(pd.MultiIndex.from_frame(frame[keys]))
-    a = frame["a"].to_numpy(dtype=float)[:, None]
-    b = frame["b"].to_numpy(dtype=float)[:, None]
-    y = frame["correct"].to_numpy(dtype=float)[:, None]
-    z = a * (nodes[None, :] - b)
-    ll = y * z - np.logaddexp(0.0, z)  # log P(y | θ_q) per response and node
-    total = np.zeros((len(uniq), n_quad))
-    np.add.at(total, codes, ll)
-    log_post = total + logw[None, :]
-    log_post -= log_post.max(axis=1, keepdims=True)
-    post = np.exp(log_post)
-    post /= post.sum(axis=1, keepdims=True)
-    mean = post @ nodes
-    sd = np.sqrt(np.maximum(post @ nodes**2 - mean**2, 0.0))
+    bank = Bank(item_ids=tuple(range(len(frame))), a=frame["a"].to_numpy(dtype=float),
+                b=frame["b"].to_numpy(dtype=float))
+    scores = score_many(bank, codes, np.arange(len(frame)), frame["correct"].to_numpy(dtype=int),
+                        item_draws=0, include_anchor=False)
     out = uniq.to_frame(index=False)
     out.columns = keys
     out["n"] = np.bincount(codes, minlength=len(uniq))
-    out["theta"] = mean
-    out["theta_sd"] = sd
+    out["theta"] = [sc.theta for sc in scores]
+    out["theta_sd"] = [sc.sd for sc in scores]
     return out
 
 

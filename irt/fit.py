@@ -159,22 +159,6 @@ def _param_warnings(a: np.ndarray, b: np.ndarray, model: str) -> list[str]:
     return out
 
 
-def _init_values(
-    subjects: np.ndarray, items: np.ndarray, correct: np.ndarray, n_subjects: int, n_items: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Shrunken logits of responder accuracy and item p-values as starting points."""
-    s_n = np.bincount(subjects, minlength=n_subjects)
-    s_c = np.bincount(subjects, weights=correct, minlength=n_subjects)
-    i_n = np.bincount(items, minlength=n_items)
-    i_c = np.bincount(items, weights=correct, minlength=n_items)
-    ps = (s_c + 1.0) / (s_n + 2.0)
-    pi = (i_c + 1.0) / (i_n + 2.0)
-    theta0 = np.log(ps / (1 - ps))
-    theta0 = (theta0 - theta0.mean()) / (theta0.std() + 1e-9)
-    b0 = -np.log(pi / (1 - pi))
-    return theta0, b0
-
-
 # --------------------------------------------------------------------------- entry
 
 

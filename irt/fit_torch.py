@@ -19,8 +19,9 @@ import pyro
 import pyro.poutine as poutine
 import torch
 
-from irt.fit import EB_MIN_ITEMS, Progress, _init_values
+from irt.fit import EB_MIN_ITEMS, Progress
 from irt.priors import Z95
+from irt.start_np import init_values, item_quad_grid
 from irt.two_pl import Priors, irt_model, response_logits
 
 
@@ -145,7 +146,6 @@ def _laplace_sds(
 
 
 #: Gauss-Hermite nodes per dimension of the item posterior step (7 x 7 = 49 points)
-ITEM_QUAD_NODES = 7
 #: observations per chunk of that step (chunk x nodes doubles held at once)
 ITEM_QUAD_CHUNK = 400_000
 
@@ -167,7 +167,7 @@ def _item_posteriors(
     discriminations better than its mode (on 1,000 x 5,000 at 10 %: r(log a) 0.716 ->
     0.725, against 0.729 for the same estimator given the *true* abilities).  Each
     item's posterior is integrated by adaptive Gauss-Hermite quadrature centred on the
-    MAP with the Laplace covariance as the proposal (``ITEM_QUAD_NODES`` per
+    MAP with the Laplace covariance as the proposal (``irt.start_np.ITEM_QUAD_NODES`` per
     dimension), abilities held at their estimates; the SDs returned are the posterior
     SDs, not the Laplace curvature.
 
@@ -180,21 +180,7 @@ def _item_posteriors(
     n_items = b.shape[0]
     dev = theta.device
     f64 = torch.float64
-    z, w = np.polynomial.hermite_e.hermegauss(ITEM_QUAD_NODES)
-    if log_a is None:
-        z1, z2 = np.zeros_like(z), z
-        logw = np.log(w)
-        logq = -0.5 * z**2
-    else:
-        z1 = np.repeat(z, z.size)
-        z2 = np.tile(z, z.size)
-        logw = np.log(np.repeat(w, w.size) * np.tile(w, w.size))
-        logq = -0.5 * (z1**2 + z2**2)
-    # Cholesky factor of each item's 2x2 Laplace covariance: la = m + l11 z1,
-    # b = m + l21 z1 + l22 z2
-    l11 = np.sqrt(np.maximum(var_la, 1e-12)) if log_a is not None else np.zeros(n_items)
-    l21 = cov_ab / np.where(l11 > 0, l11, 1.0) if log_a is not None else np.zeros(n_items)
-    l22 = np.sqrt(np.maximum(var_b - l21**2, 1e-12))
+    z1, z2, logw, logq, l11, l21, l22 = item_quad_grid(n_items, var_la, var_b, cov_ab, log_a is not None)
     t = lambda x: torch.as_tensor(np.asarray(x, dtype=float), dtype=f64, device=dev)  # noqa: E731
     la0 = t(np.zeros(n_items)) if log_a is None else log_a.detach().to(f64)
     b0 = b.detach().to(f64)
@@ -260,7 +246,7 @@ def _fit_map(
     g_t = None if groups is None else torch.as_tensor(groups, dtype=torch.long, device=device)
     g_np = np.zeros(n_subjects, dtype=np.int64) if groups is None else groups
 
-    theta0, b0 = _init_values(subjects, items, correct, n_subjects, n_items)
+    theta0, b0 = init_values(subjects, items, correct, n_subjects, n_items)
     theta = torch.as_tensor(theta0, dtype=dt, device=device).clone().requires_grad_(True)
     b = torch.as_tensor(b0, dtype=dt, device=device).clone().requires_grad_(True)
     log_a = None if model == "1pl" else torch.zeros(n_items, dtype=dt, device=device, requires_grad=True)

@@ -33,29 +33,15 @@ from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
 from irt.priors import Z95, Priors
+from irt.start_np import init_values, item_quad_grid
 
 __all__ = ["fit_map_numpy"]
 
 Progress = Callable[[int, int, float], None]
 
 EB_MIN_ITEMS = 50  # as irt.fit.EB_MIN_ITEMS
-ITEM_QUAD_NODES = 7
 ITEM_QUAD_CHUNK = 100_000
 _LOG_2PI_HALF = 0.5 * math.log(2 * math.pi)
-
-
-def _init_values(
-    subjects: np.ndarray, items: np.ndarray, correct: np.ndarray, n_subjects: int, n_items: int
-) -> tuple[np.ndarray, np.ndarray]:
-    s_n = np.bincount(subjects, minlength=n_subjects)
-    s_c = np.bincount(subjects, weights=correct, minlength=n_subjects)
-    i_n = np.bincount(items, minlength=n_items)
-    i_c = np.bincount(items, weights=correct, minlength=n_items)
-    ps = (s_c + 1.0) / (s_n + 2.0)
-    pi = (i_c + 1.0) / (i_n + 2.0)
-    theta0 = np.log(ps / (1 - ps))
-    theta0 = (theta0 - theta0.mean()) / (theta0.std() + 1e-9)
-    return theta0, -np.log(pi / (1 - pi))
 
 
 class _Objective:
@@ -154,19 +140,7 @@ def _item_posteriors(
     """Posterior means/SDs of each item's (log a, b) given the abilities, by adaptive
     Gauss-Hermite quadrature on the Laplace block (see irt.fit_torch._item_posteriors)."""
     s_idx, i_idx, y, n_items = obj.s, obj.i, obj.y, obj.n_i
-    z, w = np.polynomial.hermite_e.hermegauss(ITEM_QUAD_NODES)
-    if la is None:
-        z1, z2 = np.zeros_like(z), z
-        logw = np.log(w)
-        logq = -0.5 * z**2
-    else:
-        z1 = np.repeat(z, z.size)
-        z2 = np.tile(z, z.size)
-        logw = np.log(np.repeat(w, w.size) * np.tile(w, w.size))
-        logq = -0.5 * (z1**2 + z2**2)
-    l11 = np.sqrt(np.maximum(var_la, 1e-12)) if la is not None else np.zeros(n_items)
-    l21 = cov_ab / np.where(l11 > 0, l11, 1.0) if la is not None else np.zeros(n_items)
-    l22 = np.sqrt(np.maximum(var_b - l21**2, 1e-12))
+    z1, z2, logw, logq, l11, l21, l22 = item_quad_grid(n_items, var_la, var_b, cov_ab, la is not None)
     la0 = np.zeros(n_items) if la is None else la
     LA = la0[:, None] + l11[:, None] * z1[None, :]
     B = b[:, None] + l21[:, None] * z1[None, :] + l22[:, None] * z2[None, :]
@@ -224,7 +198,7 @@ def fit_map_numpy(
     n_groups = 1 if groups is None else int(groups.max()) + 1
     g_np = np.zeros(n_subjects, dtype=np.int64) if groups is None else groups
     obj = _Objective(subjects, items, correct.astype(float), n_subjects, n_items, two, g_np)
-    theta0, b0 = _init_values(subjects, items, correct, n_subjects, n_items)
+    theta0, b0 = init_values(subjects, items, correct, n_subjects, n_items)
     x = np.concatenate([theta0, b0] + ([np.zeros(n_items)] if two else []))
     mu = np.full(n_groups, float(np.asarray(priors.theta_loc).ravel()[0]))
     sig = np.full(n_groups, float(np.asarray(priors.theta_scale).ravel()[0]))

@@ -326,6 +326,26 @@ def _choices(record: dict, check: RowChecker) -> tuple[list[str], int | None]:
     return texts, None if errors else correct_index
 
 
+def resolve_mcq_choice(row: ResponseRow, question: Any, file: str) -> tuple[int | None, Problem | None]:
+    """The bank index of a multiple-choice row's pick, or the problem (FILE:LINE: field) with it.
+
+    ``question``: anything with ``has_mcq``, ``choices`` and the row's ``question_id``
+    (a :class:`quiz.models.Question`). ``row.option_order`` is the order the options
+    were shown in (default: bank order); the row's ``choice`` is read against that
+    shown order and mapped back to the bank's. Shared by plain and variant imports.
+    """
+    if not question.has_mcq:
+        return None, row.problem(file, "mode", f"question {row.question_id!r} has no options")
+    order = row.option_order or list(range(len(question.choices)))
+    if len(order) != len(question.choices):
+        return None, row.problem(file, "option_order", (
+            f"has {len(order)} entries but {row.question_id!r} has {len(question.choices)} options"))
+    position = _choice_index(row.choice, [question.choices[i] for i in order])
+    if position is None:
+        return None, row.problem(file, "choice", f"{str(row.choice)[:80]!r} is not one of the options")
+    return order[position], None
+
+
 def _choice_index(value: Any, texts: list[str]) -> int | None:
     """Interpret a correct/choice value: 0-based int, letter A-D, '1'-'4' in CSV, or text."""
     if isinstance(value, bool):

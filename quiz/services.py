@@ -16,7 +16,7 @@ from django.utils.text import slugify
 
 from accounts.models import Project
 
-from .importing import ImportFailed, Problem, _choice_index, parse_bank, parse_model_outputs
+from .importing import ImportFailed, Problem, parse_bank, parse_model_outputs, resolve_mcq_choice
 from .models import (
     Category,
     Clip,
@@ -447,20 +447,10 @@ def model_responses_import(*, project: Project, path: Path, allow_empty: bool = 
             continue
         choice = None
         if row.mode == Mode.MCQ:
-            if not question.has_mcq:
-                problems.append(row.problem(file, "mode", f"question {row.question_id!r} has no options"))
+            choice, problem = resolve_mcq_choice(row, question, file)
+            if problem is not None:
+                problems.append(problem)
                 continue
-            order = row.option_order or list(range(len(question.choices)))
-            if len(order) != len(question.choices):
-                problems.append(row.problem(file, "option_order", (
-                    f"has {len(order)} entries but {row.question_id!r} has {len(question.choices)} options")))
-                continue
-            shown = [question.choices[i] for i in order]
-            position = _choice_index(row.choice, shown)
-            if position is None:
-                problems.append(row.problem(file, "choice", f"{str(row.choice)[:80]!r} is not one of the options"))
-                continue
-            choice = order[position]
         resolved.append((row, question, choice))
     problems.extend(_stored_token_clashes(project, file, resolved))
     if problems:

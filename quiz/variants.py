@@ -15,7 +15,7 @@ from typing import Any
 
 from accounts.models import Project
 
-from .importing import Problem, ResponseRow, _choice_index
+from .importing import Problem, ResponseRow, resolve_mcq_choice
 from .models import AnswerContext, Mode, Question, VariantAnswer
 
 
@@ -46,19 +46,10 @@ def variant_rows_resolve(*, rows: list[ResponseRow], questions: dict[str, Questi
                 continue
         choice = None
         if row.mode == Mode.MCQ:
-            if not question.has_mcq:
-                problems.append(row.problem(file, "mode", f"question {row.question_id!r} has no options"))
+            choice, problem = resolve_mcq_choice(row, question, file)
+            if problem is not None:
+                problems.append(problem)
                 continue
-            order = row.option_order or list(range(len(question.choices)))
-            if len(order) != len(question.choices):
-                problems.append(row.problem(file, "option_order", (
-                    f"has {len(order)} entries but {row.question_id!r} has {len(question.choices)} options")))
-                continue
-            position = _choice_index(row.choice, [question.choices[i] for i in order])
-            if position is None:
-                problems.append(row.problem(file, "choice", f"{str(row.choice)[:80]!r} is not one of the options"))
-                continue
-            choice = order[position]
         resolved.append((row, question, choice))
     return resolved, problems
 

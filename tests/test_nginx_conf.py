@@ -8,7 +8,6 @@ Django server as the upstream, and checks what a browser and a load balancer see
 from __future__ import annotations
 
 import http.client
-import os
 import re
 import shutil
 import ssl
@@ -19,17 +18,11 @@ from pathlib import Path
 import pytest
 
 from tests.faults import free_port, wait_for
+from tests.nginx import nginx_binary, write_wrapper_conf
 
 ROOT = Path(__file__).resolve().parents[1]
 # /healthz reads the database
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _nginx() -> str:
-    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
-    if binary is None or shutil.which("openssl") is None:
-        pytest.skip("nginx or openssl is not installed (Debian: apt-get install nginx openssl)")
-    return binary
 
 
 def _shipped_servers(*, http_port: int, https_port: int, upstream: str, work: Path) -> str:
@@ -48,7 +41,7 @@ def _shipped_servers(*, http_port: int, https_port: int, upstream: str, work: Pa
 
 @pytest.fixture
 def shipped_nginx(live_server, monkeypatch):
-    binary = _nginx()
+    binary = nginx_binary(need_openssl=True)
     # no broker or worker runs beside this test: only /healthz reaching Django counts
     # (its first call loads the migration graph: seconds on a busy machine)
     monkeypatch.setattr("config.health._broker_and_workers", lambda: ({"ok": True}, {"ok": True}))
@@ -59,24 +52,9 @@ def shipped_nginx(live_server, monkeypatch):
         check=True, capture_output=True,
     )
     http_port, https_port = free_port(), free_port()
-    temps = " ".join(f"{k}_temp_path {work};" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    user = "user root;" if os.geteuid() == 0 else ""
     servers = _shipped_servers(http_port=http_port, https_port=https_port,
                                upstream=live_server.url.removeprefix("http://"), work=work)
-    (work / "nginx.conf").write_text(f"""
-{user}
-worker_processes 1;
-daemon off;
-pid {work}/nginx.pid;
-error_log {work}/error.log;
-events {{ worker_connections 64; }}
-http {{
-  include /etc/nginx/mime.types;
-  access_log off;
-  {temps}
-  {servers}
-}}
-""")
+    write_wrapper_conf(work, servers)
     check = subprocess.run([binary, "-t", "-c", str(work / "nginx.conf"), "-p", str(work)],
                            capture_output=True, text=True)
     assert check.returncode == 0, check.stderr

@@ -7,7 +7,6 @@ a live server with ``EARSHOT_X_ACCEL`` on, and checks Range bytes through it.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -21,6 +20,7 @@ from django.urls import reverse
 from quiz.http import if_range_allows, none_match
 from quiz.models import Clip
 from tests.faults import free_port, wait_for
+from tests.nginx import nginx_binary, write_wrapper_conf
 
 ROOT = Path(__file__).resolve().parents[2]
 E = '"abc"'
@@ -106,37 +106,19 @@ def _internal_location(media_root: Path) -> str:
 
 @pytest.fixture
 def nginx_front(live_server, settings):
-    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
-    if binary is None:
-        pytest.skip("nginx is not installed (Debian: apt-get install nginx)")
+    binary = nginx_binary()
     settings.EARSHOT_X_ACCEL = True
     port = free_port()
     work = Path(tempfile.mkdtemp(prefix="earshot-nginx-"))
     upstream = live_server.url.removeprefix("http://")
-    temps = " ".join(f"{k}_temp_path {work};" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    # as root, nginx's workers would run as nobody and not read pytest's 0700 folders
-    user = "user root;" if os.geteuid() == 0 else ""
-    (work / "nginx.conf").write_text(f"""
-{user}
-worker_processes 1;
-daemon off;
-pid {work}/nginx.pid;
-error_log {work}/error.log;
-events {{ worker_connections 64; }}
-http {{
-  include /etc/nginx/mime.types;
-  access_log off;
-  {temps}
-  server {{
+    write_wrapper_conf(work, f"""server {{
     listen 127.0.0.1:{port};
     {_internal_location(Path(settings.MEDIA_ROOT))}
     location / {{
       proxy_set_header Host $host;
       proxy_pass http://{upstream};
     }}
-  }}
-}}
-""")
+  }}""")
     proc = subprocess.Popen([binary, "-c", str(work / "nginx.conf"), "-p", str(work)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
