@@ -10,6 +10,7 @@ the room's group. Each socket keeps a timer for the room's next clock event and 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from channels.db import database_sync_to_async
@@ -19,6 +20,8 @@ from accounts.permissions import can_play
 
 from . import protocol, services
 from .models import RoomPlayer
+
+logger = logging.getLogger(__name__)
 
 
 def _group(code: str) -> str:
@@ -81,6 +84,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             events = await database_sync_to_async(handler)(fields)
         except services.RoomError as exc:
             await self.send_json({"type": "error", "field": exc.field, "message": exc.message})
+            return
+        except Exception:  # keep the socket: log it, tell the page, let it retry
+            logger.exception("room %s: %s failed", self.room.code, kind)
+            await self.send_json({"type": "error", "field": "server", "message": "Something went wrong; try again."})
             return
         await self._broadcast(events)
 
