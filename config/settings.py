@@ -96,13 +96,14 @@ WSGI_APPLICATION = "config.wsgi.application"
 # Redis (several ASGI processes); otherwise through memory (one process: the embedded
 # default).
 ASGI_APPLICATION = "config.asgi.application"
+# seconds a room question stays open after its last clue ends (rooms.protocol)
+EARSHOT_ROOM_FINAL_WINDOW_S = env_float("EARSHOT_ROOM_FINAL_WINDOW_S", 6.0)
 _CHANNEL_REDIS_URL = os.environ.get("EARSHOT_CHANNEL_REDIS_URL", "")
 CHANNEL_LAYERS = (
     {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                  "CONFIG": {"hosts": [_CHANNEL_REDIS_URL], "capacity": 1500, "expiry": 30}}}
     if _CHANNEL_REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 )
-ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {

@@ -12,6 +12,7 @@ import random
 import secrets
 from datetime import datetime
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -100,7 +101,10 @@ def schedule_of(room_question: RoomQuestion) -> protocol.Schedule:
                      .values_list("clip__duration_s", flat=True))
     if not room_question.question.pyramidal:
         durations = durations[:1] if durations else []
-    return protocol.schedule_for([max(float(d or 0.0), 0.1) for d in durations])
+    return protocol.schedule_for(
+        [max(float(d or 0.0), 0.1) for d in durations],
+        final_window_s=float(getattr(settings, "EARSHOT_ROOM_FINAL_WINDOW_S", protocol.FINAL_WINDOW_S)),
+    )
 
 
 def _now_t(rq: RoomQuestion, now: datetime) -> float:

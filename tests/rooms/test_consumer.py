@@ -13,6 +13,16 @@ from rooms import services
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def _close_consumer_connections():
+    """The consumers' database work runs on asgiref's one sync thread: close its connection after."""
+    yield
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    asyncio.run(sync_to_async(connections.close_all)())
+
+
 def _cookie(user) -> bytes:
     client = Client()
     client.force_login(user)
@@ -28,7 +38,7 @@ def _socket(code: str, cookie: bytes | None, origin: bytes = b"http://localhost"
     return WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=headers)
 
 
-async def _until(comm: WebsocketCommunicator, kind: str, timeout: float = 10.0) -> dict:
+async def _until(comm: WebsocketCommunicator, kind: str, timeout: float = 30.0) -> dict:
     """The next message of ``kind`` (earlier ones skipped)."""
     async def wait() -> dict:
         while True:
@@ -38,7 +48,7 @@ async def _until(comm: WebsocketCommunicator, kind: str, timeout: float = 10.0) 
     return await asyncio.wait_for(wait(), timeout)
 
 
-async def _collect(comm: WebsocketCommunicator, kinds: set[str], timeout: float = 10.0) -> dict[str, dict]:
+async def _collect(comm: WebsocketCommunicator, kinds: set[str], timeout: float = 30.0) -> dict[str, dict]:
     """Messages until one of each of ``kinds`` has arrived (the first of each kept)."""
     seen: dict[str, dict] = {}
 
@@ -51,7 +61,9 @@ async def _collect(comm: WebsocketCommunicator, kinds: set[str], timeout: float 
 
 
 @pytest.fixture
-def room_of_two(imported, make_user):
+def room_of_two(imported, make_user, settings):
+    # a busy test machine may take seconds between messages: keep the question open meanwhile
+    settings.EARSHOT_ROOM_FINAL_WINDOW_S = 120.0
     from quiz.services import responder_for_user
 
     users = [make_user(), make_user()]
