@@ -116,7 +116,7 @@ function handle(msg) {
       }
       break;
     case "question":
-      ruling.hidden = true;
+      // after a wrong answer the same question goes on: its ruling stays on screen
       showQuestion(msg);
       break;
     case "buzz":
