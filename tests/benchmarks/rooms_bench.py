@@ -162,6 +162,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8190)
     args = parser.parse_args()
     _env.configure()
+    # the latency is what is measured: a loaded machine must not end a question before the buzzes land
+    os.environ.setdefault("EARSHOT_ROOM_FINAL_WINDOW_S", "60")
     if not os.environ.get("EARSHOT_CHANNEL_REDIS_URL"):
         sys.exit("Set EARSHOT_CHANNEL_REDIS_URL (the Redis channel layer, as deployed).")
     plan, _slug = _setup(args.rooms, args.players, args.questions)
@@ -184,7 +186,7 @@ def main() -> None:
         took = time.perf_counter() - began
         problems += _check_database(plan, args.questions)
         ms = sorted(x * 1000 for x in latencies)
-        p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+        p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
         print(f"rooms={args.rooms} players={args.players} questions={args.questions} "
               f"buzz events={len(ms)} (expected {args.rooms * args.players * args.questions})")
         print(f"buzz-to-lockout broadcast: p50 {statistics.median(ms):.1f} ms, p95 {p95:.1f} ms, "
