@@ -28,6 +28,15 @@ def _group(code: str) -> str:
     return f"room.{code}"
 
 
+# In-process fast path for a burst of buzzes (the database still decides every race):
+# buzzes on one question from this process's sockets queue on one asyncio lock, so
+# they do not all wait in line for the single database thread; once one has won, the
+# rest are refused without a query. The mark goes when the question opens again (a
+# wrong answer or a time-out) or another question starts.
+_buzz_locks: dict[tuple[int, int], asyncio.Lock] = {}
+_buzz_won: dict[tuple[int, int], int] = {}
+
+
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     room = None
     seat = None
@@ -79,17 +88,35 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if kind == "leave":
             await self.close()
             return
+        if kind == "buzz":
+            await self._buzz_fast(fields)
+            return
+        await self._handle(kind, fields)
+
+    async def _buzz_fast(self, fields: dict) -> None:
+        key = (self.room.pk, fields["question"])
+        lock = _buzz_locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            if key in _buzz_won:
+                await self.send_json({"type": "error", "field": "buzz", "message": "someone else buzzed first"})
+                return
+            events = await self._handle("buzz", fields)
+            if events:
+                _buzz_won[key] = self.seat.pk
+
+    async def _handle(self, kind: str, fields: dict) -> list[dict]:
         handler = {"start": self._start, "buzz": self._buzz, "answer": self._answer, "next": self._next}[kind]
         try:
             events = await database_sync_to_async(handler)(fields)
         except services.RoomError as exc:
             await self.send_json({"type": "error", "field": exc.field, "message": exc.message})
-            return
+            return []
         except Exception:  # keep the socket: log it, tell the page, let it retry
             logger.exception("room %s: %s failed", self.room.code, kind)
             await self.send_json({"type": "error", "field": "server", "message": "Something went wrong; try again."})
-            return
+            return []
         await self._broadcast(events)
+        return events
 
     def _fresh_seat(self) -> RoomPlayer:
         return RoomPlayer.objects.select_related("responder").get(pk=self.seat.pk)
@@ -98,7 +125,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         return services.room_start(room=self.room, by=self._fresh_seat())
 
     def _buzz(self, fields: dict) -> list[dict]:
-        return services.room_buzz(room=self.room, seat=self._fresh_seat(), question_index=fields["question"])
+        # the seat as loaded at connect: room_buzz reads only its id, name and responder
+        return services.room_buzz(room=self.room, seat=self.seat, question_index=fields["question"])
 
     def _answer(self, fields: dict) -> list[dict]:
         return services.room_answer(room=self.room, seat=self._fresh_seat(), question_index=fields["question"],
@@ -113,7 +141,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def room_event(self, message: dict) -> None:
         """A room event from the group: pass it to the page, and re-arm the clock timer."""
-        await self.send_json(message["event"])
+        event = message["event"]
+        kind = event.get("type")
+        if kind in ("question", "ruling", "state"):
+            # the question opens again (or a new one starts): this room's buzz marks go
+            current = (event.get("question") or {}).get("question") if kind == "state" else None
+            for key in [k for k in _buzz_won if k[0] == self.room.pk and k[1] != current]:
+                _buzz_won.pop(key, None)
+                _buzz_locks.pop(key, None)
+        await self.send_json(event)
         if message["event"].get("type") in ("state", "question", "buzz", "ruling", "end"):
             self._arm()
 
