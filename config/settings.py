@@ -51,6 +51,8 @@ if PRODUCTION and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
+    # first: `runserver` then serves the ASGI app (live rooms' websockets) too
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -69,6 +71,7 @@ INSTALLED_APPS = [
     "annotation.apps.AnnotationConfig",
     "irt.apps.IrtConfig",
     "frontend.apps.FrontendConfig",
+    "rooms.apps.RoomsConfig",
 ]
 
 MIDDLEWARE = [
@@ -88,7 +91,19 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+# Live rooms (rooms/, Django Channels) are served by the ASGI app: daphne in deploy/,
+# `runserver` in development. With EARSHOT_CHANNEL_REDIS_URL set, rooms talk through
+# Redis (several ASGI processes); otherwise through memory (one process: the embedded
+# default).
 ASGI_APPLICATION = "config.asgi.application"
+# seconds a room question stays open after its last clue ends (rooms.protocol)
+EARSHOT_ROOM_FINAL_WINDOW_S = env_float("EARSHOT_ROOM_FINAL_WINDOW_S", 6.0)
+_CHANNEL_REDIS_URL = os.environ.get("EARSHOT_CHANNEL_REDIS_URL", "")
+CHANNEL_LAYERS = (
+    {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                 "CONFIG": {"hosts": [_CHANNEL_REDIS_URL], "capacity": 1500, "expiry": 30}}}
+    if _CHANNEL_REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+)
 
 TEMPLATES = [
     {

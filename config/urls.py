@@ -26,6 +26,7 @@ urlpatterns = [
     path("", include("judging.urls")),
     path("", include("annotation.urls")),
     path("", include("irt.urls")),
+    path("", include("rooms.urls")),
     path("", include("frontend.urls")),
 ]
 

@@ -413,6 +413,11 @@ class Presentation(models.Model):
     buzz_clue_time_s = models.FloatField(
         null=True, blank=True, help_text="Pyramidal: seconds between that reveal and the buzz."
     )
+    closed_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="The question ended for this player without an answer of theirs (a live-room question "
+                  "another player won): no longer pending, never served again.",
+    )
 
     class Meta:
         constraints = [

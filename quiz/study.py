@@ -236,7 +236,7 @@ def _pending(responder: Responder, category: Category | None):
     answered = Response.objects.filter(
         responder=responder, question=OuterRef("question_id"), mode=OuterRef("mode")
     )
-    pending = Presentation.objects.filter(responder=responder).exclude(Exists(answered))
+    pending = Presentation.objects.filter(responder=responder, closed_at__isnull=True).exclude(Exists(answered))
     if category is not None:
         pending = pending.filter(question__category=category)
     return pending

@@ -191,7 +191,14 @@ def play_start(request: HttpRequest, slug: str) -> HttpResponse:
                     responder.client_hash = studies.keyed_hash(_client_address(request))
                     responder.save(update_fields=["client_hash"])
             daily_start = bool(request.POST.get("daily") or request.GET.get("daily"))
-            if not daily_start:
+            room_code = (request.POST.get("room") or request.GET.get("room") or "").strip()
+            if room_code and not _protocol_pending(study, responder):
+                # a player on the way into a live room (rooms.views): back to it, named
+                if room_code == "new":
+                    return _with_browser_cookie(request, redirect("rooms:home", slug=project.slug), browser_id)
+                return _with_browser_cookie(
+                    request, redirect("rooms:room", slug=project.slug, code=room_code.upper()[:8]), browser_id)
+            if not daily_start and not room_code:
                 game.round_start(responder=responder, study=study, category=_category(project, category_slug),
                                  chosen_mode=mode if choose_mode else "")
             query = f"?mode={mode}" if choose_mode else "?"
@@ -220,6 +227,7 @@ def play_start(request: HttpRequest, slug: str) -> HttpResponse:
             "leaderboard": game.board(project=project, study=study, limit=10)
             if studies.results_visible(study) else [],
             "daily": request.GET.get("daily") or request.POST.get("daily") or "",
+            "room": (request.GET.get("room") or request.POST.get("room") or "")[:8],
         },
         status=400 if errors else 200,
     )

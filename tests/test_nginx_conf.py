@@ -29,6 +29,9 @@ def _shipped_servers(*, http_port: int, https_port: int, upstream: str, work: Pa
     """The shipped upstream and server blocks, pointed at loopback ports and ``work``."""
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     conf = re.sub(r"server 127\.0\.0\.1:8000[^;]*;", f"server {upstream};", conf)
+    # the ASGI upstream (rooms' websockets) too: the test's one Django server stands in for it
+    assert re.search(r"server 127\.0\.0\.1:8001[^;]*;", conf), "deploy/nginx.conf has no ASGI upstream"
+    conf = re.sub(r"server 127\.0\.0\.1:8001[^;]*;", f"server {upstream};", conf)
     conf = re.sub(r"\n\s*listen \[::\]:\d+[^;]*;", "", conf)
     conf = conf.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
     conf = re.sub(r"listen 443 ([^;]*);", rf"listen 127.0.0.1:{https_port} \1;", conf)
@@ -114,3 +117,20 @@ def test_https_serves_the_site_over_tls_1_2_and_1_3(shipped_nginx):
     conn12 = http.client.HTTPSConnection("127.0.0.1", https_port, timeout=60, context=tls12)
     assert _get(conn12, "/healthz").status == 200
     assert conn12.sock.version() == "TLSv1.2"
+
+
+def test_ws_location_upgrades_to_the_asgi_upstream(shipped_nginx):
+    """/ws/ goes to the ASGI upstream with the Upgrade and Connection headers passed on."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    block = conf[conf.index("location /ws/"):]
+    block = block[: block.index("}")]
+    assert "proxy_http_version 1.1;" in block and "proxy_set_header Upgrade $http_upgrade;" in block
+    assert "proxy_set_header Connection $connection_upgrade;" in block and "proxy_pass http://earshot_asgi;" in block
+    _, https_port = shipped_nginx
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    conn = http.client.HTTPSConnection("127.0.0.1", https_port, timeout=60, context=context)
+    # the stand-in upstream is Django over WSGI: its own 404 (not nginx's 502) shows the request got there
+    resp = _get(conn, "/ws/rooms/NOPE1/")
+    assert resp.status == 404 and resp.getheader("Server") == "nginx"

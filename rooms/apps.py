@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class RoomsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "rooms"
+    verbose_name = "Live rooms"

@@ -1,0 +1,9 @@
+"""Websocket routes of the live rooms."""
+
+from django.urls import path
+
+from .consumers import RoomConsumer
+
+websocket_urlpatterns = [
+    path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
+]
