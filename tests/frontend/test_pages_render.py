@@ -315,6 +315,11 @@ def _play(walk: Walk, project, guests: int = 2) -> set[str]:
             _answer(walk, client, slug, presentation, next(counter))
         walk.go(client, "guest", reverse("quiz:daily", args=[slug]))
         walk.go(client, "guest", reverse("quiz:versus", args=[slug]))
+        # live rooms: host one (the lobby page), then its page by code (tests/rooms play it)
+        walk.go(client, "guest", reverse("rooms:home", args=[slug]))
+        hosted = walk.go(client, "guest", reverse("rooms:home", args=[slug]), method="post")
+        if hosted.redirect_chain:
+            walk.go(client, "guest", hosted.redirect_chain[-1][0])
         walk.go(client, "guest", reverse("quiz:leaderboard", args=[slug]) + "?mode=free")
         if answered:
             walk.go(client, "guest", reverse("judging:challenge_submit", args=[slug]),
