@@ -74,3 +74,12 @@ def test_demo_listening_reports_rank_the_systems_in_degradation_order(client, dj
     visitor = services.annotator_enrol(campaign=Campaign.objects.get(slug="demo-mushra"), user=guest_create(),
                                        consent=True)
     assert services.assignment_next_for_annotator(visitor) is not None
+
+
+def test_demo_mushra_report_page_shows_the_simulated_listening_test(client):
+    call_command("quiz_demo", "--players", "0")
+    from django.contrib.auth import get_user_model
+
+    client.force_login(get_user_model().objects.get(username="researcher"))
+    page = client.get(reverse("annotation:campaign_report", args=["demo", "demo-mushra"])).content.decode()
+    assert 'id="listening-test"' in page and "<td>noise-30db</td>" in page and "<td>lp3500</td>" in page
