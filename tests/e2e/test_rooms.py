@@ -36,6 +36,13 @@ def asgi_server(settings):
     settings.EARSHOT_ROOM_FINAL_WINDOW_S = 120.0
     for connection in connections.all():
         connection.close()
+    # nor the broker connections Celery cached: multiprocessing's after-fork hooks make kombu
+    # close them in the child, which then reads replies (BRPOP) meant for this process, and
+    # a later test here waits on that socket forever
+    from config.celery import app as celery_app
+    from tests.celery_worker import _drop_cached_connections
+
+    _drop_cached_connections(celery_app)
     process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler))  # forked: it inherits the test database's name
     process.daemon = True
     process.start()
