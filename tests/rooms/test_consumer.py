@@ -13,6 +13,15 @@ from rooms import services
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def _run(coroutine):
+    """Run ``coroutine`` on a fresh event loop in its own thread: an earlier test of the
+    session (a sync Playwright page, say) may leave a loop running on this thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 @pytest.fixture(autouse=True)
 def _close_consumer_connections():
     """The consumers' database work runs on asgiref's one sync thread: close its connection after."""
@@ -20,7 +29,7 @@ def _close_consumer_connections():
     from asgiref.sync import sync_to_async
     from django.db import connections
 
-    asyncio.run(sync_to_async(connections.close_all)())
+    _run(sync_to_async(connections.close_all)())
 
 
 def _cookie(user) -> bytes:
@@ -105,7 +114,7 @@ def test_buzz_locks_the_other_player_out_and_the_ruling_reaches_both(room_of_two
         await a.disconnect()
         await b.disconnect()
 
-    asyncio.run(play())
+    _run(play())
 
 
 def test_sockets_without_a_seat_or_from_another_site_are_refused(room_of_two, make_user):
@@ -117,10 +126,10 @@ def test_sockets_without_a_seat_or_from_another_site_are_refused(room_of_two, ma
             await comm.disconnect()
         return ok
 
-    assert not asyncio.run(connect(_socket(room.code, None)))  # anonymous
-    assert not asyncio.run(connect(_socket(room.code, _cookie(make_user()))))  # not seated
-    assert not asyncio.run(connect(_socket("NOPE9", _cookie(host_user))))  # no such room
-    assert not asyncio.run(connect(_socket(room.code, _cookie(host_user), origin=b"https://evil.example")))
+    assert not _run(connect(_socket(room.code, None)))  # anonymous
+    assert not _run(connect(_socket(room.code, _cookie(make_user()))))  # not seated
+    assert not _run(connect(_socket("NOPE9", _cookie(host_user))))  # no such room
+    assert not _run(connect(_socket(room.code, _cookie(host_user), origin=b"https://evil.example")))
 
 
 def test_bad_messages_get_an_error_naming_the_field(room_of_two):
@@ -137,6 +146,6 @@ def test_bad_messages_get_an_error_naming_the_field(room_of_two):
         await a.disconnect()
         return error, pong
 
-    error, pong = asyncio.run(talk())
+    error, pong = _run(talk())
     assert error["field"] == "question"
     assert pong["t"] == 5 and pong["server"] > 0
