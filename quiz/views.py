@@ -367,7 +367,7 @@ def _question_page(request: HttpRequest, project: Project, study: QuizStudy, pre
 def _play_text() -> dict[str, str]:
     """The question page script's strings, translated (``%(name)s`` placeholders filled in the page)."""
     return {
-        "chooseFirst": _("Choose an option first (keys 1–4)."),
+        "chooseFirst": _("Choose an option first: click it or press its number key."),
         "typeFirst": _("Type an answer first."),
         "sendFailed": _("Could not send your answer. Try again."),
         "revealFailed": _("Could not reveal the next clue."),
