@@ -154,6 +154,22 @@ def _check_database(plan: list[dict], questions: int) -> list[str]:
     return problems
 
 
+def _wait_for_port(server: subprocess.Popen, port: int, limit_s: float = 90.0) -> None:
+    """Wait until the server accepts connections (start-up takes seconds on a loaded machine)."""
+    import socket
+
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            sys.exit(f"the server exited with {server.returncode}: see its log")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.25)
+    sys.exit(f"the server did not listen on port {port} within {limit_s:.0f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=20)
@@ -167,13 +183,13 @@ def main() -> None:
     if not os.environ.get("EARSHOT_CHANNEL_REDIS_URL"):
         sys.exit("Set EARSHOT_CHANNEL_REDIS_URL (the Redis channel layer, as deployed).")
     plan, _slug = _setup(args.rooms, args.players, args.questions)
+    log_fd, log_path = tempfile.mkstemp(prefix="rooms-bench-daphne-", suffix=".log")
     server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(args.port),
                                "config.asgi:application"], env=dict(os.environ),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                              stdout=subprocess.DEVNULL, stderr=log_fd)
+    print(f"server log: {log_path}")
     try:
-        time.sleep(4)
-        if server.poll() is not None:
-            sys.exit(server.stderr.read().decode())
+        _wait_for_port(server, args.port)
         latencies: list[float] = []
         problems: list[str] = []
         load_before = os.getloadavg()
