@@ -16,6 +16,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config import env as envcheck
+from config.channel_layers import channel_layers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # An optional env file (KEY=value lines, e.g. /etc/earshot/env); real variables win.
@@ -98,12 +99,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 # seconds a room question stays open after its last clue ends (rooms.protocol)
 EARSHOT_ROOM_FINAL_WINDOW_S = env_float("EARSHOT_ROOM_FINAL_WINDOW_S", 6.0)
-_CHANNEL_REDIS_URL = os.environ.get("EARSHOT_CHANNEL_REDIS_URL", "")
-CHANNEL_LAYERS = (
-    {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                 "CONFIG": {"hosts": [_CHANNEL_REDIS_URL], "capacity": 1500, "expiry": 30}}}
-    if _CHANNEL_REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-)
+CHANNEL_LAYERS = channel_layers(os.environ.get("EARSHOT_CHANNEL_REDIS_URL", ""))
 
 TEMPLATES = [
     {
