@@ -3,8 +3,11 @@
 The page joins through the HTTP views first (``rooms.views``: access, consent and
 seating); the socket only accepts a player who already has a seat. Every change goes
 through ``rooms.services`` (row locks decide races) and its events are broadcast to
-the room's group. Each socket keeps a timer for the room's next clock event and calls
-``room_tick`` when it falls; the lock makes one of them act, the rest find nothing to do.
+the room's group. Each server process keeps one :class:`RoomClock` per room it has
+sockets of: it reads when the room's clock next needs ``room_tick`` and calls it
+then; any event of the room makes it read again. With several processes each one's
+clock calls ``room_tick``; the row lock makes one of them act, the rest find nothing
+to do.
 """
 
 from __future__ import annotations
@@ -12,9 +15,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import connections
 
 from accounts.permissions import can_play
 
@@ -35,12 +41,87 @@ def _group(code: str) -> str:
 # wrong answer or a time-out) or another question starts.
 _buzz_locks: dict[tuple[int, int], asyncio.Lock] = {}
 _buzz_won: dict[tuple[int, int], int] = {}
+# Buzzes take their own database thread: a burst of them (every room buzzing as its
+# first clue plays) must not queue behind other rooms' answers, reveals and next
+# questions on asgiref's one sync thread. One thread is enough: a buzz is a short
+# transaction, and buzzes queue only behind each other.
+_buzz_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rooms-buzz")
+
+
+def close_buzz_connections() -> None:
+    """Close the buzz thread's database connection (tests do, before the test database goes)."""
+    _buzz_thread.submit(connections.close_all).result()
+
+
+class RoomClock:
+    """The room's clock in this process: one timer however many of its sockets are here.
+
+    A socket's page joining, or any event of the room (a buzz, a ruling, a reveal),
+    calls :meth:`poke`; a burst of events coalesces into one read of the next due time.
+    Reading it per socket instead cost a database call per player per event, and they
+    queued on the one database thread in front of the next buzz.
+    """
+
+    def __init__(self, room, broadcast) -> None:
+        self.room = room
+        self.broadcast = broadcast  # async (events) -> None: send to the room's group
+        self.sockets = 0
+        self.changed = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    def poke(self) -> None:
+        self.changed.set()
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._run())
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def _run(self) -> None:
+        try:
+            while self.sockets > 0:
+                self.changed.clear()
+                delay = await database_sync_to_async(services.seconds_to_next_tick)(self.room)
+                if self.changed.is_set():
+                    continue  # something happened while reading: read again
+                try:
+                    await asyncio.wait_for(self.changed.wait(), delay)
+                    continue  # an event came first: the due time may have moved
+                except TimeoutError:
+                    pass
+                events = await database_sync_to_async(services.room_tick)(room=self.room)
+                if events:
+                    await self.broadcast(events)
+                else:  # another process acted first, or the clock was read early: look again shortly
+                    await asyncio.sleep(0.02)
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # the next event or socket restarts it
+            logger.exception("room %s: clock failed", self.room.code)
+
+
+_clocks: dict[int, RoomClock] = {}
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     room = None
     seat = None
-    timer: asyncio.Task | None = None
+    clock: RoomClock | None = None
+
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch, without its ``aclose_old_connections()`` before each message.
+
+        That call runs on asgiref's one sync thread, so every event delivered to every
+        socket (a buzz to each of a room's players) queued behind whatever database
+        work other rooms had there: about a second per broadcast under load. This
+        consumer touches the database only through ``database_sync_to_async``, which
+        closes stale connections on the thread that uses them.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -56,7 +137,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "hello", "you": self.seat.pk,
                               "host": self.seat.responder_id == self.room.host_id})
         await self._broadcast([await database_sync_to_async(services.state_event)(self.room)])
-        self._arm()
+        self.clock = _clocks.get(self.room.pk)
+        if self.clock is None:
+            self.clock = _clocks[self.room.pk] = RoomClock(self.room, self._broadcast)
+        self.clock.sockets += 1
+        self.clock.poke()
 
     @staticmethod
     def _seat(code: str, user) -> RoomPlayer | None:
@@ -69,8 +154,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             .filter(room=room, responder__user=user).first()
 
     async def disconnect(self, close_code: int) -> None:
-        if self.timer:
-            self.timer.cancel()
+        if self.clock is not None:
+            self.clock.sockets -= 1
+            if self.clock.sockets <= 0:
+                self.clock.stop()
+                if _clocks.get(self.room.pk) is self.clock:
+                    del _clocks[self.room.pk]
+            self.clock = None
         if self.seat is not None and self.room is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await database_sync_to_async(services.seat_connected)(self.seat, -1)
@@ -106,8 +196,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def _handle(self, kind: str, fields: dict) -> list[dict]:
         handler = {"start": self._start, "buzz": self._buzz, "answer": self._answer, "next": self._next}[kind]
+        run = (database_sync_to_async(handler, thread_sensitive=False, executor=_buzz_thread) if kind == "buzz"
+               else database_sync_to_async(handler))
         try:
-            events = await database_sync_to_async(handler)(fields)
+            events = await run(fields)
         except services.RoomError as exc:
             await self.send_json({"type": "error", "field": exc.field, "message": exc.message})
             return []
@@ -150,24 +242,5 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 _buzz_won.pop(key, None)
                 _buzz_locks.pop(key, None)
         await self.send_json(event)
-        if message["event"].get("type") in ("state", "question", "buzz", "ruling", "end"):
-            self._arm()
-
-    def _arm(self) -> None:
-        if self.timer and not self.timer.done():
-            self.timer.cancel()
-        self.timer = asyncio.ensure_future(self._wait_and_tick())
-
-    async def _wait_and_tick(self) -> None:
-        try:
-            delay = await database_sync_to_async(services.seconds_to_next_tick)(self.room)
-            if delay is None:
-                return
-            await asyncio.sleep(delay)
-            events = await database_sync_to_async(services.room_tick)(room=self.room)
-            if events:
-                await self._broadcast(events)
-            else:
-                self._arm()  # another page acted first, or nothing was due yet: wait for the next event
-        except asyncio.CancelledError:
-            pass
+        if kind in ("state", "question", "buzz", "ruling", "end") and self.clock is not None:
+            self.clock.poke()

@@ -77,6 +77,11 @@ class RoomQuestion(models.Model):
     winner = models.ForeignKey(RoomPlayer, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     revealed = models.PositiveSmallIntegerField(default=1, help_text="Clues the server has revealed.")
     ended_at = models.DateTimeField(null=True, blank=True)
+    clip_durations = models.JSONField(
+        default=list, blank=True,
+        help_text="Seconds of each clue's clip, fixed when the question begins: its clock (rooms.protocol).")
+    clip_ids = models.JSONField(default=list, blank=True,
+                                help_text="Public ids of the clue clips, in order, fixed when the question begins.")
 
     class Meta:
         ordering = ["room", "index"]

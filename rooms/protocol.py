@@ -61,11 +61,21 @@ class Schedule:
         index = self.revealed(t) - 1
         return index, max(0.0, t - self.starts[index])
 
-    def next_event(self, t: float) -> float | None:
-        """Question time of the next clue start, or of the dead line; ``None`` once past both."""
-        later = [s for s in self.starts if s > t]
-        if later:
-            return later[0]
+    def next_event(self, t: float, revealed: int | None = None) -> float | None:
+        """Question time of the next clue start, or of the dead line; ``None`` once past both.
+
+        With ``revealed`` (clues the server has already revealed) the next event is the
+        start of the first clue not yet revealed, even if that time has passed (it is
+        due now); the starts of revealed clues are not events (nothing happens there).
+        """
+        if revealed is not None:
+            pending = self.starts[max(revealed, 0):]
+            if pending:
+                return pending[0]
+        else:
+            later = [s for s in self.starts if s > t]
+            if later:
+                return later[0]
         return self.dead_at if t < self.dead_at else None
 
 

@@ -93,18 +93,36 @@ def room_join(*, room: Room, responder: Responder) -> RoomPlayer:
 
 
 def _current(room: Room) -> RoomQuestion | None:
-    return room.questions.order_by("-index").first()
+    return room.questions.select_related("question", "buzzer").order_by("-index").first()
+
+
+def _clue_clips(question: Question) -> tuple[list[float], list[str]]:
+    """(durations, public ids) of the clips a room plays for ``question``, in order: all
+    clues of a pyramid, the first clip otherwise."""
+    rows = list(QuestionClip.objects.filter(question_id=question.pk).order_by("position")
+                .values_list("clip__duration_s", "clip__public_id"))
+    if not question.pyramidal:
+        rows = rows[:1]
+    return [max(float(d or 0.0), 0.1) for d, _ in rows], [pid for _, pid in rows]
 
 
 def schedule_of(room_question: RoomQuestion) -> protocol.Schedule:
-    durations = list(QuestionClip.objects.filter(question_id=room_question.question_id).order_by("position")
-                     .values_list("clip__duration_s", flat=True))
-    if not room_question.question.pyramidal:
-        durations = durations[:1] if durations else []
+    """The question's clue clock, from the clip lengths fixed when it began (no query)."""
+    durations = room_question.clip_durations or _clue_clips(room_question.question)[0]
     return protocol.schedule_for(
-        [max(float(d or 0.0), 0.1) for d in durations],
+        durations,
         final_window_s=float(getattr(settings, "EARSHOT_ROOM_FINAL_WINDOW_S", protocol.FINAL_WINDOW_S)),
     )
+
+
+def _locked_current(room: Room, *related: str) -> RoomQuestion | None:
+    """The room's current question, its row locked (only its own row) until the transaction ends."""
+    query = RoomQuestion.objects.filter(room=room).order_by("-index")
+    if related:
+        query = query.select_related(*related).select_for_update(of=("self",))
+    else:
+        query = query.select_for_update()
+    return query.first()
 
 
 def _now_t(rq: RoomQuestion, now: datetime) -> float:
@@ -157,15 +175,16 @@ def room_start(*, room: Room, by: RoomPlayer, now: datetime | None = None) -> li
 
 
 def _begin(room: Room, index: int, question: Question, now: datetime) -> RoomQuestion:
-    rq = RoomQuestion.objects.create(room=room, index=index, question=question, started_at=now)
+    durations, clip_ids = _clue_clips(question)
+    rq = RoomQuestion.objects.create(room=room, index=index, question=question, started_at=now,
+                                     clip_durations=durations, clip_ids=clip_ids)
     _serve(rq, list(room.players.select_related("responder")))
     return rq
 
 
 def _clip_urls(rq: RoomQuestion, revealed: int) -> list[str]:
-    clips = (QuestionClip.objects.filter(question_id=rq.question_id).order_by("position")
-             .values_list("clip__public_id", flat=True))
-    return [reverse("quiz:clip_audio", args=[pid]) for pid in list(clips)[:revealed]]
+    clip_ids = rq.clip_ids or _clue_clips(rq.question)[1]
+    return [reverse("quiz:clip_audio", args=[pid]) for pid in clip_ids[:revealed]]
 
 
 def _epoch_ms(rq: RoomQuestion, t: float) -> int:
@@ -212,7 +231,7 @@ def room_tick(*, room: Room, now: datetime | None = None) -> list[dict]:
     events: list[dict] = []
     room = Room.objects.get(pk=room.pk)  # the caller's copy may be older than the last start
     with transaction.atomic():
-        rq = RoomQuestion.objects.select_for_update().filter(room=room).order_by("-index").first()
+        rq = _locked_current(room)
         if rq is None or room.phase != RoomPhase.PLAYING:
             return events
         schedule = schedule_of(rq)
@@ -246,10 +265,15 @@ def _answer_deadline(rq: RoomQuestion) -> datetime:
 
 
 def room_buzz(*, room: Room, seat: RoomPlayer, question_index: int, now: datetime | None = None) -> list[dict]:
-    """Take a buzz. The first to lock the question's row wins; the rest are told they were late."""
+    """Take a buzz. The first to lock the question's row wins; the rest are told they were late.
+
+    This is the path every player of a room races on, so it reads only what it must
+    (the clock is stored on the room question; the seat's presentation was made when
+    the question was served) and writes the buzz, the presentation's buzz and its event.
+    """
     now = now or timezone.now()
     with transaction.atomic():
-        rq = RoomQuestion.objects.select_for_update().filter(room=room).order_by("-index").first()
+        rq = _locked_current(room)
         if rq is None or rq.index != question_index:
             raise RoomError("question", "that question is over")
         if rq.phase != QuestionPhase.OPEN:
@@ -263,20 +287,23 @@ def room_buzz(*, room: Room, seat: RoomPlayer, question_index: int, now: datetim
             raise RoomError("buzz", "time is up for this question")
         clue_index, clue_time_s = schedule.position(t)
         clue_index = min(clue_index, rq.revealed - 1)
-        presentation = presentation_get_or_create(responder=seat.responder, question=rq.question, mode=Mode.FREE)
-        RoomBuzz.objects.create(room_question=rq, player=seat, presentation=presentation, buzzed_at=now,
+        presentation_id = (Presentation.objects.filter(responder_id=seat.responder_id, question_id=rq.question_id,
+                                                       mode=Mode.FREE).values_list("pk", flat=True).first()
+                           or presentation_get_or_create(responder=seat.responder, question=rq.question,
+                                                         mode=Mode.FREE).pk)
+        RoomBuzz.objects.create(room_question=rq, player=seat, presentation_id=presentation_id, buzzed_at=now,
                                 clue_index=clue_index, clue_time_s=clue_time_s,
                                 position=protocol.buzz_fraction(schedule, clue_index, clue_time_s))
-        Presentation.objects.filter(pk=presentation.pk).update(
+        Presentation.objects.filter(pk=presentation_id).update(
             buzzed_at=now, buzz_clue_index=clue_index, buzz_clue_time_s=clue_time_s)
-        PresentationEvent.objects.create(presentation=presentation, kind=PresentationEvent.Kind.BUZZ,
+        PresentationEvent.objects.create(presentation_id=presentation_id, kind=PresentationEvent.Kind.BUZZ,
                                          clue_index=clue_index, at=now,
                                          detail={"clue_time_s": clue_time_s, "room": room.code})
         rq.phase, rq.buzzer, rq.paused_at = QuestionPhase.BUZZED, seat, now
         rq.save(update_fields=["phase", "buzzer", "paused_at"])
-        study = study_for(room.project)
+        answer_seconds = study_for(room.project).answer_seconds
     return [{"type": "buzz", "question": rq.index, "player": seat.pk, "name": seat.name,
-             "clue_index": clue_index, "answer_seconds": study.answer_seconds}]
+             "clue_index": clue_index, "answer_seconds": answer_seconds}]
 
 
 def _ruling_payload(rq: RoomQuestion, response: Response | None, study) -> dict:
@@ -297,8 +324,7 @@ def room_answer(*, room: Room, seat: RoomPlayer, question_index: int, text: str,
     now = now or timezone.now()
     events: list[dict] = []
     with transaction.atomic():
-        rq = RoomQuestion.objects.select_for_update().select_related("question").filter(room=room) \
-            .order_by("-index").first()
+        rq = _locked_current(room, "question")
         if rq is None or rq.index != question_index:
             raise RoomError("question", "that question is over")
         if rq.phase != QuestionPhase.BUZZED or rq.buzzer_id != seat.pk:
@@ -421,7 +447,7 @@ def room_next(*, room: Room, by: RoomPlayer, question_index: int, now: datetime 
     now = now or timezone.now()
     room = Room.objects.get(pk=room.pk)
     with transaction.atomic():
-        rq = RoomQuestion.objects.select_for_update().filter(room=room).order_by("-index").first()
+        rq = _locked_current(room)
         if rq is None or rq.index != question_index or rq.phase not in (QuestionPhase.WON, QuestionPhase.DEAD):
             return []
         return _advance(room, rq, now)
@@ -438,7 +464,7 @@ def seconds_to_next_tick(room: Room, now: datetime | None = None) -> float | Non
         return max(0.0, (_answer_deadline(rq) - now).total_seconds()) + 0.05
     if rq.phase == QuestionPhase.OPEN:
         t = _now_t(rq, now)
-        nxt = schedule_of(rq).next_event(t)
+        nxt = schedule_of(rq).next_event(t, revealed=rq.revealed)
         return None if nxt is None else max(0.0, nxt - t) + 0.02
     if rq.ended_at is None:
         return None

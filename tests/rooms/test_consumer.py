@@ -30,6 +30,9 @@ def _close_consumer_connections():
     from django.db import connections
 
     _run(sync_to_async(connections.close_all)())
+    from rooms.consumers import close_buzz_connections
+
+    close_buzz_connections()
 
 
 def _cookie(user) -> bytes:
@@ -149,3 +152,34 @@ def test_bad_messages_get_an_error_naming_the_field(room_of_two):
     error, pong = _run(talk())
     assert error["field"] == "question"
     assert pong["t"] == 5 and pong["server"] > 0
+
+
+def test_room_events_reach_pages_while_the_database_thread_is_busy(room_of_two):
+    """A broadcast must not wait for asgiref's sync thread (busy with another room's
+    answer, say): Channels' own dispatch queued on it before every message."""
+    import time
+
+    from asgiref.sync import sync_to_async
+    from channels.layers import get_channel_layer
+
+    room, (host_user, _) = room_of_two
+    cookie = _cookie(host_user)
+
+    async def scenario():
+        a = _socket(room.code, cookie)
+        assert (await a.connect())[0]
+        await _until(a, "hello")
+        await _until(a, "state")
+        busy = asyncio.ensure_future(sync_to_async(time.sleep)(5.0))  # the one sync thread, taken
+        await asyncio.sleep(0.2)
+        await get_channel_layer().group_send(f"room.{room.code}", {
+            "type": "room.event", "event": {"type": "buzz", "question": 0, "player": 1, "name": "x"}})
+        got = await _until(a, "buzz", timeout=10)
+        arrived_while_busy = not busy.done()
+        await busy
+        await a.disconnect()
+        return got, arrived_while_busy
+
+    got, arrived_while_busy = _run(scenario())
+    assert got["player"] == 1
+    assert arrived_while_busy, "the event waited for the busy sync thread"
