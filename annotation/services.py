@@ -1091,7 +1091,7 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
             return SubmitResult(found, created=False)
         campaign = assignment.campaign
         if campaign.status != CampaignStatus.OPEN:
-            raise RatingError("campaign", f"this campaign is {campaign.get_status_display().lower()}: "
+            raise RatingError("campaign", f"this campaign is {campaign.status}: "
                               "your answer was not stored", 409)
         if assignment.status == AssignmentStatus.SUBMITTED:
             raise RatingError("assignment", "this item was already rated", 409)
