@@ -16,6 +16,7 @@ LABELS = {
     "source": gettext_noop("Source"),
     "category": gettext_noop("Category"),
     "questions": gettext_noop("Questions"),
+    # xgettext:no-python-format
     "share_of_bank": gettext_noop("% of bank"),
     "clips": gettext_noop("Clips"),
     "mean_clip_duration_s": gettext_noop("Mean clip duration (s)"),
@@ -26,7 +27,9 @@ LABELS = {
     "n": "n",
     "correct": gettext_noop("Right"),
     "accuracy": gettext_noop("Accuracy"),
+    # xgettext:no-python-format
     "ci_low": gettext_noop("95% CI low"),
+    # xgettext:no-python-format
     "ci_high": gettext_noop("95% CI high"),
     "interval": gettext_noop("Interval"),
     "question_id": gettext_noop("Question"),
@@ -44,7 +47,9 @@ LABELS = {
     "value": gettext_noop("Value"),
     "responders": gettext_noop("Responders"),
     "theta": "θ",
+    # xgettext:no-python-format
     "theta_low": gettext_noop("θ 95% low"),
+    # xgettext:no-python-format
     "theta_high": gettext_noop("θ 95% high"),
     "fit_id": gettext_noop("Fit #"),
     "joint_theta": gettext_noop("θ joint fit"),
@@ -52,32 +57,42 @@ LABELS = {
     "fit_responses": gettext_noop("Responses in the fit"),
     "followed": gettext_noop("Followed the counterfactual speech"),
     "sf_score": gettext_noop("Speech faithfulness"),
+    # xgettext:no-python-format
     "sf_ci_low": gettext_noop("Faithfulness 95% low"),
+    # xgettext:no-python-format
     "sf_ci_high": gettext_noop("Faithfulness 95% high"),
     "known_n": gettext_noop("n known (right on factual)"),
     "known_followed": gettext_noop("Known and followed"),
     "sf_known": gettext_noop("Faithfulness when known"),
+    # xgettext:no-python-format
     "sf_known_ci_low": gettext_noop("When known 95% low"),
+    # xgettext:no-python-format
     "sf_known_ci_high": gettext_noop("When known 95% high"),
     "override": gettext_noop("Gave the factual answer instead"),
     "case": gettext_noop("Case"),
     "description": gettext_noop("What happened"),
     "pairs": gettext_noop("Pairs"),
     "share": gettext_noop("Share"),
-    "prompt_variant": gettext_noop("Prompt"),
+    "prompt_variant": gettext_noop("Prompt variant"),
     "k": gettext_noop("Prompts (k)"),
     "mean_accuracy": gettext_noop("Mean over prompts"),
     "sd_accuracy": gettext_noop("SD over prompts"),
+    # xgettext:no-python-format
     "mean_ci_low": gettext_noop("Mean 95% low"),
+    # xgettext:no-python-format
     "mean_ci_high": gettext_noop("Mean 95% high"),
     "mean_interval": gettext_noop("Interval of the mean"),
     "best_prompt": gettext_noop("Best prompt"),
     "best_n": gettext_noop("n (best prompt)"),
     "best_accuracy": gettext_noop("Best prompt accuracy"),
+    # xgettext:no-python-format
     "best_ci_low": gettext_noop("Best 95% low"),
+    # xgettext:no-python-format
     "best_ci_high": gettext_noop("Best 95% high"),
     "best_of_k": gettext_noop("Best-of-k"),
+    # xgettext:no-python-format
     "best_of_k_ci_low": gettext_noop("Best-of-k 95% low"),
+    # xgettext:no-python-format
     "best_of_k_ci_high": gettext_noop("Best-of-k 95% high"),
     "campaign": gettext_noop("Campaign"),
     "criterion": gettext_noop("Criterion"),
@@ -95,7 +110,9 @@ LABELS = {
     "reference_n": gettext_noop("n (reference)"),
     "reference_accuracy": gettext_noop("Reference accuracy"),
     "pas": gettext_noop("Prompt Advantage Score"),
+    # xgettext:no-python-format
     "pas_ci_low": gettext_noop("PAS 95% low"),
+    # xgettext:no-python-format
     "pas_ci_high": gettext_noop("PAS 95% high"),
     "pas_relative": gettext_noop("PAS relative to the reference"),
     "round": gettext_noop("Audit round"),
@@ -114,7 +131,9 @@ MODE_WORDS = {
 AXIS_SUFFIXES = {
     "_passed": gettext_noop("passed"),
     "_rate": gettext_noop("pass rate"),
+    # xgettext:no-python-format
     "_ci_low": gettext_noop("95% low"),
+    # xgettext:no-python-format
     "_ci_high": gettext_noop("95% high"),
 }
 PCT_SUFFIXES = ("accuracy", "share", "share_of_bank", "_rate", "ci_low", "ci_high", "sf_score", "sf_known",
