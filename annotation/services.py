@@ -213,6 +213,16 @@ TEMPLATE_INSTRUCTIONS: dict[str, Any] = {
         "arrow buttons (or the ↑ / ↓ keys for the sample that is playing)."),
 }
 
+def template_instructions(template: str) -> str:
+    """A template's default instructions in the active language ("" when it has none).
+
+    Campaigns store the text in their creator's language at creation, so the form and
+    :func:`campaign_create` call this inside the creator's request.
+    """
+    text = TEMPLATE_INSTRUCTIONS.get(template)
+    return str(text) if text is not None else ""
+
+
 #: the policy fields each policy reads (the form shows only these)
 POLICY_FIELDS: dict[str, tuple[str, ...]] = {
     PolicyKind.PARTITION: ("policy_annotators", "policy_quota"),
@@ -237,7 +247,7 @@ def campaign_create(*, project: Project, name: str, slug: str, template: str = "
         defaults = {k: v for k, v in defaults.items() if not k.startswith("policy")}
     values = {**defaults, **{k: v for k, v in fields.items() if v is not None}}
     if not values.get("instructions") and template in TEMPLATE_INSTRUCTIONS:
-        values["instructions"] = str(TEMPLATE_INSTRUCTIONS[template])
+        values["instructions"] = template_instructions(template)
     if Campaign.objects.filter(project=project, slug=slug).exists():
         raise CampaignError("slug", f"a campaign {slug!r} already exists in this project")
     campaign = Campaign(project=project, name=name, slug=slug, template=template,
