@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class User(AbstractUser):
@@ -64,9 +65,9 @@ class Project(models.Model):
 
 
 class Role(models.TextChoices):
-    OWNER = "owner", "Owner"
-    RESEARCHER = "researcher", "Researcher"
-    PARTICIPANT = "participant", "Participant"
+    OWNER = "owner", _("Owner")
+    RESEARCHER = "researcher", _("Researcher")
+    PARTICIPANT = "participant", _("Participant")
 
 
 class Membership(models.Model):

@@ -270,7 +270,7 @@ def _stopped(campaign: Campaign) -> Response | None:
     """409 for a paused or closed campaign (no work, no code); ``None`` when open."""
     if campaign.status == CampaignStatus.OPEN:
         return None
-    return _error("campaign", f"this campaign is {campaign.get_status_display().lower()}", 409)
+    return _error("campaign", f"this campaign is {campaign.status}", 409)
 
 
 def _json(payload: Any, status_code: int = 200) -> HttpResponse:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import Campaign, PolicyKind, Template
 from .scales import choices_for, template_criteria
-from .services import POLICY_FIELDS, TEMPLATE_DEFAULTS, TEMPLATE_INSTRUCTIONS
+from .services import POLICY_FIELDS, TEMPLATE_DEFAULTS, TEMPLATE_INSTRUCTIONS, template_instructions
 
 POLICY_FIELDS_ALL = sorted({f for fields in POLICY_FIELDS.values() for f in fields})
 
@@ -35,7 +35,7 @@ def form_config() -> dict:
         "templates": {t: {**{k: (v.value if hasattr(v, "value") else v) for k, v in
                              TEMPLATE_DEFAULTS.get(t, {}).items()},
                           "criteria_json": template_criteria_json(t),
-                          "instructions": str(TEMPLATE_INSTRUCTIONS.get(t, ""))} for t in Template.values},
+                          "instructions": template_instructions(t)} for t in Template.values},
         "policy_fields": {str(k): list(v) for k, v in POLICY_FIELDS.items()},
         "all_policy_fields": sorted({f for v in POLICY_FIELDS.values() for f in v}),
     }
@@ -144,7 +144,7 @@ class CampaignForm(forms.ModelForm):
         if data.get("min_listen_fraction") is None:
             data["min_listen_fraction"] = 1.0
         if not (data.get("instructions") or "").strip() and template in TEMPLATE_INSTRUCTIONS:
-            data["instructions"] = str(TEMPLATE_INSTRUCTIONS[template])
+            data["instructions"] = template_instructions(template)
         return data
 
 

@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import F
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Project
 from quiz.models import Clip
@@ -32,20 +33,20 @@ def _access_token() -> str:
 
 
 class Template(models.TextChoices):
-    MOS = "mos", "MOS (ACR 1–5)"
-    NATURALNESS = "naturalness", "Binary naturalness"
-    MULTI_CRITERIA = "multi_criteria", "Multi-criteria yes/no"
-    QA_AUDIT = "qa_audit", "QA audit"
-    QUALITY_0_5 = "quality_0_5", "Quality scoring 0–5"
-    CUSTOM = "custom", "Custom questions"
+    MOS = "mos", _("MOS (ACR 1–5)")
+    NATURALNESS = "naturalness", _("Binary naturalness")
+    MULTI_CRITERIA = "multi_criteria", _("Multi-criteria yes/no")
+    QA_AUDIT = "qa_audit", _("QA audit")
+    QUALITY_0_5 = "quality_0_5", _("Quality scoring 0–5")
+    CUSTOM = "custom", _("Custom questions")
     # listening tests with several stimuli per item (annotation.listening_tests)
-    AB = "ab", "AB preference"
-    ABX = "abx", "ABX discrimination"
-    CCR = "ccr", "CCR / CMOS (−3…+3 against a reference)"
-    DCR = "dcr", "DCR / DMOS (1–5 degradation against a reference)"
-    SMOS = "smos", "SMOS (similarity to a reference, 1–5)"
-    MUSHRA = "mushra", "MUSHRA (ITU-R BS.1534-3)"
-    RANKING = "ranking", "Ranking (order the stimuli)"
+    AB = "ab", _("AB preference")
+    ABX = "abx", _("ABX discrimination")
+    CCR = "ccr", _("CCR / CMOS (−3…+3 against a reference)")
+    DCR = "dcr", _("DCR / DMOS (1–5 degradation against a reference)")
+    SMOS = "smos", _("SMOS (similarity to a reference, 1–5)")
+    MUSHRA = "mushra", _("MUSHRA (ITU-R BS.1534-3)")
+    RANKING = "ranking", _("Ranking (order the stimuli)")
 
 
 #: templates whose items hold several stimuli (``Item.stimuli``) instead of one clip
@@ -54,17 +55,17 @@ MULTI_STIMULUS = frozenset({Template.AB, Template.ABX, Template.CCR, Template.DC
 
 
 class PolicyKind(models.TextChoices):
-    PARTITION = "partition", "Partition (each item to one annotator)"
-    OVERLAP = "overlap", "Overlap k (each item to k annotators)"
-    LISTENER_SAMPLE = "listener_sample", "Listener sample (n items per listener)"
-    AUDIT_SAMPLE = "audit_sample", "Audit sample (n items per batch)"
+    PARTITION = "partition", _("Partition (each item to one annotator)")
+    OVERLAP = "overlap", _("Overlap k (each item to k annotators)")
+    LISTENER_SAMPLE = "listener_sample", _("Listener sample (n items per listener)")
+    AUDIT_SAMPLE = "audit_sample", _("Audit sample (n items per batch)")
 
 
 class CampaignStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    OPEN = "open", "Open"
-    PAUSED = "paused", "Paused"
-    CLOSED = "closed", "Closed"
+    DRAFT = "draft", _("Draft")
+    OPEN = "open", _("Open")
+    PAUSED = "paused", _("Paused")
+    CLOSED = "closed", _("Closed")
 
 
 class Campaign(models.Model):
@@ -139,11 +140,11 @@ class Campaign(models.Model):
 
 
 class ItemKind(models.TextChoices):
-    REGULAR = "regular", "Regular"
-    GOLD = "gold", "Gold (known answer)"
-    TRAP = "trap", "Trap (says which answer to give)"
-    TRAINING = "training", "Training / anchor"
-    QUALIFICATION = "qualification", "Qualification"
+    REGULAR = "regular", _("Regular")
+    GOLD = "gold", _("Gold (known answer)")
+    TRAP = "trap", _("Trap (says which answer to give)")
+    TRAINING = "training", _("Training / anchor")
+    QUALIFICATION = "qualification", _("Qualification")
 
 
 CONTROL_KINDS = (ItemKind.GOLD, ItemKind.TRAP)
@@ -199,13 +200,13 @@ class StimulusRole(models.TextChoices):
     """What a stimulus is in its item. Only ``reference`` is ever named to annotators;
     hidden references and anchors look exactly like systems until after rating."""
 
-    REFERENCE = "reference", "Reference (open, labelled as such)"
-    HIDDEN_REFERENCE = "hidden_reference", "Hidden reference"
-    ANCHOR = "anchor", "Anchor"
-    SYSTEM = "system", "System under test"
-    A = "A", "A (AB / ABX)"
-    B = "B", "B (AB / ABX)"
-    X = "X", "X (ABX: the same audio as A or B)"
+    REFERENCE = "reference", _("Reference (open, labelled as such)")
+    HIDDEN_REFERENCE = "hidden_reference", _("Hidden reference")
+    ANCHOR = "anchor", _("Anchor")
+    SYSTEM = "system", _("System under test")
+    A = "A", _("A (AB / ABX)")
+    B = "B", _("B (AB / ABX)")
+    X = "X", _("X (ABX: the same audio as A or B)")
 
 
 class Stimulus(models.Model):
@@ -233,25 +234,25 @@ class Stimulus(models.Model):
 
 
 class Platform(models.TextChoices):
-    DIRECT = "direct", "Direct link"
-    PROLIFIC = "prolific", "Prolific"
-    OTHER = "other", "Other"
+    DIRECT = "direct", _("Direct link")
+    PROLIFIC = "prolific", _("Prolific")
+    OTHER = "other", _("Other")
 
 
 class Qualification(models.TextChoices):
-    NOT_REQUIRED = "not_required", "Not required"
-    PENDING = "pending", "Pending"
-    PASSED = "passed", "Passed"
-    FAILED = "failed", "Failed"
+    NOT_REQUIRED = "not_required", _("Not required")
+    PENDING = "pending", _("Pending")
+    PASSED = "passed", _("Passed")
+    FAILED = "failed", _("Failed")
 
 
 class Outcome(models.TextChoices):
     """How an annotator's participation ended; decides which code they were given."""
 
-    NONE = "", "Not finished"
-    COMPLETED = "completed", "Completed (quota met)"
-    NO_WORK = "no_work", "No work left (study full)"
-    SCREENED_OUT = "screened_out", "Screened out (failed qualification)"
+    NONE = "", _("Not finished")
+    COMPLETED = "completed", _("Completed (quota met)")
+    NO_WORK = "no_work", _("No work left (study full)")
+    SCREENED_OUT = "screened_out", _("Screened out (failed qualification)")
 
 
 class Annotator(models.Model):
@@ -291,9 +292,9 @@ class Annotator(models.Model):
 
 
 class AssignmentStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    SUBMITTED = "submitted", "Submitted"
-    EXPIRED = "expired", "Expired"
+    ACTIVE = "active", _("Active")
+    SUBMITTED = "submitted", _("Submitted")
+    EXPIRED = "expired", _("Expired")
 
 
 class Assignment(models.Model):

@@ -32,29 +32,45 @@ __all__ = [
     "validate_value",
 ]
 
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for extraction by ``makemessages`` without translating it.
+
+    This module imports no Django, so default labels stay English here; the pages and
+    the rater API translate them when they show them (``annotation.selectors``), and a
+    campaign's own labels, in any language, pass through unchanged.
+    """
+    return message
+
+
 #: scale -> (values, default labels, keyboard keys)
 SCALES: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
-    "acr5": (("1", "2", "3", "4", "5"), ("Bad", "Poor", "Fair", "Good", "Excellent"),
+    "acr5": (("1", "2", "3", "4", "5"),
+             (gettext_noop("Bad"), gettext_noop("Poor"), gettext_noop("Fair"), gettext_noop("Good"),
+              gettext_noop("Excellent")),
              ("1", "2", "3", "4", "5")),
-    "natural": (("natural", "unnatural"), ("Natural", "Unnatural"), ("y", "n")),
-    "yes_no": (("yes", "no"), ("Yes", "No"), ("y", "n")),
+    "natural": (("natural", "unnatural"), (gettext_noop("Natural"), gettext_noop("Unnatural")), ("y", "n")),
+    "yes_no": (("yes", "no"), (gettext_noop("Yes"), gettext_noop("No")), ("y", "n")),
     "score0_5": (("0", "1", "2", "3", "4", "5"), ("0", "1", "2", "3", "4", "5"),
                  ("0", "1", "2", "3", "4", "5")),
     # listening tests with several stimuli (annotation.listening_tests)
     # ITU-T P.800 / P.808 comparison category rating: the second sample against the first
     "ccr7": (("-3", "-2", "-1", "0", "1", "2", "3"),
-             ("Much worse", "Worse", "Slightly worse", "About the same", "Slightly better", "Better",
-              "Much better"), ("1", "2", "3", "4", "5", "6", "7")),
+             (gettext_noop("Much worse"), gettext_noop("Worse"), gettext_noop("Slightly worse"),
+              gettext_noop("About the same"), gettext_noop("Slightly better"), gettext_noop("Better"),
+              gettext_noop("Much better")), ("1", "2", "3", "4", "5", "6", "7")),
     # ITU-T P.800 Annex D degradation category rating
     "dcr5": (("1", "2", "3", "4", "5"),
-             ("Degradation is very annoying", "Degradation is annoying", "Degradation is slightly annoying",
-              "Degradation is audible but not annoying", "Degradation is inaudible"),
+             (gettext_noop("Degradation is very annoying"), gettext_noop("Degradation is annoying"),
+              gettext_noop("Degradation is slightly annoying"),
+              gettext_noop("Degradation is audible but not annoying"),
+              gettext_noop("Degradation is inaudible")),
              ("1", "2", "3", "4", "5")),
     "smos5": (("1", "2", "3", "4", "5"),
-              ("Not at all similar", "Slightly similar", "Moderately similar", "Very similar",
-               "Extremely similar"), ("1", "2", "3", "4", "5")),
+              (gettext_noop("Not at all similar"), gettext_noop("Slightly similar"),
+               gettext_noop("Moderately similar"), gettext_noop("Very similar"),
+               gettext_noop("Extremely similar")), ("1", "2", "3", "4", "5")),
     # AB: the value is the chosen stimulus' role (A or B), never its on-screen place
-    "preference": (("A", "B", "none"), ("A", "B", "No preference"), ("a", "b", "n")),
+    "preference": (("A", "B", "none"), ("A", "B", gettext_noop("No preference")), ("a", "b", "n")),
     "forced_ab": (("A", "B"), ("A", "B"), ("a", "b")),
     # ITU-R BS.1534-3: a 0-100 continuous quality scale, stored as whole numbers
     "mushra100": (tuple(str(v) for v in range(101)), tuple(str(v) for v in range(101)),
@@ -67,27 +83,35 @@ ITEM_SCALES = ("rank",)
 MAX_RANK = 16
 
 TEMPLATES: dict[str, list[dict[str, Any]]] = {
-    "mos": [{"key": "mos", "label": "Overall quality", "scale": "acr5"}],
-    "naturalness": [{"key": "natural", "label": "Does this sound natural?", "scale": "natural"}],
+    "mos": [{"key": "mos", "label": gettext_noop("Overall quality"), "scale": "acr5"}],
+    "naturalness": [{"key": "natural", "label": gettext_noop("Does this sound natural?"),
+                     "scale": "natural"}],
     "multi_criteria": [
-        {"key": "grammatical", "label": "Grammatical", "scale": "yes_no"},
-        {"key": "natural_aloud", "label": "Natural when read aloud", "scale": "yes_no"},
-        {"key": "plausible", "label": "Plausible replacement", "scale": "yes_no"},
+        {"key": "grammatical", "label": gettext_noop("Grammatical"), "scale": "yes_no"},
+        {"key": "natural_aloud", "label": gettext_noop("Natural when read aloud"), "scale": "yes_no"},
+        {"key": "plausible", "label": gettext_noop("Plausible replacement"), "scale": "yes_no"},
     ],
     "qa_audit": [
-        {"key": "grounded", "label": "Factually grounded in the audio", "scale": "yes_no"},
-        {"key": "correct", "label": "Answer is correct", "scale": "yes_no"},
-        {"key": "diverse", "label": "Question type adds diversity", "scale": "yes_no", "comment": True},
+        {"key": "grounded", "label": gettext_noop("Factually grounded in the audio"), "scale": "yes_no"},
+        {"key": "correct", "label": gettext_noop("Answer is correct"), "scale": "yes_no"},
+        {"key": "diverse", "label": gettext_noop("Question type adds diversity"),
+         "scale": "yes_no", "comment": True},
     ],
-    "quality_0_5": [{"key": "quality", "label": "Response quality", "scale": "score0_5", "comment": True}],
+    "quality_0_5": [{"key": "quality", "label": gettext_noop("Response quality"),
+                     "scale": "score0_5", "comment": True}],
     "custom": [],
-    "ab": [{"key": "preference", "label": "Which sample do you prefer?", "scale": "preference"}],
-    "abx": [{"key": "abx", "label": "Is X the same as A or as B?", "scale": "forced_ab"}],
-    "ccr": [{"key": "cmos", "label": "Compared with the first sample, the second sample is", "scale": "ccr7"}],
-    "dcr": [{"key": "dmos", "label": "Degradation compared with the reference", "scale": "dcr5"}],
-    "smos": [{"key": "smos", "label": "How similar is the voice to the reference?", "scale": "smos5"}],
-    "mushra": [{"key": "mushra", "label": "Basic audio quality", "scale": "mushra100"}],
-    "ranking": [{"key": "rank", "label": "Order the samples from best (1) to worst", "scale": "rank"}],
+    "ab": [{"key": "preference", "label": gettext_noop("Which sample do you prefer?"),
+            "scale": "preference"}],
+    "abx": [{"key": "abx", "label": gettext_noop("Is X the same as A or as B?"), "scale": "forced_ab"}],
+    "ccr": [{"key": "cmos", "label": gettext_noop("Compared with the first sample, the second sample is"),
+             "scale": "ccr7"}],
+    "dcr": [{"key": "dmos", "label": gettext_noop("Degradation compared with the reference"),
+             "scale": "dcr5"}],
+    "smos": [{"key": "smos", "label": gettext_noop("How similar is the voice to the reference?"),
+              "scale": "smos5"}],
+    "mushra": [{"key": "mushra", "label": gettext_noop("Basic audio quality"), "scale": "mushra100"}],
+    "ranking": [{"key": "rank", "label": gettext_noop("Order the samples from best (1) to worst"),
+                 "scale": "rank"}],
 }
 
 

@@ -20,6 +20,7 @@ import pandas as pd
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.translation import gettext
 
 from accounts.models import Project
 
@@ -252,20 +253,34 @@ def item_payload(assignment: Assignment) -> dict[str, Any]:
         "reference": item.reference,
         "response": item.response,
         "criteria": [
-            {"key": c["key"], "label": c["label"], "comment": c.get("comment", False),
-             "choices": [{"value": ch.value, "label": ch.label, "key": ch.key} for ch in choices_for(c)]}
+            {"key": c["key"], "label": _shown(c["label"]), "comment": c.get("comment", False),
+             "choices": [{"value": ch.value, "label": _shown(ch.label), "key": ch.key} for ch in choices_for(c)]}
             for c in campaign.criteria
         ],
     }
 
 
+def _shown(label: str) -> str:
+    """A scale or criterion label in the viewer's language.
+
+    The defaults of ``annotation.scales`` are in the catalogs; a campaign's own labels
+    (any language) come back unchanged. An empty label stays empty (``gettext("")``
+    would return the catalog's header).
+    """
+    return gettext(label) if label else label
+
+
 def _criteria_payload(campaign: Campaign) -> list[dict[str, Any]]:
     out = []
     for c in campaign.criteria:
-        entry = {"key": c["key"], "label": c["label"], "comment": c.get("comment", False), "scale": c["scale"],
-                 "choices": [{"value": ch.value, "label": ch.label, "key": ch.key} for ch in choices_for(c)]}
         if c["scale"] == "mushra100":  # a slider, not 101 buttons
-            entry["choices"], entry["min"], entry["max"] = [], 0, 100
+            choices: list[dict[str, Any]] = []
+        else:
+            choices = [{"value": ch.value, "label": _shown(ch.label), "key": ch.key} for ch in choices_for(c)]
+        entry = {"key": c["key"], "label": _shown(c["label"]), "comment": c.get("comment", False),
+                 "scale": c["scale"], "choices": choices}
+        if c["scale"] == "mushra100":
+            entry["min"], entry["max"] = 0, 100
         out.append(entry)
     return out
 
@@ -307,8 +322,8 @@ def training_items(campaign: Campaign) -> list[dict[str, Any]]:
         for crit in campaign.criteria:
             value = item.expected.get(crit["key"])
             if value is not None:
-                label = {c.value: c.label for c in choices_for(crit)}.get(value, value)
-                labels.append({"criterion": crit["label"], "value": value, "label": label})
+                label = {c.value: _shown(c.label) for c in choices_for(crit)}.get(value, value)
+                labels.append({"criterion": _shown(crit["label"]), "value": value, "label": label})
         out.append({"item": item, "expected": labels})
     return out
 

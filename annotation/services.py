@@ -188,14 +188,14 @@ TEMPLATE_DEFAULTS: dict[str, dict[str, Any]] = {
 TEMPLATE_INSTRUCTIONS: dict[str, Any] = {
     "ab": gettext_lazy(
         "You will hear two samples, A and B, of the same content. Listen to both (switch between them "
-        "at any time: the position is kept) and choose the one you prefer. Choose \u201cNo preference\u201d "
+        "at any time: the position is kept) and choose the one you prefer. Choose “No preference” "
         "only when you really cannot choose."),
     "abx": gettext_lazy(
         "You will hear A, B and X. X is exactly the same as either A or B. Listen to all three, as often "
         "as you like, and say which one X is. When you are unsure, make your best guess."),
     "ccr": gettext_lazy(
         "You will hear two samples of the same content. Rate the quality of the second sample compared "
-        "with the first, from \u201cMuch worse\u201d (\u22123) to \u201cMuch better\u201d (+3)."),
+        "with the first, from “Much worse” (−3) to “Much better” (+3)."),
     "dcr": gettext_lazy(
         "You will hear a reference and a sample. Rate how much the sample is degraded compared with the "
         "reference, from 5 (the degradation is inaudible) to 1 (the degradation is very annoying)."),
@@ -206,12 +206,22 @@ TEMPLATE_INSTRUCTIONS: dict[str, Any] = {
     "mushra": gettext_lazy(
         "You will hear a reference and several versions of it, all on one screen; one version is a hidden "
         "copy of the reference. Rate the basic audio quality of every version against the reference on "
-        "the 0\u2013100 scale, and give the version you find identical to the reference 100. Switch between "
+        "the 0–100 scale, and give the version you find identical to the reference 100. Switch between "
         "versions as often as you like (the position is kept) and loop a short passage to compare details."),
     "ranking": gettext_lazy(
         "Listen to every sample and put them in order, best at the top and worst at the bottom, with the "
-        "arrow buttons (or the \u2191 / \u2193 keys for the sample that is playing)."),
+        "arrow buttons (or the ↑ / ↓ keys for the sample that is playing)."),
 }
+
+def template_instructions(template: str) -> str:
+    """A template's default instructions in the active language ("" when it has none).
+
+    Campaigns store the text in their creator's language at creation, so the form and
+    :func:`campaign_create` call this inside the creator's request.
+    """
+    text = TEMPLATE_INSTRUCTIONS.get(template)
+    return str(text) if text is not None else ""
+
 
 #: the policy fields each policy reads (the form shows only these)
 POLICY_FIELDS: dict[str, tuple[str, ...]] = {
@@ -237,7 +247,7 @@ def campaign_create(*, project: Project, name: str, slug: str, template: str = "
         defaults = {k: v for k, v in defaults.items() if not k.startswith("policy")}
     values = {**defaults, **{k: v for k, v in fields.items() if v is not None}}
     if not values.get("instructions") and template in TEMPLATE_INSTRUCTIONS:
-        values["instructions"] = str(TEMPLATE_INSTRUCTIONS[template])
+        values["instructions"] = template_instructions(template)
     if Campaign.objects.filter(project=project, slug=slug).exists():
         raise CampaignError("slug", f"a campaign {slug!r} already exists in this project")
     campaign = Campaign(project=project, name=name, slug=slug, template=template,
@@ -1091,7 +1101,7 @@ def rating_submit(*, annotator: Annotator, assignment_id: str, values: dict[str,
             return SubmitResult(found, created=False)
         campaign = assignment.campaign
         if campaign.status != CampaignStatus.OPEN:
-            raise RatingError("campaign", f"this campaign is {campaign.get_status_display().lower()}: "
+            raise RatingError("campaign", f"this campaign is {campaign.status}: "
                               "your answer was not stored", 409)
         if assignment.status == AssignmentStatus.SUBMITTED:
             raise RatingError("assignment", "this item was already rated", 409)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from django.db.models import Count, Sum
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext_noop
 
 from accounts.models import Project
 from annotation import seed_audit
@@ -36,26 +36,26 @@ HUMANS = "Humans"
 
 #: table key -> (paper, paper's table, title). Page and bundle order.
 SEED_TABLES: dict[str, tuple[str, str, str]] = {
-    "bank_source": ("Audita", "Table 1", N_("Bank composition by source")),
-    "bank_category": ("Audita", "Table 5", N_("Bank composition by category")),
-    "bank_source_category": ("Audita", "Table 6", N_("Bank composition by source and category")),
-    "failure_modes": ("Audita", "App. J.2", N_("Failure modes from audio / transcript / text-only outcomes")),
-    "failure_items": ("Audita", "App. J.2", N_("Failure mode of every question and model")),
-    "best_per_category": ("Audita", "", N_("Best participant per category")),
-    "clue_curves": ("Audita", "", N_("Accuracy after each clue of the pyramidal questions")),
-    "clue_curves_systems": ("Audita", "", N_("Accuracy after each clue, per model")),
-    "theta_subsets": ("Audita", "Table 10", N_("θ per source, per category and per condition (one fit per mode)")),
-    "joint_modes": ("Audita", "Table 3", N_("Free answer and multiple choice side by side (one joint fit)")),
-    "faithfulness": ("KoALa", "Table 4", N_("Speech faithfulness")),
-    "faithfulness_cases": ("KoALa", "Fig. 2", N_("Faithfulness cases 1–4")),
-    "by_metadata": ("KoALa", "Table 3", N_("Accuracy by question metadata")),
-    "prompt_variants": ("KoALa", "Tables 2, 17, 18", N_("Prompt variants: mean, best prompt and best-of-k")),
-    "prompt_variant_accuracy": ("KoALa", "Tables 17, 18", N_("Accuracy of every prompt variant")),
-    "pooled_kappa": ("KoALa", "", N_("Fleiss' κ per criterion and pooled")),
-    "all_pass": ("KoALa", "", N_("Keep only if every criterion passes")),
-    "duration_bins": ("SEA-SpeechBench", "Table 9", N_("Accuracy by clip duration")),
-    "prompt_advantage": ("SEA-SpeechBench", "App. C", N_("Prompt Advantage Score across prompt languages")),
-    "qa_audit": ("SEA-SpeechBench", "App. B.3", N_("QA audit: pass rate per batch and axis, flagged batches, re-audit")),
+    "bank_source": ("Audita", "Table 1", gettext_noop("Bank composition by source")),
+    "bank_category": ("Audita", "Table 5", gettext_noop("Bank composition by category")),
+    "bank_source_category": ("Audita", "Table 6", gettext_noop("Bank composition by source and category")),
+    "failure_modes": ("Audita", "App. J.2", gettext_noop("Failure modes from audio / transcript / text-only outcomes")),
+    "failure_items": ("Audita", "App. J.2", gettext_noop("Failure mode of every question and model")),
+    "best_per_category": ("Audita", "", gettext_noop("Best participant per category")),
+    "clue_curves": ("Audita", "", gettext_noop("Accuracy after each clue of the pyramidal questions")),
+    "clue_curves_systems": ("Audita", "", gettext_noop("Accuracy after each clue, per model")),
+    "theta_subsets": ("Audita", "Table 10", gettext_noop("θ per source, per category and per condition (one fit per mode)")),
+    "joint_modes": ("Audita", "Table 3", gettext_noop("Free answer and multiple choice side by side (one joint fit)")),
+    "faithfulness": ("KoALa", "Table 4", gettext_noop("Speech faithfulness")),
+    "faithfulness_cases": ("KoALa", "Fig. 2", gettext_noop("Faithfulness cases 1–4")),
+    "by_metadata": ("KoALa", "Table 3", gettext_noop("Accuracy by question metadata")),
+    "prompt_variants": ("KoALa", "Tables 2, 17, 18", gettext_noop("Prompt variants: mean, best prompt and best-of-k")),
+    "prompt_variant_accuracy": ("KoALa", "Tables 17, 18", gettext_noop("Accuracy of every prompt variant")),
+    "pooled_kappa": ("KoALa", "", gettext_noop("Fleiss' κ per criterion and pooled")),
+    "all_pass": ("KoALa", "", gettext_noop("Keep only if every criterion passes")),
+    "duration_bins": ("SEA-SpeechBench", "Table 9", gettext_noop("Accuracy by clip duration")),
+    "prompt_advantage": ("SEA-SpeechBench", "App. C", gettext_noop("Prompt Advantage Score across prompt languages")),
+    "qa_audit": ("SEA-SpeechBench", "App. B.3", gettext_noop("QA audit: pass rate per batch and axis, flagged batches, re-audit")),
 }
 
 
@@ -306,21 +306,21 @@ def _annotation(project: Project) -> dict[str, pd.DataFrame]:
 
 
 NOTES = {
-    "failure_modes": N_("Needs a model's free answers in the audio, transcript and text-only conditions."),
-    "failure_items": N_("Needs a model's free answers in the audio, transcript and text-only conditions."),
-    "clue_curves": N_("Needs answers to pyramidal questions."),
-    "clue_curves_systems": N_("Needs model answers to pyramidal questions."),
-    "theta_subsets": N_("Needs a succeeded IRT fit (run one from the IRT page)."),
-    "joint_modes": N_("Needs model and human answers in both modes (and the IRT extra installed)."),
-    "faithfulness": N_("Needs model outputs with context 'counterfactual' on questions with a counterfactual_answerline."),
-    "faithfulness_cases": N_("Needs model outputs with context 'counterfactual'."),
-    "by_metadata": N_("The bank's questions carry no metadata fields."),
-    "prompt_variants": N_("Needs model outputs with a prompt_variant."),
-    "prompt_variant_accuracy": N_("Needs model outputs with a prompt_variant."),
-    "prompt_advantage": N_("Needs model outputs with a prompt_language, including the reference 'en'."),
-    "pooled_kappa": N_("Needs a campaign with yes/no criteria and ratings."),
-    "all_pass": N_("Needs a campaign with two or more yes/no criteria."),
-    "qa_audit": N_("Needs a campaign with yes/no criteria whose items carry a batch."),
+    "failure_modes": gettext_noop("Needs a model's free answers in the audio, transcript and text-only conditions."),
+    "failure_items": gettext_noop("Needs a model's free answers in the audio, transcript and text-only conditions."),
+    "clue_curves": gettext_noop("Needs answers to pyramidal questions."),
+    "clue_curves_systems": gettext_noop("Needs model answers to pyramidal questions."),
+    "theta_subsets": gettext_noop("Needs a succeeded IRT fit (run one from the IRT page)."),
+    "joint_modes": gettext_noop("Needs model and human answers in both modes (and the IRT extra installed)."),
+    "faithfulness": gettext_noop("Needs model outputs with context 'counterfactual' on questions with a counterfactual_answerline."),
+    "faithfulness_cases": gettext_noop("Needs model outputs with context 'counterfactual'."),
+    "by_metadata": gettext_noop("The bank's questions carry no metadata fields."),
+    "prompt_variants": gettext_noop("Needs model outputs with a prompt_variant."),
+    "prompt_variant_accuracy": gettext_noop("Needs model outputs with a prompt_variant."),
+    "prompt_advantage": gettext_noop("Needs model outputs with a prompt_language, including the reference 'en'."),
+    "pooled_kappa": gettext_noop("Needs a campaign with yes/no criteria and ratings."),
+    "all_pass": gettext_noop("Needs a campaign with two or more yes/no criteria."),
+    "qa_audit": gettext_noop("Needs a campaign with yes/no criteria whose items carry a batch."),
 }
 
 
@@ -376,5 +376,5 @@ def seed_tables(project: Project, *, field: str = "", only: str | None = None) -
         tables.update(_annotation(project))
     computed = {key for part in wanted for key in PARTS[part]}
     tables = {key: tables.get(key, pd.DataFrame()) for key in SEED_TABLES}
-    notes = {key: NOTES.get(key, "No data yet.") for key, t in tables.items() if t.empty and key in computed}
+    notes = {key: NOTES.get(key, gettext_noop("No data yet.")) for key, t in tables.items() if t.empty and key in computed}
     return SeedResult(tables, notes, fields, field)

@@ -47,7 +47,7 @@ def seed_tables_page(request: HttpRequest, slug: str) -> HttpResponse:
                 for values in table.head(PAGE_ROWS).itertuples(index=False, name=None)]
         papers.setdefault(paper, []).append({
             "key": key, "ref": ref, "title": _(title),
-            "columns": [(seed_label(c), c) for c in columns], "rows": rows, "n_rows": len(table),
+            "columns": [(seed_label(c, _), c) for c in columns], "rows": rows, "n_rows": len(table),
             "truncated": len(table) > PAGE_ROWS, "note": _(result.notes[key]) if key in result.notes else "",
             "csv": reverse("frontend:seed_table", args=[slug, key, "csv"]) + suffix,
             "json": reverse("frontend:seed_table", args=[slug, key, "json"]) + suffix,

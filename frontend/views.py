@@ -191,12 +191,12 @@ def _table_view(name: str, rows: list[dict], columns: list[str], slug: str, filt
         body.append(cells)
     header = []
     for key in shown:
-        text = column_label(key)
+        text = column_label(key, _)
         mode = key[:-len("_theta")] if key.endswith("_theta") else None
         if mode in core.MODES:
             source = (theta or {}).get(mode)
-            text += (f" · fit #{source.fit_id}" if source is not None and source.found
-                     else " · no fit" if source is not None else " · not in this view")
+            text += " · " + (_("fit #%(id)s") % {"id": source.fit_id} if source is not None and source.found
+                             else _("no fit") if source is not None else _("not in this view"))
         header.append({"key": key, "text": text})
     return {"header": header, "body": body, "body_html": _rows_html(body)}
 

@@ -13,16 +13,19 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import Project
 from quiz.models import Question, Responder
 
 
 class FitStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    SUCCEEDED = "succeeded", "Succeeded"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    SUCCEEDED = "succeeded", _("Succeeded")
+    # "Failed" alone is a rater's failed qualification: a fit fails in another sense
+    FAILED = "failed", pgettext_lazy("IRT fit status", "Failed")
 
 
 class Fit(models.Model):

@@ -23,21 +23,22 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from quiz.models import Response
 
 
 class VerdictEvent(models.TextChoices):
-    SUPERSEDED = "superseded", "Replaced by a re-score"
-    SHADOWED = "shadowed", "Computed under a human judgement (not applied)"
-    ADDED = "added", "Verdict of another judge (grey-zone routing: counts in the effective verdict)"
-    STUDY = "study", "Verdict of a judge-agreement study (never changes a result)"
+    SUPERSEDED = "superseded", _("Replaced by a re-score")
+    SHADOWED = "shadowed", _("Computed under a human judgement (not applied)")
+    ADDED = "added", _("Verdict of another judge (grey-zone routing: counts in the effective verdict)")
+    STUDY = "study", _("Verdict of a judge-agreement study (never changes a result)")
 
 
 class RubricPurpose(models.TextChoices):
-    VERDICT = "verdict", "Binary verdict (correct / wrong)"
-    QUALITY = "quality", "Quality 0-5 (SEA-SpeechBench SQA style)"
-    SCORE = "score", "Score 0.0-1.0 (KoALa instruction following style)"
+    VERDICT = "verdict", _("Binary verdict (correct / wrong)")
+    QUALITY = "quality", _("Quality 0-5 (SEA-SpeechBench SQA style)")
+    SCORE = "score", _("Score 0.0-1.0 (KoALa instruction following style)")
 
 
 class Rubric(models.Model):
@@ -78,9 +79,9 @@ class Rubric(models.Model):
 
 
 class JudgeKind(models.TextChoices):
-    RULES = "rules", "Rule engine"
-    EXACT = "exact", "Exact-match baseline"
-    LLM = "llm", "LLM judge"
+    RULES = "rules", _("Rule engine")
+    EXACT = "exact", _("Exact-match baseline")
+    LLM = "llm", _("LLM judge")
 
 
 class Judge(models.Model):
@@ -150,11 +151,11 @@ class VerdictRecord(models.Model):
 
 
 class JudgementSource(models.TextChoices):
-    ADJUDICATION = "adjudication", "Adjudication page"
-    CHALLENGE = "challenge", "Resolved challenge"
-    API = "api", "REST API"
-    IMPORT = "import", "Imported labels"
-    CAMPAIGN = "campaign", "Annotation campaign ratings"
+    ADJUDICATION = "adjudication", _("Adjudication page")
+    CHALLENGE = "challenge", _("Resolved challenge")
+    API = "api", _("REST API")
+    IMPORT = "import", _("Imported labels")
+    CAMPAIGN = "campaign", _("Annotation campaign ratings")
 
 
 class HumanJudgement(models.Model):
@@ -190,9 +191,9 @@ class HumanJudgement(models.Model):
 
 
 class ChallengeStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    UPHELD = "upheld", "Upheld"
-    REJECTED = "rejected", "Rejected"
+    OPEN = "open", _("Open")
+    UPHELD = "upheld", _("Upheld")
+    REJECTED = "rejected", _("Rejected")
 
 
 class Challenge(models.Model):

@@ -11,6 +11,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Project
 
@@ -152,8 +153,8 @@ class ModelSystem(models.Model):
 
 
 class ResponderKind(models.TextChoices):
-    HUMAN = "human", "Human"
-    MODEL = "model", "Model"
+    HUMAN = "human", _("Human")
+    MODEL = "model", _("Model")
 
 
 class Responder(models.Model):
@@ -212,41 +213,41 @@ class Responder(models.Model):
 
 
 class Mode(models.TextChoices):
-    FREE = "free", "Free answer"
-    MCQ = "mcq", "Multiple choice"
+    FREE = "free", _("Free answer")
+    MCQ = "mcq", _("Multiple choice")
 
 
 class StudyDesign(models.TextChoices):
     """How a project's players meet its questions in the two modes (docs/quiz-studies.md)."""
 
-    BETWEEN = "between", "Between-subjects: each question in one mode per player, balanced"
-    FREE_THEN_MCQ = "free_then_mcq", "Free then multiple choice (second stage)"
-    ONE_MODE = "one_mode", "One mode for the whole project"
-    CHOICE = "choice", "Player's choice (casual play; each question once in any mode)"
+    BETWEEN = "between", _("Between-subjects: each question in one mode per player, balanced")
+    FREE_THEN_MCQ = "free_then_mcq", _("Free then multiple choice (second stage)")
+    ONE_MODE = "one_mode", _("One mode for the whole project")
+    CHOICE = "choice", _("Player's choice (casual play; each question once in any mode)")
 
 
 class FeedbackPolicy(models.TextChoices):
     """What a player learns after answering."""
 
-    FULL = "full", "Show the answer and the ruling"
-    CORRECTNESS = "correctness", "Show right or wrong only"
-    NONE = "none", "Show nothing until the study ends"
+    FULL = "full", _("Show the answer and the ruling")
+    CORRECTNESS = "correctness", _("Show right or wrong only")
+    NONE = "none", _("Show nothing until the study ends")
 
 
 class PlayAccess(models.TextChoices):
     """Who may play a project's quiz (on top of the project being public or private)."""
 
-    OPEN = "open", "Anyone allowed to see the project (guests welcome)"
-    SIGN_IN = "sign_in", "Registered, signed-in accounts only"
-    STUDY_LINK = "study_link", "Only through the study link"
+    OPEN = "open", _("Anyone allowed to see the project (guests welcome)")
+    SIGN_IN = "sign_in", _("Registered, signed-in accounts only")
+    STUDY_LINK = "study_link", _("Only through the study link")
 
 
 class QuestionSelection(models.TextChoices):
     """Which new question a player meets next (the design still decides its mode)."""
 
-    SEQUENTIAL = "sequential", "In bank order"
-    RANDOM = "random", "At random"
-    ADAPTIVE = "adaptive", "Adaptive: the most informative question for the player's ability (IRT)"
+    SEQUENTIAL = "sequential", _("In bank order")
+    RANDOM = "random", _("At random")
+    ADAPTIVE = "adaptive", _("Adaptive: the most informative question for the player's ability (IRT)")
 
 
 class QuizStudy(models.Model):
@@ -355,8 +356,8 @@ class PlayRound(models.Model):
     """
 
     class Kind(models.TextChoices):
-        ROUND = "round", "Round"
-        DAILY = "daily", "Daily challenge"
+        ROUND = "round", _("Round")
+        DAILY = "daily", _("Daily challenge")
 
     responder = models.ForeignKey(Responder, on_delete=models.CASCADE, related_name="rounds")
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ROUND)
@@ -440,10 +441,10 @@ class PresentationEvent(models.Model):
     """
 
     class Kind(models.TextChoices):
-        REVEAL = "reveal", "Clue revealed"
-        PROMPTED = "prompted", "Prompted"
-        AUDIO = "audio", "Audio fetched"
-        BUZZ = "buzz", "Buzzed"
+        REVEAL = "reveal", _("Clue revealed")
+        PROMPTED = "prompted", _("Prompted")
+        AUDIO = "audio", _("Audio fetched")
+        BUZZ = "buzz", _("Buzzed")
 
     presentation = models.ForeignKey(Presentation, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -481,9 +482,9 @@ class PlayerEnrolment(models.Model):
 class Outcome(models.TextChoices):
     """What became of a served question (``quiz.scoring.OUTCOMES``)."""
 
-    ANSWER = "answer", "Answered (judged)"
-    SKIP = "skip", "I don't know (skipped)"
-    TIMEOUT = "timeout", "No answer in time"
+    ANSWER = "answer", _("Answered (judged)")
+    SKIP = "skip", _("I don't know (skipped)")
+    TIMEOUT = "timeout", _("No answer in time")
 
 
 class Response(models.Model):
@@ -575,8 +576,8 @@ class Response(models.Model):
 class AnswerContext(models.TextChoices):
     """Which version of a question's audio a model answered (KoALa's faithfulness test)."""
 
-    FACTUAL = "factual", "Factual speech"
-    COUNTERFACTUAL = "counterfactual", "Counterfactual speech"
+    FACTUAL = "factual", _("Factual speech")
+    COUNTERFACTUAL = "counterfactual", _("Counterfactual speech")
 
 
 class VariantAnswer(models.Model):

@@ -8,15 +8,16 @@ its room, with the buzz time and the clue the server had revealed.
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Project
 from quiz.models import Presentation, Question, Responder, Response
 
 
 class RoomPhase(models.TextChoices):
-    LOBBY = "lobby", "Waiting for the host"
-    PLAYING = "playing", "Playing"
-    FINISHED = "finished", "Finished"
+    LOBBY = "lobby", _("Waiting for the host")
+    PLAYING = "playing", _("Playing")
+    FINISHED = "finished", _("Finished")
 
 
 class Room(models.Model):
@@ -57,10 +58,10 @@ class RoomPlayer(models.Model):
 
 
 class QuestionPhase(models.TextChoices):
-    OPEN = "open", "Open for buzzes"
-    BUZZED = "buzzed", "A player is answering"
-    WON = "won", "Answered correctly"
-    DEAD = "dead", "Nobody got it"
+    OPEN = "open", _("Open for buzzes")
+    BUZZED = "buzzed", _("A player is answering")
+    WON = "won", _("Answered correctly")
+    DEAD = "dead", _("Nobody got it")
 
 
 class RoomQuestion(models.Model):

@@ -76,3 +76,15 @@ def test_game_pages_follow_accept_language(client, imported, language):
         assert english not in html, (language, english)
     with translation.override(language):
         assert translation.gettext("I don't know") in html
+
+
+def test_play_link_and_audio_play_button_are_told_apart(client, imported):
+    """"Play" the game (a menu link) and "Play" a clip (a button) are two messages: in
+    Vietnamese one is "Chơi", the other "Phát"."""
+    board = client.get(reverse("quiz:leaderboard", args=[imported.slug]), HTTP_ACCEPT_LANGUAGE="vi")
+    assert ">Chơi</a>" in board.content.decode()
+    client.post(reverse("quiz:play_start", args=[imported.slug]), {"handle": ""}, HTTP_ACCEPT_LANGUAGE="vi")
+    page = client.get(reverse("quiz:play_next", args=[imported.slug]), HTTP_ACCEPT_LANGUAGE="vi")
+    html = page.content.decode()
+    assert 'data-label-play="Phát"' in html
+    assert ">Trả lời</button>" in html  # the verb on the submit button, not the noun "Câu trả lời"
