@@ -57,7 +57,9 @@ from judging.numbers import merge_number_tokens
 from judging.scripts import strip_korean
 from judging.short_rules import (
     Decision,
+    acronym,
     confusable,
+    kind_change,
     may_be_number,
     number_words,
     prefix_word,
@@ -202,11 +204,22 @@ _FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
         "perhaps", "possibly", "it must be", "it might be", "it could be", "it would be",
         "it is", "it was", "its", "it", "is it", "that is", "thats", "this is", "um", "uh",
         "hmm", "oh", "well", "ok", "okay", "definitely", "surely", "certainly",
+        # vi and id/ms hedges after folding ("Tôi nghĩ là X", "chắc chắn không phải X",
+        # "Menurut saya X", "pasti bukan X")
+        "toi nghi la", "toi nghi", "toi doan la", "toi doan", "chac chan la", "chac chan",
+        "chac la", "co le la", "co le", "dap an la", "saya pikir", "saya kira",
+        "menurut saya", "jawabannya adalah", "jawabannya", "jawaban saya", "pasti",
+        "mungkin", "sepertinya", "kayaknya", "kalau tidak salah",
+        # ko, as tokenized ("아마(도) X", "제 생각에(는) X", "정답은 X")
+        "아마", "제 생각에", "제 생각엔", "내 생각에", "정답",
     )
 )
 _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
     tuple(p.split())
-    for p in ("i think", "i believe", "i guess", "maybe", "probably", "perhaps", "right")
+    for p in ("i think", "i believe", "i guess", "maybe", "probably", "perhaps", "right",
+              # ko "(X일) 거예요 / 겁니다 / 거야 / 것 같아요": "it will be X", after the
+              # copula is stripped (normalize)
+              "거", "겁니다", "거야", "것 같아", "것 같습니다")
 )
 _REFUSAL = (
     "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",
@@ -227,7 +240,13 @@ _NOT_PERSON_FIRST = frozenset(
      "king", "queen", "prince", "princess", "sir", "dame", "lord", "lady", "dr", "mr", "mrs",
      "ms", "pope", "emperor", "senator", "governor", "captain", "chief", "executive", "chef",
      "colonel", "admiral", "bishop", "father", "count", "duke", "baron",
-     "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer"}
+     "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer",
+     # a club's first word, a state's or a place's kind in Indonesian and Vietnamese (after
+     # folding), and vi compass qualifiers ("Nam Sudan", "Tây Úc", "Cộng hòa Dominica",
+     # "Republik Dominika" are places, not a given name and a surname)
+     "real", "atletico", "inter", "sporting", "republik", "kota", "pulau", "gunung",
+     "sungai", "danau", "provinsi", "kabupaten", "teluk", "selat", "cong", "tinh", "song",
+     "nui", "bac", "nam", "tay"}
 )
 _NOT_PERSON_LAST = frozenset(
     {"river", "university", "city", "ocean", "sea", "lake", "mountain", "mountains",
@@ -276,7 +295,8 @@ def _approx(ref: frozenset[str], cand: frozenset[str]) -> bool:
     return False
 
 
-_HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs"})
+_HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs",
+                          "hoac", "atau"})  # vi "hoặc", id/ms "atau"
 
 
 class _Alt:
@@ -462,9 +482,14 @@ def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
         for p in _SUFFIX_BY_LAST.get(toks[-1], ()):
             if len(toks) > len(p) and toks[-len(p):] == p:
                 toks = toks[: -len(p)]
+                if p[0] in _KO_WILL_BE and len(toks[-1]) >= 3 and toks[-1][-1] == "일":
+                    toks = (*toks[:-1], toks[-1][:-1])  # its copula: 서울일 거예요 -> 서울
                 changed = True
                 break
     return strip_articles(toks)
+
+
+_KO_WILL_BE = frozenset({"거", "겁니다", "거야", "것"})
 
 
 class _Cand:
@@ -538,9 +563,9 @@ def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
 
 
 # _may_merge can be true only with a round number ("00 " in the text) or one of these
-_MERGE_GATE = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
+_MERGE_GATE = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
                          "billion", "trillion", *"bcdefghjklmnopqrstuvwxyz"})
-_SCALE_WORDS = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
+_SCALE_WORDS = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
                           "billion", "trillion"})
 _LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
 _LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
@@ -552,7 +577,7 @@ _CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as co
 _TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
 
 _MERGE_HINT = re.compile(
-    r" (?:[a-z] [a-z] |(?:\d[^ ]*|a) (?:point|million|billion|trillion|"
+    r" (?:[a-z] [a-z] |(?:\d[^ ]*|a) (?:point|million|billion|trillion|quarters? |"
     r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
 
 
@@ -951,7 +976,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     # 6. installments and numbers (number words of a long reading: "một nghìn chín
     # trăm bốn mươi lăm" is seven words)
     if not short and len(core) <= 12 and not cand_nums and may_be_number(core[0]):
-        worded = number_words(core_norm, cand_nums, accept, [a for a in accept if a.nums])
+        worded = number_words(core_norm, cand_nums, accept, [a for a in accept if a.nums],
+                                  qtok)
         if worded is not None:
             return _decided(worded)
     if short:
@@ -976,7 +1002,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         numeric = [a for a in accept if a.nums]
         if (numeric and not cand_nums and may_be_number(core[0])) or (
                 cand_nums and len(numeric) < len(accept)):
-            worded = number_words(core_norm, cand_nums, accept, numeric)
+            worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
             if worded is not None:
                 return _decided(worded)
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
@@ -992,6 +1018,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             if a.required_norms and all(_find(core, tuple(r.split())) for r in a.required_norms):
                 return _result("required", True, a.alt.text,
                                f"gives the required part of '{a.alt.text}'", _ZERO)
+        # an acronym in capitals: "WWII" for "World War II", "USA"
+        if len(core) == 1 and len(core[0]) <= 7 and info.text.isupper():
+            acro = acronym(info.text, accept)
+            if acro is not None:
+                return _decided(acro)
         for a in accept:
             if a.person and (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
@@ -999,7 +1030,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", _ZERO)
         for a in accept:
-            if a.person and 2 <= len(core) <= 3 and core[-1] == a.surname and not any(
+            if a.person and 2 <= len(core) <= 4 and core[-1] == a.surname and not any(
                     b.norm == core_norm for b in accept):
                 given = [t for t in core[:-1] if t not in STOPWORDS and t not in _NOT_PERSON_FIRST]
                 if given and not any(_same_given(g, t) for g in given for t in a.toks[:-1]):
@@ -1023,6 +1054,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             other = prefix_word(core, accept)
             if other is not None:
                 return _decided(other)
+        # 12d. another kind of entity: "Mexico City" for "Mexico", "Dominican Republic"
+        # for "Dominica"
+        if len(core) <= 2:
+            kind = kind_change(core, accept, qtok)
+            if kind is not None:
+                return _decided(kind)
 
     # 8. grey case: features for the calibrator
     g = _grey(info, accept, qtok, alt_tokens)

@@ -36,7 +36,7 @@ __all__ = ["FIRST_CHARS", "FIRST_WORDS", "merge_number_tokens", "needs_merge", "
 _LARGE = {"million": 10**6, "billion": 10**9, "trillion": 10**12}
 _FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25, "third": 1 / 3}
 # words whose presence (or two digit tokens in a row) may need a merge
-_GATE = frozenset({"and", "point", "half", "quarter", "a", *_LARGE})
+_GATE = frozenset({"and", "point", "half", "quarter", "quarters", "a", *_LARGE})
 
 
 def _int(t: str) -> int | None:
@@ -118,6 +118,9 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
             i += 1
         elif t == "a" and i + 1 < n and words[i + 1] in _LARGE:
             v = 1
+        elif t == "a" and i + 1 < n and words[i + 1] in ("half", "quarter"):
+            v = _FRACTIONS[words[i + 1]]  # "a quarter", "a half"
+            i += 1
         elif t in _SMALL_SCALES and (i == 0 or _num(words[i - 1]) is None):
             v = _SMALL_SCALES[t]
         if v is None:
@@ -132,10 +135,19 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
                 value *= _LARGE[nxt]
                 j += 1
                 continue
+            if nxt in ("quarter", "quarters") and value < 4:
+                value *= 0.25  # "three quarters"
+                j += 1
+                continue
             # "X and a half", "X and three quarters"
             if nxt == "and" and j + 2 < n and words[j + 1] in ("a", "1") \
                     and words[j + 2] in _FRACTIONS:
                 value += _FRACTIONS[words[j + 2]]
+                j += 3
+                continue
+            if nxt == "and" and j + 2 < n and words[j + 1] in ("2", "3") \
+                    and words[j + 2] == "quarters":
+                value += int(words[j + 1]) * 0.25  # "two and three quarters"
                 j += 3
                 continue
             # "2 point 5", "3 point 1 4"
@@ -155,6 +167,13 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
             k = j + 1 if nxt == "and" else j
             if k < n and (d := _int(words[k])) is not None and float(value).is_integer():
                 iv = int(value)
+                if k == j and 100 <= iv < 1000 and iv % 100 == 0 and d % 1000 == 0 \
+                        and 1000 <= d < 100_000:
+                    # "four hundred fifty-six thousand": the tokenizer read "fifty-six
+                    # thousand" as 56000, so 400 and 56000 make (400 + 56) * 1000
+                    value = iv * 1000 + d
+                    j = k + 1
+                    continue
                 scale = 1
                 while iv and iv % (scale * 10) == 0:
                     scale *= 10
@@ -191,7 +210,9 @@ _ZH: _Lex = {
     **_lex("M", {"万": 10**4, "亿": 10**8, "億": 10**8}),
     **_lex("d", {"零": 0}),  # a digit: 二零二零 is 2020, 两千零五 still 2005
     **_lex("a", {"ひとつ": 1, "ふたつ": 2, "みっつ": 3, "よっつ": 4, "いつつ": 5, "むっつ": 6,
-                 "ななつ": 7, "やっつ": 8, "ここのつ": 9, "とお": 10}),
+                 "ななつ": 7, "やっつ": 8, "ここのつ": 9, "とお": 10,
+                 # the same native numbers written with a kanji: 五つ, 三つ
+                 **{k + "つ": v for k, v in zip("一二三四五六七八九", range(1, 10), strict=True)}}),
 }
 _KO_SINO: _Lex = {
     **_lex("d", {"영": 0, "공": 0, "일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6,
@@ -250,7 +271,7 @@ _SUFFIXES = tuple(sorted({
     "だ", "是", "吧", "。",
     # ko
     "번", "개", "명", "살", "권", "장", "마리", "대", "층", "회", "년", "월", "일", "시", "분",
-    "등", "위", "호", "배", "째", "번째", "입니다", "이에요", "예요", "이요", "요", "이다",
+    "등", "위", "호", "배", "째", "번째", "입니다", "이에요", "예요", "이요", "요", "이다", "가지",
     # th
     "คน", "ครั้ง", "ปี", "ตัว", "อัน", "วัน", "เดือน", "ค่ะ", "ครับ", "คะ", "นะ",
     # vi / id (folded, spaced)
@@ -343,7 +364,9 @@ def read_number(text: str) -> int | None:
     ``read_number("ba tram hai muoi lam") == 325``, ``read_number("dua belas") == 12``.
     A word of another language, or a mix, is ``None``.
     """
-    text = _strip(text.strip())
+    text = text.strip()
+    # 십일, 이십일 are 11 and 21, not 10 and 20 "days" (a counter after a number)
+    text = text if text.endswith("십일") else _strip(text)
     if not text or len(text) > 80:
         return None
     if text[0] not in FIRST_CHARS and text.split(None, 1)[0] not in FIRST_WORDS:

@@ -56,6 +56,10 @@ _KO_COPULAS: tuple[tuple[str, bool | None], ...] = (
     ("예요", False), ("이었어요", True), ("였어요", False), ("이었다", True), ("였다", False),
     ("이다", True), ("이야", True), ("이죠", True), ("이지요", True), ("인가요", None),
     ("일까요", None), ("이요", True), ("라고", False), ("이라고", True), ("입니까", None),
+    # honorific and guessing endings: 세종대왕이십니다, 서울이겠죠, 한강일걸요
+    ("이십니다", True), ("십니다", False), ("이시죠", True), ("시죠", False), ("이겠죠", True),
+    ("겠죠", False), ("이겠지요", True), ("일걸요", None), ("일걸", None), ("일거예요", None),
+    ("일겁니다", None),
 )
 _KO_PARTICLES: tuple[tuple[str, bool | None], ...] = (
     ("에서는", None), ("에서", None), ("으로는", True), ("으로", True), ("로는", False),
@@ -63,7 +67,7 @@ _KO_PARTICLES: tuple[tuple[str, bool | None], ...] = (
     ("부터", None), ("처럼", None), ("이나", True), ("나", False), ("은", True),
     ("는", False), ("이", True), ("가", False), ("을", True), ("를", False), ("의", None),
     ("에", None), ("로", False), ("과", True), ("와", False), ("도", None), ("만", None),
-    ("요", False),
+    ("요", False), ("님", None),  # (님: the honorific after a name or title, 세종대왕님)
 )
 
 
@@ -120,7 +124,8 @@ _AFTER = tuple(sorted({
     "に", "で", "へ", "と", "の", "も", "や", "ね", "よ", "さん", "思います", "だと思います",
     "と思います",
     # th
-    "ค่ะ", "ครับ", "คะ", "นะ", "จ้ะ", "จ้า", "ครับผม", "คับ", "ฮะ", "เลย", "แน่นอน",
+    "ค่ะ", "ครับ", "คะ", "นะ", "จ้ะ", "จ้า", "ครับผม", "คับ", "ฮะ", "เลย", "แน่นอน", "มั้ง",
+    "มั๊ง", "มั้ย", "หรือเปล่า",
     # my, km, lo (polite endings)
     "ပါ", "ပါတယ်", "ဖြစ်ပါတယ်", "បាទ", "ចាស", "ເດີ", "ແມ່ນ",
 }, key=len, reverse=True))
@@ -176,6 +181,20 @@ def _ok_after(rest: str, suffix_ok: bool = True) -> bool:
     return False
 
 
+# "X 不是 Y" / "X ไม่ใช่ Y": X, not Y (the negation is of the word after it)
+_NOT_BE = _folded(("不是", "ไม่ใช่"))
+
+
+def _not_the_other(rest: str) -> bool:
+    """After a match, is ``rest`` "not" followed by another word (``不是北京``), so
+    the negation is of that word, not of the match? (``不是吧``: a tag, it negates.)"""
+    for neg in _NOT_BE:
+        if rest.startswith(neg):
+            tail = rest[len(neg):]
+            return bool(tail) and tail[0].isalnum() and not tail.startswith(_AFTER)
+    return False
+
+
 def _ok_before(head: str) -> bool:
     """Is the text before a match a boundary (nothing, non-letter or a listed word)?"""
     if not head or not head[-1].isalnum():
@@ -201,6 +220,18 @@ def _strip_affixes(text: str) -> str:
     return text
 
 
+# the suffixes that name a kind of place (not ฯ, the abbreviation mark, nor มหานคร)
+_KIND_SUFFIXES = tuple(x for x in _SUFFIXES if x not in _folded(("ฯ", "มหานคร")))
+
+
+def _kind_suffixes_differ(a: str, c: str) -> bool:
+    """Do both end in a kind-of-place suffix, and different ones (``ドミニカ国`` and
+    ``ドミニカ共和国``: two countries; ``大阪府`` and ``大阪市``: a prefecture and a city)?"""
+    ka = next((x for x in _KIND_SUFFIXES if a.endswith(x)), None)
+    kc = next((x for x in _KIND_SUFFIXES if c.endswith(x)), None)
+    return ka is not None and kc is not None and ka != kc
+
+
 def find_in_run(answer: str, candidate: str) -> MatchKind:
     """How a no-space-script ``answer`` occurs in ``candidate`` (both normalized;
     spaces are ignored).
@@ -223,6 +254,8 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
         return "exact"
     sa, sc = _strip_affixes(a), _strip_affixes(c)
     if sa in (sc, c) or a == sc:
+        if sa == sc != c and a != sc and _kind_suffixes_differ(a, c):
+            return "shares"  # ドミニカ国 / ドミニカ共和国, 大阪府 / 大阪市: another entity
         return "exact"
     best = "none"
     for needle in dict.fromkeys((a, sa)):
@@ -232,6 +265,8 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
         while start >= 0:
             head, rest = c[:start], c[start + len(needle):]
             if _ok_before(head) and rest.startswith(NEGATION_AFTER):
+                if _not_the_other(rest):
+                    return "found"  # 上海，不是北京: "Shanghai, not Beijing"
                 best = "negated"
             elif _ok_before(head) and _ok_after(rest):
                 if head.endswith(NEGATION_BEFORE) or rest.startswith(NEGATION_AFTER):
