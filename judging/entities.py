@@ -103,7 +103,8 @@ _JOINERS = frozenset({"and", "or", "nor", "andor"})
 class Substitution(tuple):
     """``(kind, extra, missing)``: ``kind`` is ``"substitution"`` (a word swapped),
     ``"qualifier"`` (a distinguishing word added or dropped), ``"installment"``
-    (the answer's number dropped), ``"extends"`` (a one-word name extended by
+    (the answer's number dropped), ``"title"`` (the last words of a title dropped),
+    ``"extends"`` (a one-word name extended by
     another word) or ``"part"`` (part of a hyphenated name dropped); ``extra`` the
     candidate's word, ``missing`` the answer's."""
 
@@ -233,8 +234,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     words that are names although they fold to an English stop word (Vietnamese
     ``Mỹ`` -> ``my``, ``Tổ`` -> ``to``: "Châu Mỹ" for "Châu Phi").
     """
-    if not _JOINERS.isdisjoint(core):
-        return None
+    if not _JOINERS.isdisjoint(core) and _JOINERS.isdisjoint(answer):
+        return None  # (a title with "and" is one name: "Harry Potter and the ...")
     c_words = ordinal_digits(_content(core, keep))
     a_words = ordinal_digits(_content(answer, keep))
     if not c_words or not a_words:
@@ -355,6 +356,9 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             quals.append(a_words[0])  # "Samoa" for "American Samoa"
         if quals:
             return Substitution("qualifier", "", quals[0])
+        cut = _title_cut(c_words, a_words, answer, missing, proper, person)
+        if cut is not None:
+            return cut
     if extra and not missing and named:
         quals = [c for c in extra if c in QUALIFIERS]
         if quals:
@@ -378,6 +382,41 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             if core[-1] == a_words[0] and extra[0] in _DEMONYMS:
                 return Substitution("qualifier", extra[0], "")
     return LICENSED
+
+
+# the kind of a named thing: dropping it leaves the name ("Golden Gate" for "Golden Gate
+# Bridge", "Camp Nou" for "Camp Nou Stadium")
+_KIND_HEADS = _PLACE_WORDS | frozenset({
+    "bridge", "tower", "stadium", "arena", "park", "street", "avenue", "road", "square",
+    "airport", "station", "museum", "gallery", "palace", "castle", "building", "hall",
+    "center", "centre", "canal", "desert", "falls", "forest", "valley", "beach", "church",
+    "cathedral", "temple", "mosque", "abbey", "school", "library", "hospital", "zoo",
+    "records", "studios", "pictures", "airlines", "airways", "motors", "group", "festival",
+    "award", "awards", "prize", "cup", "trophy", "act", "treaty", "war", "battle",
+})
+
+
+def _title_cut(c_words: list[str], a_words: list[str], answer: tuple[str, ...],
+               missing: list[str], proper: frozenset[str] | None, person: bool
+               ) -> Substitution | None:
+    """The first words of a name of three or more, its last name words dropped: "The
+    Dark Knight" for "The Dark Knight Rises", "Super Mario" for "Super Mario Bros."
+    (a series or another work). Not a person's name (a
+    middle name may go), nor a place, generic or initial dropped ("United States"
+    for "United States of America", "Golden Gate" for "Golden Gate Bridge")."""
+    k = len(c_words)
+    if (person or proper is None or len(a_words) < 3 or not 0 < k < len(a_words)
+            or c_words != a_words[:k] or len(missing) != len(a_words) - k):
+        return None
+    tail = a_words[k:]
+    at = answer.index(c_words[-1]) if c_words[-1] in answer else -1
+    if at < 0 or at + 1 >= len(answer) or answer[at + 1] != tail[0]:
+        return None  # a phrase after "of", "in", "and" describes or lists: "Charles
+        # Carroll of Carrollton", "Camping World Stadium in Orlando"
+    if all(w in proper and w.isalpha() and len(w) > 1 and w not in PLACES
+           and not _generic(w) and w not in _KIND_HEADS for w in tail):
+        return Substitution("title", "", " ".join(tail))
+    return None
 
 
 def _place_word_swap(c_words: list[str], slots: list[list[int] | None],

@@ -360,8 +360,8 @@ class _Alt:
 def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
     """Is ``alt`` a person's name? If so, also its surname and given name (normalized)."""
     words = alt.text.split()
-    if not 2 <= len(words) <= 5 or any(map(str.isdigit, alt.text)):
-        return False, None, None
+    if not 2 <= len(words) <= 5 or any(map(str.isdigit, alt.text)) or words[0] == "The":
+        return False, None, None  # ("The Dark Knight Rises" is a title)
     caps = [w for w in words if w[:1].isupper()]
     if len(caps) < 2:
         return False, None, None
@@ -577,7 +577,7 @@ _CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as co
 _TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
 
 _MERGE_HINT = re.compile(
-    r" (?:[a-z] [a-z] |(?:\d[^ ]*|a) (?:point|million|billion|trillion|quarters? |"
+    r" (?:[a-z] [a-z] |(?:\d[^ ]*|a) (?:point|million|billion|trillion|quarters? |half |"
     r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
 
 
@@ -1031,7 +1031,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                f"'{core_norm}' is the surname of '{a.alt.text}'", _ZERO)
         for a in accept:
             if a.person and 2 <= len(core) <= 4 and core[-1] == a.surname and not any(
-                    b.norm == core_norm for b in accept):
+                    b.norm == core_norm or (len(core) == 4 and b is not a and _find(core, b.toks))
+                    for b in accept):  # (four words: not when they hold another answer)
                 given = [t for t in core[:-1] if t not in STOPWORDS and t not in _NOT_PERSON_FIRST]
                 if given and not any(_same_given(g, t) for g in given for t in a.toks[:-1]):
                     return _result("other-person", False, a.alt.text,

@@ -139,6 +139,10 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
                 value *= 0.25  # "three quarters"
                 j += 1
                 continue
+            if nxt == "half" and value == 1:
+                value = 0.5  # "one half"
+                j += 1
+                continue
             # "X and a half", "X and three quarters"
             if nxt == "and" and j + 2 < n and words[j + 1] in ("a", "1") \
                     and words[j + 2] in _FRACTIONS:
@@ -262,20 +266,26 @@ _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
 )
 
 # Counters, ordinal markers and copulas around a number: stripped before reading.
-_PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika")
+_PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika", "百分之")
 _SUFFIXES = tuple(sorted({
     # zh / ja
     "个", "個", "年", "岁", "歳", "次", "名", "本", "号", "號", "人", "回", "枚", "匹",
     "头", "頭", "位", "度", "条", "張", "张", "只", "台", "月", "日", "点", "分", "番", "です",
     "天", "か月", "ヶ月", "カ月", "个月", "個月", "周", "歲",
     "だ", "是", "吧", "。",
+    # hours, currencies, percent (zh, ja)
+    "小时", "个小时", "時間", "元", "块", "円", "パーセント", "%",
     # ko
     "번", "개", "명", "살", "권", "장", "마리", "대", "층", "회", "년", "월", "일", "시", "분",
     "등", "위", "호", "배", "째", "번째", "입니다", "이에요", "예요", "이요", "요", "이다", "가지",
+    "시간", "개월", "원", "퍼센트", "프로",
     # th
     "คน", "ครั้ง", "ปี", "ตัว", "อัน", "วัน", "เดือน", "ค่ะ", "ครับ", "คะ", "นะ",
+    "ชั่วโมง", "บาท", "เปอร์เซ็นต์",
     # vi / id (folded, spaced)
     " lan", " nguoi", " cai", " kali", " orang", " buah", " tahun",
+    " gio", " thang", " ngay", " tuoi", " phan tram", " dong", " jam", " bulan", " hari",
+    " persen", " rupiah",
 }, key=len, reverse=True))
 _SUFFIXES = tuple(sorted({unicodedata.normalize("NFKC", w) for w in _SUFFIXES}, key=len,
                          reverse=True))
@@ -350,6 +360,9 @@ def _strip(text: str) -> str:
 
 
 _SPACES = re.compile(r"\s+")
+# a digit, 百/千/万 and a digit (一百八): written with the first digit, so Chinese (a
+# Japanese 百八 is 108)
+_ZH_SHORTENED = re.compile("^[一二两三四五六七八九][百千万][一二三四五六七八九]$")
 # what a number can start with: a glued lexicon's first character, a spaced
 # lexicon's word
 FIRST_CHARS = frozenset(w[0] for _n, lex, glued in _LEXICONS if glued for w in lex) | frozenset(
@@ -369,6 +382,10 @@ def read_number(text: str) -> int | None:
     text = text if text.endswith("십일") else _strip(text)
     if not text or len(text) > 80:
         return None
+    if len(text) == 3 and _ZH_SHORTENED.match(text):
+        # Chinese drops the last unit: 一百八 is 180, 两千五 2500, 三万二 32000
+        d, m, r = (_ZH[ch][1] for ch in text)
+        return d * m + r * m // 10
     if text[0] not in FIRST_CHARS and text.split(None, 1)[0] not in FIRST_WORDS:
         return None  # (most answers: no number word starts them)
     glued = _SPACES.sub("", text)

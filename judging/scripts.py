@@ -82,7 +82,8 @@ def _strip_one(word: str, endings: tuple[tuple[str, bool | None], ...]) -> str:
 
 # Administrative suffixes (서울특별시 -> 서울, 강남구 -> 강남), taken off when two
 # syllables at least remain (도시 "city", 친구 "friend" stay).
-_KO_SUFFIXES = ("특별자치시", "특별자치도", "특별시", "광역시", "시", "도", "군", "구")
+_KO_SUFFIXES = ("특별자치시", "특별자치도", "특별시", "광역시", "시", "도", "군", "구",
+               "대왕")  # (a king's title: 세종대왕 -> 세종, 광개토대왕 -> 광개토)
 
 
 _SINO_DIGITS = "영공일이삼사오육륙칠팔구십백천만억"

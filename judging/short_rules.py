@@ -77,6 +77,9 @@ def confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
     if sub.kind == "installment":
         detail = f"drops the number {sub[2]} of '{a.alt.text}' (another installment)"
         return _decide("installment", False, a.alt.text, detail)
+    if sub.kind == "title":
+        detail = f"drops '{sub[2]}' of '{a.alt.text}': another work or the whole series"
+        return _decide("other-entity", False, a.alt.text, detail)
     if sub.kind == "extends":
         detail = f"extends '{a.alt.text}' by '{sub[1]}': the name of another entity"
         return _decide("other-entity", False, a.alt.text, detail)
