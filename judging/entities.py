@@ -63,6 +63,10 @@ QUALIFIERS = frozenset({
     # ("적": 적도 after the particle 도 is stripped)
     # a club's first word makes a club of a place ("Real Madrid" / "Madrid", "Inter Milan")
     "real", "atletico", "inter", "sporting", "olympique", "dynamo", "dinamo",
+    "레알", "아틀레티코", "인테르",
+    # a state's distinguishing word ("Democratic Republic of the Congo" / "Republic of
+    # the Congo")
+    "democratic",
 })
 # Words that describe rather than name: never the evidence of a substitution.
 GENERIC = frozenset({
@@ -349,8 +353,9 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         # the Great" is accepted, "Peter" for "Peter the Great" may be prompted)
         quals = [a for a in missing if a in QUALIFIERS and (proper is None or a in proper)]
         if quals:
-            # an initial standing for the qualifier: "S. Dakota" for "South Dakota"
-            initials = {t for t in core if len(t) == 1 and t.isalpha()}
+            # an initial or abbreviation standing for the qualifier: "S. Dakota" for
+            # "South Dakota", "DR Congo" for "Democratic Republic of the Congo"
+            initials = {t[0] for t in core if len(t) <= 3 and t.isalpha() and t not in a_words}
             quals = [a for a in quals if a[0] not in initials]
         if len(a_words) == 2 and missing == [a_words[0]] and a_words[0] in _DEMONYMS:
             quals.append(a_words[0])  # "Samoa" for "American Samoa"

@@ -42,6 +42,7 @@ from rapidfuzz.distance import Levenshtein
 from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.corrections import GATE as _CORRECTION_GATE
 from judging.corrections import MAX_HEAD, MAX_TAIL, final_answer
+from judging.entities import GENERIC
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
@@ -59,6 +60,7 @@ from judging.short_rules import (
     Decision,
     acronym,
     confusable,
+    hangul_spacing,
     kind_change,
     may_be_number,
     number_words,
@@ -189,7 +191,8 @@ _NEG_OPENERS = _NEGATORS | {"chang", "hindi"}
 # Korean negative copulas after the noun: "서울이 아닙니다", "서울 아니에요".
 _NEG_AFTER = frozenset(
     form for w in ("아닙니다", "아니다", "아니에요", "아니예요", "아니야", "아냐", "아닌", "아니요",
-                   "아니", "아니오", "아니었어요", "아니었다")
+                   "아니", "아니오", "아니었어요", "아니었다", "아님", "아니지", "아닌데",
+                   "아니거든요")
     for form in (w, strip_korean(w)))
 # words between a negator and the answer: vi "phải", "là"; id "lah"; tl "ang", "si"
 _NEG_FILLER = frozenset({"phai", "la", "lah", "ang", "si", "ay"})
@@ -219,7 +222,9 @@ _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
     for p in ("i think", "i believe", "i guess", "maybe", "probably", "perhaps", "right",
               # ko "(X일) 거예요 / 겁니다 / 거야 / 것 같아요": "it will be X", after the
               # copula is stripped (normalize)
-              "거", "겁니다", "거야", "것 같아", "것 같습니다")
+              "거", "겁니다", "거야", "것 같아", "것 같습니다",
+              # id/ms and vi hedges after the answer ("Yogyakarta kayaknya", "Huế thì phải")
+              "kayaknya", "sepertinya", "mungkin", "thi phai", "chac vay")
 )
 _REFUSAL = (
     "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",
@@ -263,6 +268,7 @@ _NOT_PERSON_LAST = frozenset(
      "court", "house", "building", "center", "centre", "library", "line", "railway"}
 )
 _SHORT_TOKENS = 6
+_PART_WORDS = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
 _MONTHS = frozenset(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
 )
@@ -296,7 +302,8 @@ def _approx(ref: frozenset[str], cand: frozenset[str]) -> bool:
 
 
 _HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs",
-                          "hoac", "atau"})  # vi "hoặc", id/ms "atau"
+                          "hoac", "atau",  # vi "hoặc", id/ms "atau"
+                          "아니면", "또는", "혹은"})  # ko
 
 
 class _Alt:
@@ -842,6 +849,37 @@ def _alt_matches_core(a: _Alt, core: tuple[str, ...], core_norm: str) -> bool:
     return not a.nums and len(a.norm) >= 4 and _close(core_norm, a.norm)
 
 
+# negators that may stand inside a short answer: "Atlantic, not Pacific"
+_NEG_INNER = frozenset({"not", "khong", "bukan", "chang"})
+
+
+def _names(a: _Alt, seg: tuple[str, ...]) -> bool:
+    """Does the phrase ``seg`` name answer ``a`` (as :func:`_alt_matches_core`, or all
+    of its words but generic ones: "Pacific" for "Pacific Ocean")?"""
+    if _alt_matches_core(a, seg, " ".join(seg)):
+        return True
+    names = [t for t in a.content if t not in GENERIC]
+    return bool(names) and all(t in seg for t in names)
+
+
+def _negated_inside(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> _Alt | None:
+    """"X, not Y" (``Atlantic, not Pacific``, ``Huế, không phải Hà Nội``): the
+    acceptable answer that Y names when X names none, else ``None`` ("Lisbon, not
+    Porto" for "Lisbon" is right)."""
+    inner = [k for k in range(1, len(core) - 1) if core[k] in _NEG_INNER]
+    if not inner:
+        return None
+    i = inner[-1]
+    before, after = core[:i], core[i + 1:]
+    while after and (after[0] in _NEG_FILLER or after[0] in ARTICLES):
+        after = after[1:]
+    if not after or not any(t not in STOPWORDS for t in before):
+        return None
+    if any(_names(a, before) for a in accept):
+        return None
+    return next((a for a in accept if _names(a, after)), None)
+
+
 def _hedge(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> str | None:
     """Two different answers joined by "or": return the wrong one, else None."""
     if not any(t in _HEDGE_SPLIT for t in core) or len(core) > 9:
@@ -942,6 +980,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     script = 0.0 if full_norm.isascii() else 1.0
     if script:
         found = script_rules(core_norm or full_norm, accept, prompts, rejects)
+        if found is None and short:
+            found = hangul_spacing(core_norm, accept)
         if found is not None:
             return _decided(found)
 
@@ -962,6 +1002,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 if _alt_matches_core(a, rest, rest_norm):
                     return _result("negation", False, a.alt.text,
                                    f"the answer negates '{a.alt.text}'", _ZERO)
+        elif len(core) >= 3 and not _NEG_INNER.isdisjoint(core[1:-1]):
+            negated = _negated_inside(core, accept)
+            if negated is not None:
+                return _result("negation", False, negated.alt.text,
+                               f"the answer names another answer and negates "
+                               f"'{negated.alt.text}'", _ZERO)
 
     # 5. hedge between two answers
     if len(core) <= 9:
@@ -984,7 +1030,10 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         for a in accept:
             pos = _find(core, a.toks)
             # "Jaws 2" for "Jaws": the answer followed by a small number and nothing else
-            if pos and pos[0] + len(a.toks) == len(core) - 1 and len(a.nums) < len(a.toks):
+            # (or by "Part", "Episode", ... and one: "The Godfather Part II")
+            if pos and len(a.nums) < len(a.toks) and (
+                    pos[0] + len(a.toks) == len(core) - 1 or (
+                        pos[0] + len(a.toks) == len(core) - 2 and core[-2] in _PART_WORDS)):
                 last = core[-1]
                 if last.isdigit() and int(last) <= 30 and last not in a.nums:
                     return _result("installment", False, a.alt.text,

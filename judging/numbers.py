@@ -359,6 +359,12 @@ def _strip(text: str) -> str:
     return text
 
 
+def strip_counters(text: str) -> str:
+    """``text`` without the counters, ordinal markers and copulas that
+    :func:`read_number` takes off around a number (``一次`` -> ``一``)."""
+    return _strip(text)
+
+
 _SPACES = re.compile(r"\s+")
 # a digit, 百/千/万 and a digit (一百八): written with the first digit, so Chinese (a
 # Japanese 百八 is 108)

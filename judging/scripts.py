@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from judging.numbers import read_number, strip_counters
+
 __all__ = [
     "HANGUL",
     "NEGATION_AFTER",
@@ -67,7 +69,7 @@ _KO_PARTICLES: tuple[tuple[str, bool | None], ...] = (
     ("부터", None), ("처럼", None), ("이나", True), ("나", False), ("은", True),
     ("는", False), ("이", True), ("가", False), ("을", True), ("를", False), ("의", None),
     ("에", None), ("로", False), ("과", True), ("와", False), ("도", None), ("만", None),
-    ("요", False), ("님", None),  # (님: the honorific after a name or title, 세종대왕님)
+    ("요", False),
 )
 
 
@@ -99,7 +101,11 @@ def strip_korean(word: str) -> str:
     shortened the same way on both sides."""
     if len(word) < 2 or not HANGUL.search(word[-1]) or not word.strip(_SINO_DIGITS):
         return word  # (a Sino-Korean number: 구백구십구 ends in 구 "nine", not "district")
+    if word.endswith("하나"):
+        return word  # the native number one (스물하나), not 하 + the particle 나
     stripped = _strip_one(word, _KO_COPULAS)
+    if len(stripped) >= 3 and stripped[-1] == "님":
+        stripped = stripped[:-1]  # the honorific after a name or title: 세종대왕님 (not 아님)
     stripped = _strip_one(stripped, _KO_PARTICLES)
     for suffix in _KO_SUFFIXES:
         if stripped.endswith(suffix) and len(stripped) - len(suffix) >= 2:
@@ -137,6 +143,7 @@ _BEFORE = tuple(sorted({
     "覺得", "认为", "認為", "应该是", "應該是", "答案", "了", "去", "到", "自", "从", "從",
     # ja
     "は", "が", "を", "に", "で", "と", "の", "も", "へ", "答え", "たぶん", "多分", "きっと",
+    "たしか", "確か", "おそらく", "恐らく", "もしかして", "やっぱり", "やはり",
     # th
     "คือ", "เป็น", "ว่า", "ที่", "ใน", "ตอบ", "คำตอบ", "น่าจะ", "จังหวัด", "เมือง",
     "แม่น้ำ", "ภูเขา", "ประเทศ", "เกาะ", "ทะเล", "มหาสมุทร",
@@ -182,6 +189,9 @@ def _ok_after(rest: str, suffix_ok: bool = True) -> bool:
     return False
 
 
+# "isn't it X?": a guess, not a negation (神戸じゃないかな, 神戸ではないでしょうか)
+_TENTATIVE = _folded(("じゃないかな", "じゃないか", "ではないか", "じゃないでしょうか",
+                      "ではないでしょうか", "じゃないですか", "ではないですか", "じゃね"))
 # "X 不是 Y" / "X ไม่ใช่ Y": X, not Y (the negation is of the word after it)
 _NOT_BE = _folded(("不是", "ไม่ใช่"))
 
@@ -266,7 +276,7 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
         while start >= 0:
             head, rest = c[:start], c[start + len(needle):]
             if _ok_before(head) and rest.startswith(NEGATION_AFTER):
-                if _not_the_other(rest):
+                if _not_the_other(rest) or rest.startswith(_TENTATIVE):
                     return "found"  # 上海，不是北京: "Shanghai, not Beijing"
                 best = "negated"
             elif _ok_before(head) and _ok_after(rest):
@@ -277,8 +287,37 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
             elif best == "none":
                 best = "embedded"
             start = c.find(needle, start + 1)
+    if best not in ("none", "embedded"):
+        return best
+    if _ORDINAL_MARK.search(a) or _ORDINAL_MARK.search(c):
+        a2, c2 = _ordinal_digits(a), _ordinal_digits(c)
+        if (a2, c2) != (a, c):
+            return find_in_run(a2, c2)  # สงครามโลกครั้งที่ 1 / ครั้งที่หนึ่ง
     if best != "none":
         return best
     if set(a) & set(c) - set(" "):
         return "shares"
     return "none"
+
+
+# an ordinal marker and the number words after it (ครั้งที่หนึ่ง, 第一, 제일)
+_ORDINAL_MARK = re.compile("(?:ที่|第)(?=[^0-9])")
+
+
+def _ordinal_digits(text: str) -> str:
+    """``text`` with the number words after an ordinal marker written in digits
+    (``รัชกาลที่หนึ่ง`` -> ``รัชกาลที่1``), so that they match an answer with digits."""
+    out = []
+    pos = 0
+    for m in _ORDINAL_MARK.finditer(text):
+        j = m.end()
+        if j < pos:
+            continue
+        for k in range(len(text), j, -1):
+            seg = text[j:k]
+            value = read_number(seg) if strip_counters(seg) == seg else None
+            if value is not None:
+                out.append(text[pos:j] + str(value))
+                pos = k
+                break
+    return "".join(out) + text[pos:] if out else text

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from judging.entities import LICENSED, other_word, substitution
 from judging.normalize import _DEMONYMS, strip_articles, tokens
 from judging.numbers import FIRST_CHARS, FIRST_WORDS, read_number
-from judging.scripts import NOSPACE, find_in_run
+from judging.scripts import HANGUL, NOSPACE, find_in_run
 
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
@@ -314,6 +314,20 @@ def may_be_number(word: str) -> bool:
 _SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "embedded": 2, "shares": 1, "none": 0}
 # a candidate up to this many characters is "short" in a script without spaces
 _SHORT_RUN = 40
+
+
+def hangul_spacing(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Correct when a Korean short answer equals an acceptable answer up to spaces:
+    the spacing of Korean compounds is free (``스타트렉`` / ``스타 트렉``, ``세계대전`` /
+    ``세계 대전``)."""
+    if not HANGUL.search(core_norm):
+        return None
+    joined = core_norm.replace(" ", "")
+    for a in accept:
+        if " " in a.norm + core_norm and a.norm.replace(" ", "") == joined:
+            return _decide("affix", True, a.alt.text,
+                           f"matches '{a.alt.text}' up to the spacing of a compound")
+    return None
 
 
 def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],

@@ -63,6 +63,27 @@ ENTITIES = [
     pytest.param("กรุงเทพฯ", "กรุงเทพมหานคร", "", True, id="th-abbreviation-mark-not-a-kind"),
     pytest.param("제1차 세계대전", "제1차 세계 대전", "", True, id="ko-spacing-of-a-compound"),
     pytest.param("김정일", "김정은", "", False, id="ko-father-for-son"),
+    pytest.param("세종", "세종대왕", "", True, id="ko-king-title-dropped"),
+    pytest.param("The Dark Knight", "The Dark Knight Rises", "", False, id="en-title-cut"),
+    pytest.param("Golden Gate", "Golden Gate Bridge", "", True, id="en-kind-word-dropped"),
+    pytest.param("United States", "United States of America", "", True,
+                 id="en-phrase-after-of-dropped"),
+    pytest.param("Romeo and Ophelia", "Romeo and Juliet", "", False,
+                 id="en-title-with-and-swaps-a-word"),
+    pytest.param("The Godfather Part II", "The Godfather", "", False, id="en-part-two"),
+    pytest.param("Kill Bill Volume 2", "Kill Bill", "", False, id="en-volume-two"),
+    pytest.param("Henry IV Part 1", "Henry IV, Part 1", "", True, id="en-part-is-the-answer"),
+    pytest.param("Republic of the Congo", "Democratic Republic of the Congo", "", False,
+                 id="en-democratic-dropped"),
+    pytest.param("DR Congo", "Democratic Republic of the Congo", "", True,
+                 id="en-abbreviated-qualifier"),
+    pytest.param("레알 마드리드", "마드리드", "", False, id="ko-club-of-a-city"),
+    pytest.param("스타트렉", "스타 트렉", "", True, id="ko-compound-spacing"),
+    pytest.param("스타 워즈", "스타트렉", "", False, id="ko-compound-spacing-other"),
+    pytest.param("รัชกาลที่หนึ่ง", "รัชกาลที่ 1", "", True, id="th-ordinal-words-digits"),
+    pytest.param("รัชกาลที่ห้า", "รัชกาลที่ 1", "", False, id="th-ordinal-other-number"),
+    pytest.param("第一次世界大战", "第1次世界大战", "", True, id="zh-ordinal-words-digits"),
+    pytest.param("第二次世界大战", "第1次世界大战", "", False, id="zh-ordinal-other-number"),
 ]
 
 ACRONYMS = [
@@ -91,6 +112,16 @@ NUMBERS = [
     pytest.param("일곱 가지", "7", "", True, id="ko-counter-gaji"),
     pytest.param("십일", "11", "", True, id="ko-sino-eleven"),
     pytest.param("십일", "10", "", False, id="ko-sino-eleven-not-ten"),
+    pytest.param("one half", "0.5", "", True, id="en-one-half"),
+    pytest.param("一百八", "180", "", True, id="zh-shortened-hundreds"),
+    pytest.param("一百八", "108", "", False, id="zh-shortened-is-not-108"),
+    pytest.param("百八", "108", "", True, id="ja-hyakuhachi"),
+    pytest.param("百分之五十", "50%", "", True, id="zh-percent"),
+    pytest.param("lima puluh persen", "50%", "", True, id="id-percent"),
+    pytest.param("스물네 시간", "24", "", True, id="ko-hours"),
+    pytest.param("ยี่สิบสี่ชั่วโมง", "24", "", True, id="th-hours"),
+    pytest.param("mười hai tháng", "12", "", True, id="vi-months"),
+    pytest.param("스물하나", "21", "", True, id="ko-native-twenty-one"),
 ]
 
 LANGUAGES = [
@@ -117,6 +148,27 @@ LANGUAGES = [
     pytest.param("pasti bukan Bandung", "Bandung", False, id="id-surely-not"),
     pytest.param("Menurut saya Surabaya", "Surabaya", True, id="id-in-my-opinion"),
     pytest.param("Tôi nghĩ là Quảng Ninh", "Hải Phòng", False, id="vi-i-think-other-city"),
+    pytest.param("Yogyakarta kayaknya", "Yogyakarta", True, id="id-hedge-after"),
+    pytest.param("Huế thì phải", "Huế", True, id="vi-hedge-after"),
+    # Japanese guesses and adverbs
+    pytest.param("たしか神戸", "神戸", True, id="ja-tashika"),
+    pytest.param("おそらく札幌です", "札幌", True, id="ja-osoraku"),
+    pytest.param("神戸じゃないかな", "神戸", True, id="ja-isnt-it-a-guess"),
+    pytest.param("神戸じゃない", "神戸", False, id="ja-not"),
+    # self-corrections
+    pytest.param("南京，不，苏州", "苏州", True, id="zh-bu-between-commas"),
+    pytest.param("苏州，不，南京", "苏州", False, id="zh-bu-between-commas-wrong"),
+    pytest.param("仙台、いや違う、札幌", "札幌", True, id="ja-iya-chigau"),
+    pytest.param("札幌、いや違う、仙台", "札幌", False, id="ja-iya-chigau-wrong"),
+    # X, not Y
+    pytest.param("It's the Atlantic, not the Pacific", "Pacific Ocean", False, id="en-x-not-y"),
+    pytest.param("Lisbon, not Porto", "Lisbon", True, id="en-answer-not-other"),
+    pytest.param("Paris is not in Italy", "Paris", True, id="en-not-in-a-sentence"),
+    pytest.param("Huế, không phải Hà Nội", "Hà Nội", False, id="vi-x-not-y"),
+    pytest.param("Malang, bukan Surabaya", "Surabaya", False, id="id-x-not-y"),
+    # Korean hedges and negations
+    pytest.param("부산 아니면 서울", "서울", False, id="ko-hedge-animyeon"),
+    pytest.param("부산 아님", "부산", False, id="ko-negation-anim"),
 ]
 
 
