@@ -265,7 +265,8 @@ _NOT_PERSON_LAST = frozenset(
      "province", "region", "district", "territory", "coast", "falls", "creek", "forest",
      "canyon", "cup", "series", "bowl", "show", "games", "game", "day", "era", "age",
      "period", "system", "theory", "law", "effect", "syndrome", "disease", "judge", "express",
-     "court", "house", "building", "center", "centre", "library", "line", "railway"}
+     "court", "house", "building", "center", "centre", "library", "line", "railway",
+     "fc", "cf", "afc"}
 )
 _SHORT_TOKENS = 6
 _PART_WORDS = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
@@ -374,7 +375,8 @@ def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | 
         return False, None, None
     core = [t for t in toks if t not in _NAME_SUFFIXES]
     if (len(core) < 2 or core[0] in _NOT_PERSON_FIRST or core[-1] in _NOT_PERSON_LAST
-            or core[0] in _DEMONYMS):  # ("American Samoa" is a place)
+            or core[0] in _DEMONYMS  # ("American Samoa" is a place)
+            or "new" in core[1:]):  # ("Papua New Guinea" too)
         return False, None, None
     if any(t in STOPWORDS and t not in _NAME_PARTICLES for t in core):
         return False, None, None
@@ -489,8 +491,9 @@ def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
         for p in _SUFFIX_BY_LAST.get(toks[-1], ()):
             if len(toks) > len(p) and toks[-len(p):] == p:
                 toks = toks[: -len(p)]
-                if p[0] in _KO_WILL_BE and len(toks[-1]) >= 3 and toks[-1][-1] == "일":
-                    toks = (*toks[:-1], toks[-1][:-1])  # its copula: 서울일 거예요 -> 서울
+                if p[0] in _KO_WILL_BE and len(toks[-1]) >= 3 and toks[-1][-1] in "일인":
+                    # its copula: 서울일 거예요, 한라산인 것 같아요 -> 서울, 한라산
+                    toks = (*toks[:-1], toks[-1][:-1])
                 changed = True
                 break
     return strip_articles(toks)
@@ -584,7 +587,7 @@ _CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as co
 _TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
 
 _MERGE_HINT = re.compile(
-    r" (?:[a-z] [a-z] |(?:\d[^ ]*|a) (?:point|million|billion|trillion|quarters? |half |"
+    r" (?:[a-z] [a-z] |point \d|(?:\d[^ ]*|a) (?:point|million|billion|trillion|quarters? |half |"
     r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
 
 

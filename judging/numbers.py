@@ -72,7 +72,7 @@ def needs_merge(toks: tuple[str, ...]) -> bool:
         if (d and prev_digit) or (letter and prev_letter):
             return True
         if (prev_digit and t in _GATE) or t in _LARGE or (
-                t in ("hundred", "thousand") and not prev_digit):
+                t in ("hundred", "thousand", "point") and not prev_digit):
             return True
         prev_digit, prev_letter = d, letter
     return False
@@ -123,6 +123,10 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
             i += 1
         elif t in _SMALL_SCALES and (i == 0 or _num(words[i - 1]) is None):
             v = _SMALL_SCALES[t]
+        elif t == "point" and i + 1 < n and _int(words[i + 1]) is not None and (
+                i == 0 or (_num(words[i - 1]) is None and words[i - 1] not in ("a", "the"))):
+            v = 0  # "point five": the digits after the point are read below
+            i -= 1
         if v is None:
             out.append(t)
             i += 1
@@ -278,7 +282,7 @@ _SUFFIXES = tuple(sorted({
     # ko
     "번", "개", "명", "살", "권", "장", "마리", "대", "층", "회", "년", "월", "일", "시", "분",
     "등", "위", "호", "배", "째", "번째", "입니다", "이에요", "예요", "이요", "요", "이다", "가지",
-    "시간", "개월", "원", "퍼센트", "프로",
+    "시간", "개월", "원", "퍼센트", "프로", "달",
     # th
     "คน", "ครั้ง", "ปี", "ตัว", "อัน", "วัน", "เดือน", "ค่ะ", "ครับ", "คะ", "นะ",
     "ชั่วโมง", "บาท", "เปอร์เซ็นต์",

@@ -84,6 +84,8 @@ ENTITIES = [
     pytest.param("รัชกาลที่ห้า", "รัชกาลที่ 1", "", False, id="th-ordinal-other-number"),
     pytest.param("第一次世界大战", "第1次世界大战", "", True, id="zh-ordinal-words-digits"),
     pytest.param("第二次世界大战", "第1次世界大战", "", False, id="zh-ordinal-other-number"),
+    pytest.param("Guinea", "Papua New Guinea", "", False, id="en-new-inside-is-a-place"),
+    pytest.param("Liverpool", "Liverpool F.C.", "", True, id="en-club-suffix-is-no-surname"),
 ]
 
 ACRONYMS = [
@@ -122,6 +124,9 @@ NUMBERS = [
     pytest.param("ยี่สิบสี่ชั่วโมง", "24", "", True, id="th-hours"),
     pytest.param("mười hai tháng", "12", "", True, id="vi-months"),
     pytest.param("스물하나", "21", "", True, id="ko-native-twenty-one"),
+    pytest.param("열두 달", "12", "", True, id="ko-months-dal"),
+    pytest.param("point five", "0.5", "", True, id="en-point-five"),
+    pytest.param("point seven", "0.5", "", False, id="en-point-seven"),
 ]
 
 LANGUAGES = [
@@ -169,6 +174,8 @@ LANGUAGES = [
     # Korean hedges and negations
     pytest.param("부산 아니면 서울", "서울", False, id="ko-hedge-animyeon"),
     pytest.param("부산 아님", "부산", False, id="ko-negation-anim"),
+    pytest.param("한라산인 것 같아요", "한라산", True, id="ko-seems-to-be"),
+    pytest.param("지리산인 것 같아요", "한라산", False, id="ko-seems-to-be-other"),
 ]
 
 
@@ -222,6 +229,20 @@ def test_read_number(text: str, value: int) -> None:
 def test_fifty_six_thousand_is_read_once() -> None:
     assert merge_number_tokens(tokens("four hundred fifty-six thousand")) == ("456000",)
     assert merge_number_tokens(tokens("two and three quarters")) == ("2.75",)
+
+
+@pytest.mark.parametrize(
+    ("text", "merged"),
+    [
+        pytest.param("point five", ("0.5",), id="leading-point"),
+        pytest.param("3 point 5", ("3.5",), id="digit-point"),
+        pytest.param("match point", ("match", "point"), id="no-digit-after"),
+        pytest.param("he made a point 2 times", ("he", "made", "a", "point", "2", "times"),
+                     id="a-point-is-a-word"),
+    ],
+)
+def test_point(text: str, merged: tuple[str, ...]) -> None:
+    assert merge_number_tokens(tokens(text)) == merged
 
 
 @pytest.mark.parametrize(
