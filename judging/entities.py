@@ -264,7 +264,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     for c in c_words:
         # the same word (most), else the looser tests against every answer word
         hit = [a_index[c]] if c in a_index else [
-            i for i, a in enumerate(a_words) if same_word(c, a)]
+            i for i, a in enumerate(a_words) if same_word(c, a)
+            and not (keep and (len(a) == 1 or len(c) == 1))]  # (vi "Á" is a word, no initial)
         if hit:
             matched_a.update(hit)
             # sharing a number or a generic word ("54 Mbps", "years") is no evidence
@@ -290,7 +291,7 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                  and a in _PLACE_WORDS and (proper is None or a in proper)}
     missing_at = {i: a for i, a in enumerate(a_words) if i not in matched_a
                   and not _generic(a) and a not in question}
-    if missing_at and extra:
+    if missing_at and extra and not keep:
         # an initialism of the candidate's words: "rb" for "Richard Bedford"
         initials = "".join(c[0] for c in extra)
         missing_at = {i: a for i, a in missing_at.items()
