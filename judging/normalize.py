@@ -120,7 +120,9 @@ def fold(text: str) -> str:
     """
     if text.isascii():
         return text
-    if "Ã" in text or "â€" in text or "Â" in text or _MOJIBAKE_MORE.search(text):
+    if "Ã" in text or "â€" in text or "Â" in text or (
+            ("á" in text or "Ä" in text or "Å" in text or "Æ" in text)
+            and _MOJIBAKE_MORE.search(text)):
         text = _fix_mojibake(text)
     text = text.translate(_SPECIAL)
     decomposed = unicodedata.normalize("NFKD", text)
