@@ -268,6 +268,7 @@ _NOT_PERSON_LAST = frozenset(
      "court", "house", "building", "center", "centre", "library", "line", "railway",
      "fc", "cf", "afc"}
 )
+_COUNTRIES = frozenset(_DEMONYMS.values())
 _SHORT_TOKENS = 6
 _PART_WORDS = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
 _MONTHS = frozenset(
@@ -376,7 +377,8 @@ def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | 
     core = [t for t in toks if t not in _NAME_SUFFIXES]
     if (len(core) < 2 or core[0] in _NOT_PERSON_FIRST or core[-1] in _NOT_PERSON_LAST
             or core[0] in _DEMONYMS  # ("American Samoa" is a place)
-            or "new" in core[1:]):  # ("Papua New Guinea" too)
+            or "new" in core[1:]  # ("Papua New Guinea" too)
+            or core[-1] in _COUNTRIES):  # ("Saudi Arabia")
         return False, None, None
     if any(t in STOPWORDS and t not in _NAME_PARTICLES for t in core):
         return False, None, None

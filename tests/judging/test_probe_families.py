@@ -265,5 +265,11 @@ def test_real_letters_that_look_like_mojibake_stay(text: str, folded: str) -> No
     assert normalize(text) == folded
 
 
+def test_a_name_ending_in_a_country_is_no_person() -> None:
+    # "Arabia" is no surname of "Saudi Arabia": not a hard accept (the calibrator decides)
+    v = judge("Arabia", "Saudi Arabia")
+    assert v.rule != "surname" and v.score < 0.9
+
+
 def test_acronym_needs_several_words() -> None:
     assert judge("PARIS", "Paris").rule != "acronym"
