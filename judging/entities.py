@@ -91,6 +91,8 @@ GENERIC = frozenset({
     "dame", "admiral", "colonel", "sergeant", "lieutenant", "coach", "doctor", "mister",
     "january", "february", "march", "april", "may", "june", "july", "august",
     "september", "october", "november", "december",
+    # ranks and offices abbreviated ("Gen. MacArthur")
+    "gen", "col", "lt", "sgt", "capt", "cpt", "adm", "gov", "sen", "pres", "maj",
     # a club's legal suffix ("Real Madrid CF", "Arsenal FC")
     "fc", "cf", "afc",
 })
@@ -405,13 +407,13 @@ _KIND_HEADS = _PLACE_WORDS | frozenset({
 def _title_cut(c_words: list[str], a_words: list[str], answer: tuple[str, ...],
                missing: list[str], proper: frozenset[str] | None, person: bool
                ) -> Substitution | None:
-    """The first words of a name of three or more, its last name words dropped: "The
+    """The first words of a name of two words or more, its last name words dropped: "The
     Dark Knight" for "The Dark Knight Rises", "Super Mario" for "Super Mario Bros."
     (a series or another work). Not a person's name (a
     middle name may go), nor a place, generic or initial dropped ("United States"
     for "United States of America", "Golden Gate" for "Golden Gate Bridge")."""
     k = len(c_words)
-    if (person or proper is None or len(a_words) < 3 or not 0 < k < len(a_words)
+    if (person or proper is None or len(a_words) < 2 or not 0 < k < len(a_words)
             or c_words != a_words[:k] or len(missing) != len(a_words) - k):
         return None
     tail = a_words[k:]
@@ -419,7 +421,7 @@ def _title_cut(c_words: list[str], a_words: list[str], answer: tuple[str, ...],
     if at < 0 or at + 1 >= len(answer) or answer[at + 1] != tail[0]:
         return None  # a phrase after "of", "in", "and" describes or lists: "Charles
         # Carroll of Carrollton", "Camping World Stadium in Orlando"
-    if all(w in proper and w.isalpha() and len(w) > 1 and w not in PLACES
+    if all(w in proper and w.isalpha() and len(w) > 3 and w not in PLACES
            and not _generic(w) and w not in _KIND_HEADS for w in tail):
         return Substitution("title", "", " ".join(tail))
     return None

@@ -62,6 +62,7 @@ from judging.short_rules import (
     confusable,
     hangul_spacing,
     kind_change,
+    marks_conflict,
     may_be_number,
     number_words,
     prefix_word,
@@ -246,6 +247,7 @@ _NOT_PERSON_FIRST = frozenset(
      "ms", "pope", "emperor", "senator", "governor", "captain", "chief", "executive", "chef",
      "colonel", "admiral", "bishop", "father", "count", "duke", "baron",
      "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer",
+     "gen", "col", "lt", "sgt", "capt", "cpt", "adm", "gov", "sen", "rep", "pres", "maj",
      # a club's first word, a state's or a place's kind in Indonesian and Vietnamese (after
      # folding), and vi compass qualifiers ("Nam Sudan", "Tây Úc", "Cộng hòa Dominica",
      # "Republik Dominika" are places, not a given name and a surname)
@@ -495,7 +497,7 @@ def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
                 toks = toks[: -len(p)]
                 if p[0] in _KO_WILL_BE and len(toks[-1]) >= 3 and toks[-1][-1] in "일인":
                     # its copula: 서울일 거예요, 한라산인 것 같아요 -> 서울, 한라산
-                    toks = (*toks[:-1], toks[-1][:-1])
+                    toks = (*toks[:-1], strip_korean(toks[-1][:-1]))
                 changed = True
                 break
     return strip_articles(toks)
@@ -959,13 +961,22 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     core_norm = info.core_norm
     short = len(core) <= _SHORT_TOKENS
 
-    # 1. exact / alias
+    # 1. exact / alias (not when both are written with marks and a mark differs:
+    # Vietnamese "phô" is not "phở")
+    clash = None
     for a in accept:
         if full_norm == a.norm or core_norm == a.norm:
+            if not info.text.isascii() and not a.alt.text.isascii() and marks_conflict(
+                    info.text, a.alt.text):
+                clash = a
+                continue
             kind = a.alt.kind
             rule = "exact" if kind in ("main", "list") else f"alias:{kind}"
             return _result(rule, True, a.alt.text, f"matches '{a.alt.text}' after normalization",
                            _ZERO)
+    if clash is not None:
+        return _result("other-word", False, clash.alt.text,
+                       f"differs from '{clash.alt.text}' by a mark that makes another word", _ZERO)
 
     # 2. do not accept / reject
     if rejects:

@@ -186,6 +186,11 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
                 while iv and iv % (scale * 10) == 0:
                     scale *= 10
                 if k + 1 < n and words[k + 1] in _LARGE:
+                    if 100 <= iv < 1000 and scale >= 100 and d < scale:
+                        # "three hundred thirty million": (300 + 30) million
+                        value = (iv + d) * _LARGE[words[k + 1]]
+                        j = k + 2
+                        continue
                     d *= _LARGE[words[k + 1]]  # "1 billion 200 million"
                     k += 1
                 if iv >= 100 and scale >= 100 and d < scale:

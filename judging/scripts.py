@@ -146,11 +146,12 @@ _BEFORE = tuple(sorted({
     "たしか", "確か", "おそらく", "恐らく", "もしかして", "やっぱり", "やはり",
     # th
     "คือ", "เป็น", "ว่า", "ที่", "ใน", "ตอบ", "คำตอบ", "น่าจะ", "จังหวัด", "เมือง",
-    "แม่น้ำ", "ภูเขา", "ประเทศ", "เกาะ", "ทะเล", "มหาสมุทร",
+    "แม่น้ำ", "ภูเขา", "ประเทศ", "เกาะ", "ทะเล", "มหาสมุทร", "จ", "กรุง",
     # my, km, lo
     "က", "မှာ", "គឺ", "ແມ່ນ",
 }, key=len, reverse=True))
 
+_SHORT_ONLY = frozenset(unicodedata.normalize("NFKC", w) for w in ("จ", "กรุง"))
 NEGATION_BEFORE = tuple(sorted({
     "不是", "没有", "沒有", "并非", "並非", "非", "不", "ไม่ใช่", "ไม่", "မဟုတ်", "មិនមែន", "ບໍ່ແມ່ນ",
 }, key=len, reverse=True))
@@ -224,7 +225,8 @@ def _strip_affixes(text: str) -> str:
                 changed = True
                 break
         for b in _BEFORE:
-            if text.startswith(b) and len(text) > len(b) + 1:
+            if text.startswith(b) and len(text) > len(b) + (3 if b in _SHORT_ONLY else 1):
+                # (จ and กรุง only before a name of four letters or more: กรุงเทพ stays)
                 text = text[len(b):]
                 changed = True
                 break

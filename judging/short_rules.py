@@ -11,6 +11,8 @@ alternatives (``equivalence._Alt``: ``norm``, ``toks``, ``nums``, ``months``,
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -314,6 +316,41 @@ def may_be_number(word: str) -> bool:
 _SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "embedded": 2, "shares": 1, "none": 0}
 # a candidate up to this many characters is "short" in a script without spaces
 _SHORT_RUN = 40
+
+
+def _mark_clusters(text: str) -> list[tuple[str, str]]:
+    """(letter, its combining marks) for each letter or digit of ``text`` (NFD, lower
+    case; ``đ`` counts as ``d``)."""
+    out: list[tuple[str, str]] = []
+    for ch in unicodedata.normalize("NFD", text.lower().replace("đ", "d")):
+        if unicodedata.combining(ch):
+            if out:
+                out[-1] = (out[-1][0], out[-1][1] + ch)
+        elif ch.isalnum():
+            out.append((ch, ""))
+    return out
+
+
+# letters only Vietnamese writes (ơ ư ă đ, and the tone-marked vowels of U+1EA0-U+1EF9)
+_VIETNAMESE = re.compile("[\u01a0\u01a1\u01af\u01b0\u0102\u0103\u0110\u0111\u1ea0-\u1ef9]")
+
+
+def marks_conflict(a: str, b: str) -> bool:
+    """Do two Vietnamese texts with the same letters carry different marks on one
+    letter, both marked (``phô`` "show off" and ``phở`` the soup; tone and vowel marks
+    make words)? A letter without marks on one side is no conflict (``Ha Noi``, ``Hà
+    Noi`` for ``Hà Nội``), nor a mark dropped from a letter that keeps another (``Huê``
+    for ``Huế``), nor another language's accent typed wrong (``Beyoncè``)."""
+    if not (_VIETNAMESE.search(a) or _VIETNAMESE.search(b)):
+        return False
+    ca, cb = _mark_clusters(a), _mark_clusters(b)
+    if len(ca) != len(cb):
+        return False
+    if any(x[0] != y[0] for x, y in zip(ca, cb, strict=True)):
+        return False
+    # both marked, neither marks a part of the other's ("Huê" for "Huế" only drops a tone)
+    return any(x[1] and y[1] and not (set(x[1]) <= set(y[1]) or set(y[1]) <= set(x[1]))
+               for x, y in zip(ca, cb, strict=True))
 
 
 def hangul_spacing(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:

@@ -86,6 +86,17 @@ ENTITIES = [
     pytest.param("第二次世界大战", "第1次世界大战", "", False, id="zh-ordinal-other-number"),
     pytest.param("Guinea", "Papua New Guinea", "", False, id="en-new-inside-is-a-place"),
     pytest.param("Liverpool", "Liverpool F.C.", "", True, id="en-club-suffix-is-no-surname"),
+    pytest.param("The Matrix", "The Matrix Reloaded", "", False, id="en-title-cut-two-words"),
+    pytest.param("Harvard", "Harvard University", "", True, id="en-generic-head-dropped"),
+    pytest.param("Gen. MacArthur", "Douglas MacArthur", "", True, id="en-rank-is-no-given-name"),
+    pytest.param("จ.เชียงใหม่", "เชียงใหม่", "", True, id="th-province-abbreviation"),
+    pytest.param("กรุงโตเกียว", "โตเกียว", "", True, id="th-krung-before-a-capital"),
+    pytest.param("ไม่ใช่กรุงเทพ", "กรุงเทพ", "", False, id="th-krungthep-keeps-krung"),
+    pytest.param("phô", "phở", "", False, id="vi-conflicting-marks"),
+    pytest.param("Pho", "phở", "", True, id="vi-no-marks"),
+    pytest.param("Huê", "Huế", "", True, id="vi-tone-dropped"),
+    pytest.param("Đà Lát", "Đà Lạt", "", False, id="vi-other-tone"),
+    pytest.param("Beyoncè", "Beyoncé", "", True, id="fr-accent-typed-wrong"),
 ]
 
 ACRONYMS = [
@@ -127,6 +138,10 @@ NUMBERS = [
     pytest.param("열두 달", "12", "", True, id="ko-months-dal"),
     pytest.param("point five", "0.5", "", True, id="en-point-five"),
     pytest.param("point seven", "0.5", "", False, id="en-point-seven"),
+    pytest.param("three hundred thirty million", "330 million", "", True,
+                 id="en-hundreds-of-millions"),
+    pytest.param("three hundred million", "330 million", "", False,
+                 id="en-hundreds-of-millions-other"),
 ]
 
 LANGUAGES = [
@@ -176,6 +191,7 @@ LANGUAGES = [
     pytest.param("부산 아님", "부산", False, id="ko-negation-anim"),
     pytest.param("한라산인 것 같아요", "한라산", True, id="ko-seems-to-be"),
     pytest.param("지리산인 것 같아요", "한라산", False, id="ko-seems-to-be-other"),
+    pytest.param("세종대왕일 거예요", "세종대왕", True, id="ko-will-be-with-title"),
 ]
 
 
