@@ -38,9 +38,9 @@ _P = r"[,;:.!?…、，。！？\-–—]"  # punctuation before / after a marke
 # "Jakarta, bukan Bandung" -- "not Bandung" -- are no corrections).
 _AFTER_PUNCT = (
     r"wait|sorry|oops|correction|actually|nhầm|nham|à không|xin lỗi|salah|ralat|maaf|"
-    r"いや|いいえ|違う|ちがう|아니요|아니오|아니|아냐|아니야|잠깐|정정"
+    r"いや違う|いや、違う|いや違った|いや|いいえ|違う|ちがう|아니요|아니오|아니|아냐|아니야|잠깐|정정"
 )
-_BETWEEN_PUNCT = r"no|nope|không|khong|eh|bukan|hindi|tidak"
+_BETWEEN_PUNCT = r"no|nope|không|khong|eh|bukan|hindi|tidak|不"
 # Markers that stand on their own.
 _ALONE = (
     r"no,?\s*wait|wait,?\s*no|no,?\s*actually|actually,?\s*no|i\s+mean|i\s+meant|"

@@ -58,9 +58,15 @@ QUALIFIERS = frozenset({
     "minor", "new", "old", "greater", "lesser", "inner", "outer", "elder", "younger",
     "high", "low", "left", "right", "first", "last", "early", "late", "equatorial",
     # the seed languages' (after folding): id/ms, vi, tl, ko
-    "utara", "selatan", "timur", "barat", "tengah", "bac", "tay", "xich", "hilagang",
+    "utara", "selatan", "timur", "barat", "tengah", "bac", "nam", "dong", "tay", "xich", "hilagang",
     "timog", "silangan", "kanluran", "북", "남", "동", "서", "적도", "적", "북부", "남부",
     # ("적": 적도 after the particle 도 is stripped)
+    # a club's first word makes a club of a place ("Real Madrid" / "Madrid", "Inter Milan")
+    "real", "atletico", "inter", "sporting", "olympique", "dynamo", "dinamo",
+    "레알", "아틀레티코", "인테르",
+    # a state's distinguishing word ("Democratic Republic of the Congo" / "Republic of
+    # the Congo")
+    "democratic",
 })
 # Words that describe rather than name: never the evidence of a substitution.
 GENERIC = frozenset({
@@ -85,6 +91,10 @@ GENERIC = frozenset({
     "dame", "admiral", "colonel", "sergeant", "lieutenant", "coach", "doctor", "mister",
     "january", "february", "march", "april", "may", "june", "july", "august",
     "september", "october", "november", "december",
+    # ranks and offices abbreviated ("Gen. MacArthur")
+    "gen", "col", "lt", "sgt", "capt", "cpt", "adm", "gov", "sen", "pres", "maj",
+    # a club's legal suffix ("Real Madrid CF", "Arsenal FC")
+    "fc", "cf", "afc",
 })
 # place words that name part of a name ("Manchester City", "Bay of Biscay")
 _PLACE_WORDS = frozenset({"city", "town", "river", "lake", "ocean", "sea", "bay", "mount",
@@ -99,7 +109,8 @@ _JOINERS = frozenset({"and", "or", "nor", "andor"})
 class Substitution(tuple):
     """``(kind, extra, missing)``: ``kind`` is ``"substitution"`` (a word swapped),
     ``"qualifier"`` (a distinguishing word added or dropped), ``"installment"``
-    (the answer's number dropped), ``"extends"`` (a one-word name extended by
+    (the answer's number dropped), ``"title"`` (the last words of a title dropped),
+    ``"extends"`` (a one-word name extended by
     another word) or ``"part"`` (part of a hyphenated name dropped); ``extra`` the
     candidate's word, ``missing`` the answer's."""
 
@@ -127,8 +138,9 @@ def _abbrev(short: str, long: str) -> bool:
     (so ``da`` is not an abbreviation of ``dicaprio``)."""
     if not short or len(short) >= len(long) or short[0] != long[0] or not short.isalpha():
         return False
-    if len(short) == 1 or long.startswith(short):
-        return True
+    if len(short) == 1 or (long.startswith(short) and (
+            len(short) > 2 or len(long) > 4 or not short.isascii())):
+        return True  # (not "to" for "tong": two Vietnamese syllables after folding)
     if short[-1] != long[-1] or any(ch in "aeiouy" for ch in short[1:]):
         return False  # (abbreviations drop vowels: "bay" is not "Biscay")
     it = iter(long)
@@ -171,15 +183,42 @@ def _generic(word: str) -> bool:
     return word in GENERIC or stem(word) in GENERIC
 
 
-def _content(toks: Iterable[str]) -> list[str]:
-    return [t for t in toks if t not in STOPWORDS]
+def _content(toks: Iterable[str], keep: frozenset[str] = frozenset()) -> list[str]:
+    return [t for t in toks if t not in STOPWORDS or t in keep]
+
+
+# Ordinal words of the seed languages after folding: id/ms "pertama", "kedua", ...;
+# vi "thứ nhất", "thứ hai", ... (the number word after "thu"). English ordinals are
+# digits already (normalize); these become digits here so that "Perang Dunia Kedua"
+# for "Perang Dunia I" swaps a number and "Perang Dunia Pertama" does not.
+_ID_ORDINALS = {"pertama": "1", "kesatu": "1", "kedua": "2", "ketiga": "3", "keempat": "4",
+                "kelima": "5", "keenam": "6", "ketujuh": "7", "kedelapan": "8",
+                "kesembilan": "9", "kesepuluh": "10"}
+_VI_ORDINALS = {"nhat": "1", "hai": "2", "ba": "3", "tu": "4", "nam": "5", "sau": "6",
+                "bay": "7", "tam": "8", "chin": "9", "muoi": "10"}
+
+
+def ordinal_digits(words: list[str]) -> list[str]:
+    """``words`` with the ordinal words of Indonesian/Malay and Vietnamese as digits
+    (``["perang", "dunia", "kedua"]`` -> ``[..., "2"]``, ``["thu", "nhat"]`` ->
+    ``["thu", "1"]``); the same list when it has none (the common case)."""
+    if "thu" not in words and _ID_ORDINALS.keys().isdisjoint(words):
+        return words
+    out = list(words)
+    for i, w in enumerate(words):
+        if w in _ID_ORDINALS:
+            out[i] = _ID_ORDINALS[w]
+        elif i and words[i - 1] == "thu" and w in _VI_ORDINALS:
+            out[i] = _VI_ORDINALS[w]
+    return out
 
 
 def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                  question: frozenset[str] = frozenset(), *,
                  months: bool = False, proper: frozenset[str] | None = None,
                  person: bool = False, hyphen: frozenset[str] = frozenset(),
-                 joined: frozenset[str] = frozenset()) -> Substitution | None:
+                 joined: frozenset[str] = frozenset(),
+                 keep: frozenset[str] = frozenset()) -> Substitution | None:
     """Does the short answer ``core`` contradict ``answer`` (both normalized tokens)?
 
     ``None`` when they share no word (nothing to say: other rules decide);
@@ -197,12 +236,14 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     not, see docs/judging.md). ``hyphen``: the answer's
     words that are parts of a hyphenated name (dropping one is another entity:
     ``Guinea`` for ``Guinea-Bissau``); ``joined``: the candidate's (a word joined
-    to the answer's by a hyphen is no appositive: ``Austria-Hungary``).
+    to the answer's by a hyphen is no appositive: ``Austria-Hungary``). ``keep``:
+    words that are names although they fold to an English stop word (Vietnamese
+    ``Mỹ`` -> ``my``, ``Tổ`` -> ``to``: "Châu Mỹ" for "Châu Phi").
     """
-    if not _JOINERS.isdisjoint(core):
-        return None
-    c_words = _content(core)
-    a_words = _content(answer)
+    if not _JOINERS.isdisjoint(core) and _JOINERS.isdisjoint(answer):
+        return None  # (a title with "and" is one name: "Harry Potter and the ...")
+    c_words = ordinal_digits(_content(core, keep))
+    a_words = ordinal_digits(_content(answer, keep))
     if not c_words or not a_words:
         return None
     if len(answer) >= 2 and answer[-1] == "i":
@@ -225,7 +266,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     for c in c_words:
         # the same word (most), else the looser tests against every answer word
         hit = [a_index[c]] if c in a_index else [
-            i for i, a in enumerate(a_words) if same_word(c, a)]
+            i for i, a in enumerate(a_words) if same_word(c, a)
+            and not (keep and (len(a) == 1 or len(c) == 1))]  # (vi "Á" is a word, no initial)
         if hit:
             matched_a.update(hit)
             # sharing a number or a generic word ("54 Mbps", "years") is no evidence
@@ -251,7 +293,7 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                  and a in _PLACE_WORDS and (proper is None or a in proper)}
     missing_at = {i: a for i, a in enumerate(a_words) if i not in matched_a
                   and not _generic(a) and a not in question}
-    if missing_at and extra:
+    if missing_at and extra and not keep:
         # an initialism of the candidate's words: "rb" for "Richard Bedford"
         initials = "".join(c[0] for c in extra)
         missing_at = {i: a for i, a in missing_at.items()
@@ -265,6 +307,10 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                 missing_at = {i: a for i, a in missing_at.items() if a[0] not in c}
     missing = list(missing_at.values())
     named = proper is None or bool(proper)
+    if not extra and missing_at:
+        place = _place_word_swap(c_words, slots, missing_at, question, proper)
+        if place is not None:
+            return place
     if len(extra) > 2:
         return LICENSED  # a description around the answer, not another name
     if extra and (missing or swappable):
@@ -309,10 +355,18 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         # (an epithet dropped is left to the calibrator: "Constantine" for "Constantine
         # the Great" is accepted, "Peter" for "Peter the Great" may be prompted)
         quals = [a for a in missing if a in QUALIFIERS and (proper is None or a in proper)]
+        if quals:
+            # an initial or abbreviation standing for the qualifier: "S. Dakota" for
+            # "South Dakota", "DR Congo" for "Democratic Republic of the Congo"
+            initials = {t[0] for t in core if len(t) <= 3 and t.isalpha() and t not in a_words}
+            quals = [a for a in quals if a[0] not in initials]
         if len(a_words) == 2 and missing == [a_words[0]] and a_words[0] in _DEMONYMS:
             quals.append(a_words[0])  # "Samoa" for "American Samoa"
         if quals:
             return Substitution("qualifier", "", quals[0])
+        cut = _title_cut(c_words, a_words, answer, missing, proper, person)
+        if cut is not None:
+            return cut
     if extra and not missing and named:
         quals = [c for c in extra if c in QUALIFIERS]
         if quals:
@@ -336,6 +390,60 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             if core[-1] == a_words[0] and extra[0] in _DEMONYMS:
                 return Substitution("qualifier", extra[0], "")
     return LICENSED
+
+
+# the kind of a named thing: dropping it leaves the name ("Golden Gate" for "Golden Gate
+# Bridge", "Camp Nou" for "Camp Nou Stadium")
+_KIND_HEADS = _PLACE_WORDS | frozenset({
+    "bridge", "tower", "stadium", "arena", "park", "street", "avenue", "road", "square",
+    "airport", "station", "museum", "gallery", "palace", "castle", "building", "hall",
+    "center", "centre", "canal", "desert", "falls", "forest", "valley", "beach", "church",
+    "cathedral", "temple", "mosque", "abbey", "school", "library", "hospital", "zoo",
+    "records", "studios", "pictures", "airlines", "airways", "motors", "group", "festival",
+    "award", "awards", "prize", "cup", "trophy", "act", "treaty", "war", "battle",
+})
+
+
+def _title_cut(c_words: list[str], a_words: list[str], answer: tuple[str, ...],
+               missing: list[str], proper: frozenset[str] | None, person: bool
+               ) -> Substitution | None:
+    """The first words of a name of two words or more, its last name words dropped: "The
+    Dark Knight" for "The Dark Knight Rises", "Super Mario" for "Super Mario Bros."
+    (a series or another work). Not a person's name (a
+    middle name may go), nor a place, generic or initial dropped ("United States"
+    for "United States of America", "Golden Gate" for "Golden Gate Bridge")."""
+    k = len(c_words)
+    if (person or proper is None or len(a_words) < 2 or not 0 < k < len(a_words)
+            or c_words != a_words[:k] or len(missing) != len(a_words) - k):
+        return None
+    tail = a_words[k:]
+    at = answer.index(c_words[-1]) if c_words[-1] in answer else -1
+    if at < 0 or at + 1 >= len(answer) or answer[at + 1] != tail[0]:
+        return None  # a phrase after "of", "in", "and" describes or lists: "Charles
+        # Carroll of Carrollton", "Camping World Stadium in Orlando"
+    if all(w in proper and w.isalpha() and len(w) > 3 and w not in PLACES
+           and not _generic(w) and w not in _KIND_HEADS for w in tail):
+        return Substitution("title", "", " ".join(tail))
+    return None
+
+
+def _place_word_swap(c_words: list[str], slots: list[list[int] | None],
+                     missing_at: dict[int, str], question: frozenset[str] | Iterable[str],
+                     proper: frozenset[str] | None) -> Substitution | None:
+    """A place word of the candidate (``city``, ``river``: otherwise generic, so not
+    an extra word) standing where the answer has a name word it drops: "Manchester
+    City" for "Manchester United" (the other way round is the swappable case)."""
+    for k, c in enumerate(c_words):
+        if slots[k] is not None or c not in _PLACE_WORDS or c in question:
+            continue
+        before = [i for s in slots[:k] if s for i in s]
+        after = [i for s in slots[k + 1:] if s for i in s]
+        lo = max(before) if before else -1
+        hi = min(after) if after else len(c_words) + len(missing_at)
+        for i, a in missing_at.items():
+            if lo < i < hi and not a.isdigit() and (proper is None or a in proper):
+                return Substitution("substitution", c, a)
+    return None
 
 
 # Endings that make a word of the same family (a plural, a demonym, an -ism): a

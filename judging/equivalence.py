@@ -42,6 +42,7 @@ from rapidfuzz.distance import Levenshtein
 from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.corrections import GATE as _CORRECTION_GATE
 from judging.corrections import MAX_HEAD, MAX_TAIL, final_answer
+from judging.entities import GENERIC
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
@@ -57,7 +58,11 @@ from judging.numbers import merge_number_tokens
 from judging.scripts import strip_korean
 from judging.short_rules import (
     Decision,
+    acronym,
     confusable,
+    hangul_spacing,
+    kind_change,
+    marks_conflict,
     may_be_number,
     number_words,
     prefix_word,
@@ -187,7 +192,8 @@ _NEG_OPENERS = _NEGATORS | {"chang", "hindi"}
 # Korean negative copulas after the noun: "서울이 아닙니다", "서울 아니에요".
 _NEG_AFTER = frozenset(
     form for w in ("아닙니다", "아니다", "아니에요", "아니예요", "아니야", "아냐", "아닌", "아니요",
-                   "아니", "아니오", "아니었어요", "아니었다")
+                   "아니", "아니오", "아니었어요", "아니었다", "아님", "아니지", "아닌데",
+                   "아니거든요")
     for form in (w, strip_korean(w)))
 # words between a negator and the answer: vi "phải", "là"; id "lah"; tl "ang", "si"
 _NEG_FILLER = frozenset({"phai", "la", "lah", "ang", "si", "ay"})
@@ -202,11 +208,24 @@ _FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
         "perhaps", "possibly", "it must be", "it might be", "it could be", "it would be",
         "it is", "it was", "its", "it", "is it", "that is", "thats", "this is", "um", "uh",
         "hmm", "oh", "well", "ok", "okay", "definitely", "surely", "certainly",
+        # vi and id/ms hedges after folding ("Tôi nghĩ là X", "chắc chắn không phải X",
+        # "Menurut saya X", "pasti bukan X")
+        "toi nghi la", "toi nghi", "toi doan la", "toi doan", "chac chan la", "chac chan",
+        "chac la", "co le la", "co le", "dap an la", "saya pikir", "saya kira",
+        "menurut saya", "jawabannya adalah", "jawabannya", "jawaban saya", "pasti",
+        "mungkin", "sepertinya", "kayaknya", "kalau tidak salah",
+        # ko, as tokenized ("아마(도) X", "제 생각에(는) X", "정답은 X")
+        "아마", "제 생각에", "제 생각엔", "내 생각에", "정답",
     )
 )
 _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
     tuple(p.split())
-    for p in ("i think", "i believe", "i guess", "maybe", "probably", "perhaps", "right")
+    for p in ("i think", "i believe", "i guess", "maybe", "probably", "perhaps", "right",
+              # ko "(X일) 거예요 / 겁니다 / 거야 / 것 같아요": "it will be X", after the
+              # copula is stripped (normalize)
+              "거", "겁니다", "거야", "것 같아", "것 같습니다",
+              # id/ms and vi hedges after the answer ("Yogyakarta kayaknya", "Huế thì phải")
+              "kayaknya", "sepertinya", "mungkin", "thi phai", "chac vay")
 )
 _REFUSAL = (
     "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",
@@ -227,7 +246,14 @@ _NOT_PERSON_FIRST = frozenset(
      "king", "queen", "prince", "princess", "sir", "dame", "lord", "lady", "dr", "mr", "mrs",
      "ms", "pope", "emperor", "senator", "governor", "captain", "chief", "executive", "chef",
      "colonel", "admiral", "bishop", "father", "count", "duke", "baron",
-     "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer"}
+     "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer",
+     "gen", "col", "lt", "sgt", "capt", "cpt", "adm", "gov", "sen", "rep", "pres", "maj",
+     # a club's first word, a state's or a place's kind in Indonesian and Vietnamese (after
+     # folding), and vi compass qualifiers ("Nam Sudan", "Tây Úc", "Cộng hòa Dominica",
+     # "Republik Dominika" are places, not a given name and a surname)
+     "real", "atletico", "inter", "sporting", "republik", "kota", "pulau", "gunung",
+     "sungai", "danau", "provinsi", "kabupaten", "teluk", "selat", "cong", "tinh", "song",
+     "nui", "bac", "nam", "tay"}
 )
 _NOT_PERSON_LAST = frozenset(
     {"river", "university", "city", "ocean", "sea", "lake", "mountain", "mountains",
@@ -241,9 +267,12 @@ _NOT_PERSON_LAST = frozenset(
      "province", "region", "district", "territory", "coast", "falls", "creek", "forest",
      "canyon", "cup", "series", "bowl", "show", "games", "game", "day", "era", "age",
      "period", "system", "theory", "law", "effect", "syndrome", "disease", "judge", "express",
-     "court", "house", "building", "center", "centre", "library", "line", "railway"}
+     "court", "house", "building", "center", "centre", "library", "line", "railway",
+     "fc", "cf", "afc"}
 )
+_COUNTRIES = frozenset(_DEMONYMS.values())
 _SHORT_TOKENS = 6
+_PART_WORDS = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
 _MONTHS = frozenset(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
 )
@@ -276,7 +305,9 @@ def _approx(ref: frozenset[str], cand: frozenset[str]) -> bool:
     return False
 
 
-_HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs"})
+_HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs",
+                          "hoac", "atau",  # vi "hoặc", id/ms "atau"
+                          "아니면", "또는", "혹은"})  # ko
 
 
 class _Alt:
@@ -340,14 +371,16 @@ class _Alt:
 def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
     """Is ``alt`` a person's name? If so, also its surname and given name (normalized)."""
     words = alt.text.split()
-    if not 2 <= len(words) <= 5 or any(map(str.isdigit, alt.text)):
-        return False, None, None
+    if not 2 <= len(words) <= 5 or any(map(str.isdigit, alt.text)) or words[0] == "The":
+        return False, None, None  # ("The Dark Knight Rises" is a title)
     caps = [w for w in words if w[:1].isupper()]
     if len(caps) < 2:
         return False, None, None
     core = [t for t in toks if t not in _NAME_SUFFIXES]
     if (len(core) < 2 or core[0] in _NOT_PERSON_FIRST or core[-1] in _NOT_PERSON_LAST
-            or core[0] in _DEMONYMS):  # ("American Samoa" is a place)
+            or core[0] in _DEMONYMS  # ("American Samoa" is a place)
+            or "new" in core[1:]  # ("Papua New Guinea" too)
+            or core[-1] in _COUNTRIES):  # ("Saudi Arabia")
         return False, None, None
     if any(t in STOPWORDS and t not in _NAME_PARTICLES for t in core):
         return False, None, None
@@ -462,9 +495,15 @@ def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
         for p in _SUFFIX_BY_LAST.get(toks[-1], ()):
             if len(toks) > len(p) and toks[-len(p):] == p:
                 toks = toks[: -len(p)]
+                if p[0] in _KO_WILL_BE and len(toks[-1]) >= 3 and toks[-1][-1] in "일인":
+                    # its copula: 서울일 거예요, 한라산인 것 같아요 -> 서울, 한라산
+                    toks = (*toks[:-1], strip_korean(toks[-1][:-1]))
                 changed = True
                 break
     return strip_articles(toks)
+
+
+_KO_WILL_BE = frozenset({"거", "겁니다", "거야", "것"})
 
 
 class _Cand:
@@ -538,9 +577,9 @@ def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
 
 
 # _may_merge can be true only with a round number ("00 " in the text) or one of these
-_MERGE_GATE = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
+_MERGE_GATE = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
                          "billion", "trillion", *"bcdefghjklmnopqrstuvwxyz"})
-_SCALE_WORDS = frozenset({"point", "half", "quarter", "hundred", "thousand", "million",
+_SCALE_WORDS = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
                           "billion", "trillion"})
 _LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
 _LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
@@ -552,7 +591,7 @@ _CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as co
 _TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
 
 _MERGE_HINT = re.compile(
-    r" (?:[a-z] [a-z] |(?:\d[^ ]*|a) (?:point|million|billion|trillion|"
+    r" (?:[a-z] [a-z] |point \d|(?:\d[^ ]*|a) (?:point|million|billion|trillion|quarters? |half |"
     r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
 
 
@@ -817,6 +856,37 @@ def _alt_matches_core(a: _Alt, core: tuple[str, ...], core_norm: str) -> bool:
     return not a.nums and len(a.norm) >= 4 and _close(core_norm, a.norm)
 
 
+# negators that may stand inside a short answer: "Atlantic, not Pacific"
+_NEG_INNER = frozenset({"not", "khong", "bukan", "chang"})
+
+
+def _names(a: _Alt, seg: tuple[str, ...]) -> bool:
+    """Does the phrase ``seg`` name answer ``a`` (as :func:`_alt_matches_core`, or all
+    of its words but generic ones: "Pacific" for "Pacific Ocean")?"""
+    if _alt_matches_core(a, seg, " ".join(seg)):
+        return True
+    names = [t for t in a.content if t not in GENERIC]
+    return bool(names) and all(t in seg for t in names)
+
+
+def _negated_inside(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> _Alt | None:
+    """"X, not Y" (``Atlantic, not Pacific``, ``Huế, không phải Hà Nội``): the
+    acceptable answer that Y names when X names none, else ``None`` ("Lisbon, not
+    Porto" for "Lisbon" is right)."""
+    inner = [k for k in range(1, len(core) - 1) if core[k] in _NEG_INNER]
+    if not inner:
+        return None
+    i = inner[-1]
+    before, after = core[:i], core[i + 1:]
+    while after and (after[0] in _NEG_FILLER or after[0] in ARTICLES):
+        after = after[1:]
+    if not after or not any(t not in STOPWORDS for t in before):
+        return None
+    if any(_names(a, before) for a in accept):
+        return None
+    return next((a for a in accept if _names(a, after)), None)
+
+
 def _hedge(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> str | None:
     """Two different answers joined by "or": return the wrong one, else None."""
     if not any(t in _HEDGE_SPLIT for t in core) or len(core) > 9:
@@ -891,13 +961,22 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     core_norm = info.core_norm
     short = len(core) <= _SHORT_TOKENS
 
-    # 1. exact / alias
+    # 1. exact / alias (not when both are written with marks and a mark differs:
+    # Vietnamese "phô" is not "phở")
+    clash = None
     for a in accept:
         if full_norm == a.norm or core_norm == a.norm:
+            if not info.text.isascii() and not a.alt.text.isascii() and marks_conflict(
+                    info.text, a.alt.text):
+                clash = a
+                continue
             kind = a.alt.kind
             rule = "exact" if kind in ("main", "list") else f"alias:{kind}"
             return _result(rule, True, a.alt.text, f"matches '{a.alt.text}' after normalization",
                            _ZERO)
+    if clash is not None:
+        return _result("other-word", False, clash.alt.text,
+                       f"differs from '{clash.alt.text}' by a mark that makes another word", _ZERO)
 
     # 2. do not accept / reject
     if rejects:
@@ -917,6 +996,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     script = 0.0 if full_norm.isascii() else 1.0
     if script:
         found = script_rules(core_norm or full_norm, accept, prompts, rejects)
+        if found is None and short:
+            found = hangul_spacing(core_norm, accept)
         if found is not None:
             return _decided(found)
 
@@ -937,6 +1018,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 if _alt_matches_core(a, rest, rest_norm):
                     return _result("negation", False, a.alt.text,
                                    f"the answer negates '{a.alt.text}'", _ZERO)
+        elif len(core) >= 3 and not _NEG_INNER.isdisjoint(core[1:-1]):
+            negated = _negated_inside(core, accept)
+            if negated is not None:
+                return _result("negation", False, negated.alt.text,
+                               f"the answer names another answer and negates "
+                               f"'{negated.alt.text}'", _ZERO)
 
     # 5. hedge between two answers
     if len(core) <= 9:
@@ -951,14 +1038,18 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     # 6. installments and numbers (number words of a long reading: "một nghìn chín
     # trăm bốn mươi lăm" is seven words)
     if not short and len(core) <= 12 and not cand_nums and may_be_number(core[0]):
-        worded = number_words(core_norm, cand_nums, accept, [a for a in accept if a.nums])
+        worded = number_words(core_norm, cand_nums, accept, [a for a in accept if a.nums],
+                                  qtok)
         if worded is not None:
             return _decided(worded)
     if short:
         for a in accept:
             pos = _find(core, a.toks)
             # "Jaws 2" for "Jaws": the answer followed by a small number and nothing else
-            if pos and pos[0] + len(a.toks) == len(core) - 1 and len(a.nums) < len(a.toks):
+            # (or by "Part", "Episode", ... and one: "The Godfather Part II")
+            if pos and len(a.nums) < len(a.toks) and (
+                    pos[0] + len(a.toks) == len(core) - 1 or (
+                        pos[0] + len(a.toks) == len(core) - 2 and core[-2] in _PART_WORDS)):
                 last = core[-1]
                 if last.isdigit() and int(last) <= 30 and last not in a.nums:
                     return _result("installment", False, a.alt.text,
@@ -976,7 +1067,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         numeric = [a for a in accept if a.nums]
         if (numeric and not cand_nums and may_be_number(core[0])) or (
                 cand_nums and len(numeric) < len(accept)):
-            worded = number_words(core_norm, cand_nums, accept, numeric)
+            worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
             if worded is not None:
                 return _decided(worded)
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
@@ -992,6 +1083,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             if a.required_norms and all(_find(core, tuple(r.split())) for r in a.required_norms):
                 return _result("required", True, a.alt.text,
                                f"gives the required part of '{a.alt.text}'", _ZERO)
+        # an acronym in capitals: "WWII" for "World War II", "USA"
+        if len(core) == 1 and len(core[0]) <= 7 and info.text.isupper():
+            acro = acronym(info.text, accept)
+            if acro is not None:
+                return _decided(acro)
         for a in accept:
             if a.person and (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
@@ -999,8 +1095,9 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", _ZERO)
         for a in accept:
-            if a.person and 2 <= len(core) <= 3 and core[-1] == a.surname and not any(
-                    b.norm == core_norm for b in accept):
+            if a.person and 2 <= len(core) <= 4 and core[-1] == a.surname and not any(
+                    b.norm == core_norm or (len(core) == 4 and b is not a and _find(core, b.toks))
+                    for b in accept):  # (four words: not when they hold another answer)
                 given = [t for t in core[:-1] if t not in STOPWORDS and t not in _NOT_PERSON_FIRST]
                 if given and not any(_same_given(g, t) for g in given for t in a.toks[:-1]):
                     return _result("other-person", False, a.alt.text,
@@ -1023,6 +1120,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             other = prefix_word(core, accept)
             if other is not None:
                 return _decided(other)
+        # 12d. another kind of entity: "Mexico City" for "Mexico", "Dominican Republic"
+        # for "Dominica"
+        if len(core) <= 2:
+            kind = kind_change(core, accept, qtok)
+            if kind is not None:
+                return _decided(kind)
 
     # 8. grey case: features for the calibrator
     g = _grey(info, accept, qtok, alt_tokens)

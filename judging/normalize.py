@@ -120,7 +120,9 @@ def fold(text: str) -> str:
     """
     if text.isascii():
         return text
-    if "Ã" in text or "â€" in text or "Â" in text:
+    if "Ã" in text or "â€" in text or "Â" in text or (
+            ("á" in text or "Ä" in text or "Å" in text or "Æ" in text)
+            and _MOJIBAKE_MORE.search(text)):
         text = _fix_mojibake(text)
     text = text.translate(_SPECIAL)
     decomposed = unicodedata.normalize("NFKD", text)
@@ -152,6 +154,9 @@ def _fold_other(decomposed: str) -> str:
 
 
 _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# more lead bytes of UTF-8 read as Windows-1252: Vietnamese letters (ế -> áº¿, ộ -> á»™,
+# đ -> Ä‘, ư -> Æ°), Latin Extended-A (ő -> Å‘)
+_MOJIBAKE_MORE = re.compile("á[º»]|[ÄÅÆ][\x80-\xbf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u2122]")
 
 
 def _fix_mojibake(text: str) -> str:

@@ -36,7 +36,7 @@ __all__ = ["FIRST_CHARS", "FIRST_WORDS", "merge_number_tokens", "needs_merge", "
 _LARGE = {"million": 10**6, "billion": 10**9, "trillion": 10**12}
 _FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25, "third": 1 / 3}
 # words whose presence (or two digit tokens in a row) may need a merge
-_GATE = frozenset({"and", "point", "half", "quarter", "a", *_LARGE})
+_GATE = frozenset({"and", "point", "half", "quarter", "quarters", "a", *_LARGE})
 
 
 def _int(t: str) -> int | None:
@@ -72,7 +72,7 @@ def needs_merge(toks: tuple[str, ...]) -> bool:
         if (d and prev_digit) or (letter and prev_letter):
             return True
         if (prev_digit and t in _GATE) or t in _LARGE or (
-                t in ("hundred", "thousand") and not prev_digit):
+                t in ("hundred", "thousand", "point") and not prev_digit):
             return True
         prev_digit, prev_letter = d, letter
     return False
@@ -118,8 +118,15 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
             i += 1
         elif t == "a" and i + 1 < n and words[i + 1] in _LARGE:
             v = 1
+        elif t == "a" and i + 1 < n and words[i + 1] in ("half", "quarter"):
+            v = _FRACTIONS[words[i + 1]]  # "a quarter", "a half"
+            i += 1
         elif t in _SMALL_SCALES and (i == 0 or _num(words[i - 1]) is None):
             v = _SMALL_SCALES[t]
+        elif t == "point" and i + 1 < n and _int(words[i + 1]) is not None and (
+                i == 0 or (_num(words[i - 1]) is None and words[i - 1] not in ("a", "the"))):
+            v = 0  # "point five": the digits after the point are read below
+            i -= 1
         if v is None:
             out.append(t)
             i += 1
@@ -132,10 +139,23 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
                 value *= _LARGE[nxt]
                 j += 1
                 continue
+            if nxt in ("quarter", "quarters") and value < 4:
+                value *= 0.25  # "three quarters"
+                j += 1
+                continue
+            if nxt == "half" and value == 1:
+                value = 0.5  # "one half"
+                j += 1
+                continue
             # "X and a half", "X and three quarters"
             if nxt == "and" and j + 2 < n and words[j + 1] in ("a", "1") \
                     and words[j + 2] in _FRACTIONS:
                 value += _FRACTIONS[words[j + 2]]
+                j += 3
+                continue
+            if nxt == "and" and j + 2 < n and words[j + 1] in ("2", "3") \
+                    and words[j + 2] == "quarters":
+                value += int(words[j + 1]) * 0.25  # "two and three quarters"
                 j += 3
                 continue
             # "2 point 5", "3 point 1 4"
@@ -155,10 +175,22 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
             k = j + 1 if nxt == "and" else j
             if k < n and (d := _int(words[k])) is not None and float(value).is_integer():
                 iv = int(value)
+                if k == j and 100 <= iv < 1000 and iv % 100 == 0 and d % 1000 == 0 \
+                        and 1000 <= d < 100_000:
+                    # "four hundred fifty-six thousand": the tokenizer read "fifty-six
+                    # thousand" as 56000, so 400 and 56000 make (400 + 56) * 1000
+                    value = iv * 1000 + d
+                    j = k + 1
+                    continue
                 scale = 1
                 while iv and iv % (scale * 10) == 0:
                     scale *= 10
                 if k + 1 < n and words[k + 1] in _LARGE:
+                    if 100 <= iv < 1000 and scale >= 100 and d < scale:
+                        # "three hundred thirty million": (300 + 30) million
+                        value = (iv + d) * _LARGE[words[k + 1]]
+                        j = k + 2
+                        continue
                     d *= _LARGE[words[k + 1]]  # "1 billion 200 million"
                     k += 1
                 if iv >= 100 and scale >= 100 and d < scale:
@@ -191,7 +223,9 @@ _ZH: _Lex = {
     **_lex("M", {"万": 10**4, "亿": 10**8, "億": 10**8}),
     **_lex("d", {"零": 0}),  # a digit: 二零二零 is 2020, 两千零五 still 2005
     **_lex("a", {"ひとつ": 1, "ふたつ": 2, "みっつ": 3, "よっつ": 4, "いつつ": 5, "むっつ": 6,
-                 "ななつ": 7, "やっつ": 8, "ここのつ": 9, "とお": 10}),
+                 "ななつ": 7, "やっつ": 8, "ここのつ": 9, "とお": 10,
+                 # the same native numbers written with a kanji: 五つ, 三つ
+                 **{k + "つ": v for k, v in zip("一二三四五六七八九", range(1, 10), strict=True)}}),
 }
 _KO_SINO: _Lex = {
     **_lex("d", {"영": 0, "공": 0, "일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6,
@@ -241,20 +275,26 @@ _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
 )
 
 # Counters, ordinal markers and copulas around a number: stripped before reading.
-_PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika")
+_PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika", "百分之")
 _SUFFIXES = tuple(sorted({
     # zh / ja
     "个", "個", "年", "岁", "歳", "次", "名", "本", "号", "號", "人", "回", "枚", "匹",
     "头", "頭", "位", "度", "条", "張", "张", "只", "台", "月", "日", "点", "分", "番", "です",
     "天", "か月", "ヶ月", "カ月", "个月", "個月", "周", "歲",
     "だ", "是", "吧", "。",
+    # hours, currencies, percent (zh, ja)
+    "小时", "个小时", "時間", "元", "块", "円", "パーセント", "%",
     # ko
     "번", "개", "명", "살", "권", "장", "마리", "대", "층", "회", "년", "월", "일", "시", "분",
-    "등", "위", "호", "배", "째", "번째", "입니다", "이에요", "예요", "이요", "요", "이다",
+    "등", "위", "호", "배", "째", "번째", "입니다", "이에요", "예요", "이요", "요", "이다", "가지",
+    "시간", "개월", "원", "퍼센트", "프로", "달",
     # th
     "คน", "ครั้ง", "ปี", "ตัว", "อัน", "วัน", "เดือน", "ค่ะ", "ครับ", "คะ", "นะ",
+    "ชั่วโมง", "บาท", "เปอร์เซ็นต์",
     # vi / id (folded, spaced)
     " lan", " nguoi", " cai", " kali", " orang", " buah", " tahun",
+    " gio", " thang", " ngay", " tuoi", " phan tram", " dong", " jam", " bulan", " hari",
+    " persen", " rupiah",
 }, key=len, reverse=True))
 _SUFFIXES = tuple(sorted({unicodedata.normalize("NFKC", w) for w in _SUFFIXES}, key=len,
                          reverse=True))
@@ -328,7 +368,16 @@ def _strip(text: str) -> str:
     return text
 
 
+def strip_counters(text: str) -> str:
+    """``text`` without the counters, ordinal markers and copulas that
+    :func:`read_number` takes off around a number (``一次`` -> ``一``)."""
+    return _strip(text)
+
+
 _SPACES = re.compile(r"\s+")
+# a digit, 百/千/万 and a digit (一百八): written with the first digit, so Chinese (a
+# Japanese 百八 is 108)
+_ZH_SHORTENED = re.compile("^[一二两三四五六七八九][百千万][一二三四五六七八九]$")
 # what a number can start with: a glued lexicon's first character, a spaced
 # lexicon's word
 FIRST_CHARS = frozenset(w[0] for _n, lex, glued in _LEXICONS if glued for w in lex) | frozenset(
@@ -343,9 +392,15 @@ def read_number(text: str) -> int | None:
     ``read_number("ba tram hai muoi lam") == 325``, ``read_number("dua belas") == 12``.
     A word of another language, or a mix, is ``None``.
     """
-    text = _strip(text.strip())
+    text = text.strip()
+    # 십일, 이십일 are 11 and 21, not 10 and 20 "days" (a counter after a number)
+    text = text if text.endswith("십일") else _strip(text)
     if not text or len(text) > 80:
         return None
+    if len(text) == 3 and _ZH_SHORTENED.match(text):
+        # Chinese drops the last unit: 一百八 is 180, 两千五 2500, 三万二 32000
+        d, m, r = (_ZH[ch][1] for ch in text)
+        return d * m + r * m // 10
     if text[0] not in FIRST_CHARS and text.split(None, 1)[0] not in FIRST_WORDS:
         return None  # (most answers: no number word starts them)
     glued = _SPACES.sub("", text)

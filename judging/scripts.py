@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from judging.numbers import read_number, strip_counters
+
 __all__ = [
     "HANGUL",
     "NEGATION_AFTER",
@@ -56,6 +58,10 @@ _KO_COPULAS: tuple[tuple[str, bool | None], ...] = (
     ("예요", False), ("이었어요", True), ("였어요", False), ("이었다", True), ("였다", False),
     ("이다", True), ("이야", True), ("이죠", True), ("이지요", True), ("인가요", None),
     ("일까요", None), ("이요", True), ("라고", False), ("이라고", True), ("입니까", None),
+    # honorific and guessing endings: 세종대왕이십니다, 서울이겠죠, 한강일걸요
+    ("이십니다", True), ("십니다", False), ("이시죠", True), ("시죠", False), ("이겠죠", True),
+    ("겠죠", False), ("이겠지요", True), ("일걸요", None), ("일걸", None), ("일거예요", None),
+    ("일겁니다", None),
 )
 _KO_PARTICLES: tuple[tuple[str, bool | None], ...] = (
     ("에서는", None), ("에서", None), ("으로는", True), ("으로", True), ("로는", False),
@@ -78,7 +84,8 @@ def _strip_one(word: str, endings: tuple[tuple[str, bool | None], ...]) -> str:
 
 # Administrative suffixes (서울특별시 -> 서울, 강남구 -> 강남), taken off when two
 # syllables at least remain (도시 "city", 친구 "friend" stay).
-_KO_SUFFIXES = ("특별자치시", "특별자치도", "특별시", "광역시", "시", "도", "군", "구")
+_KO_SUFFIXES = ("특별자치시", "특별자치도", "특별시", "광역시", "시", "도", "군", "구",
+               "대왕")  # (a king's title: 세종대왕 -> 세종, 광개토대왕 -> 광개토)
 
 
 _SINO_DIGITS = "영공일이삼사오육륙칠팔구십백천만억"
@@ -94,7 +101,11 @@ def strip_korean(word: str) -> str:
     shortened the same way on both sides."""
     if len(word) < 2 or not HANGUL.search(word[-1]) or not word.strip(_SINO_DIGITS):
         return word  # (a Sino-Korean number: 구백구십구 ends in 구 "nine", not "district")
+    if word.endswith("하나"):
+        return word  # the native number one (스물하나), not 하 + the particle 나
     stripped = _strip_one(word, _KO_COPULAS)
+    if len(stripped) >= 3 and stripped[-1] == "님":
+        stripped = stripped[:-1]  # the honorific after a name or title: 세종대왕님 (not 아님)
     stripped = _strip_one(stripped, _KO_PARTICLES)
     for suffix in _KO_SUFFIXES:
         if stripped.endswith(suffix) and len(stripped) - len(suffix) >= 2:
@@ -120,7 +131,8 @@ _AFTER = tuple(sorted({
     "に", "で", "へ", "と", "の", "も", "や", "ね", "よ", "さん", "思います", "だと思います",
     "と思います",
     # th
-    "ค่ะ", "ครับ", "คะ", "นะ", "จ้ะ", "จ้า", "ครับผม", "คับ", "ฮะ", "เลย", "แน่นอน",
+    "ค่ะ", "ครับ", "คะ", "นะ", "จ้ะ", "จ้า", "ครับผม", "คับ", "ฮะ", "เลย", "แน่นอน", "มั้ง",
+    "มั๊ง", "มั้ย", "หรือเปล่า",
     # my, km, lo (polite endings)
     "ပါ", "ပါတယ်", "ဖြစ်ပါတယ်", "បាទ", "ចាស", "ເດີ", "ແມ່ນ",
 }, key=len, reverse=True))
@@ -131,13 +143,15 @@ _BEFORE = tuple(sorted({
     "覺得", "认为", "認為", "应该是", "應該是", "答案", "了", "去", "到", "自", "从", "從",
     # ja
     "は", "が", "を", "に", "で", "と", "の", "も", "へ", "答え", "たぶん", "多分", "きっと",
+    "たしか", "確か", "おそらく", "恐らく", "もしかして", "やっぱり", "やはり",
     # th
     "คือ", "เป็น", "ว่า", "ที่", "ใน", "ตอบ", "คำตอบ", "น่าจะ", "จังหวัด", "เมือง",
-    "แม่น้ำ", "ภูเขา", "ประเทศ", "เกาะ", "ทะเล", "มหาสมุทร",
+    "แม่น้ำ", "ภูเขา", "ประเทศ", "เกาะ", "ทะเล", "มหาสมุทร", "จ", "กรุง",
     # my, km, lo
     "က", "မှာ", "គឺ", "ແມ່ນ",
 }, key=len, reverse=True))
 
+_SHORT_ONLY = frozenset(unicodedata.normalize("NFKC", w) for w in ("จ", "กรุง"))
 NEGATION_BEFORE = tuple(sorted({
     "不是", "没有", "沒有", "并非", "並非", "非", "不", "ไม่ใช่", "ไม่", "မဟုတ်", "មិនមែន", "ບໍ່ແມ່ນ",
 }, key=len, reverse=True))
@@ -176,6 +190,23 @@ def _ok_after(rest: str, suffix_ok: bool = True) -> bool:
     return False
 
 
+# "isn't it X?": a guess, not a negation (神戸じゃないかな, 神戸ではないでしょうか)
+_TENTATIVE = _folded(("じゃないかな", "じゃないか", "ではないか", "じゃないでしょうか",
+                      "ではないでしょうか", "じゃないですか", "ではないですか", "じゃね"))
+# "X 不是 Y" / "X ไม่ใช่ Y": X, not Y (the negation is of the word after it)
+_NOT_BE = _folded(("不是", "ไม่ใช่"))
+
+
+def _not_the_other(rest: str) -> bool:
+    """After a match, is ``rest`` "not" followed by another word (``不是北京``), so
+    the negation is of that word, not of the match? (``不是吧``: a tag, it negates.)"""
+    for neg in _NOT_BE:
+        if rest.startswith(neg):
+            tail = rest[len(neg):]
+            return bool(tail) and tail[0].isalnum() and not tail.startswith(_AFTER)
+    return False
+
+
 def _ok_before(head: str) -> bool:
     """Is the text before a match a boundary (nothing, non-letter or a listed word)?"""
     if not head or not head[-1].isalnum():
@@ -194,11 +225,24 @@ def _strip_affixes(text: str) -> str:
                 changed = True
                 break
         for b in _BEFORE:
-            if text.startswith(b) and len(text) > len(b) + 1:
+            if text.startswith(b) and len(text) > len(b) + (3 if b in _SHORT_ONLY else 1):
+                # (จ and กรุง only before a name of four letters or more: กรุงเทพ stays)
                 text = text[len(b):]
                 changed = True
                 break
     return text
+
+
+# the suffixes that name a kind of place (not ฯ, the abbreviation mark, nor มหานคร)
+_KIND_SUFFIXES = tuple(x for x in _SUFFIXES if x not in _folded(("ฯ", "มหานคร")))
+
+
+def _kind_suffixes_differ(a: str, c: str) -> bool:
+    """Do both end in a kind-of-place suffix, and different ones (``ドミニカ国`` and
+    ``ドミニカ共和国``: two countries; ``大阪府`` and ``大阪市``: a prefecture and a city)?"""
+    ka = next((x for x in _KIND_SUFFIXES if a.endswith(x)), None)
+    kc = next((x for x in _KIND_SUFFIXES if c.endswith(x)), None)
+    return ka is not None and kc is not None and ka != kc
 
 
 def find_in_run(answer: str, candidate: str) -> MatchKind:
@@ -223,6 +267,8 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
         return "exact"
     sa, sc = _strip_affixes(a), _strip_affixes(c)
     if sa in (sc, c) or a == sc:
+        if sa == sc != c and a != sc and _kind_suffixes_differ(a, c):
+            return "shares"  # ドミニカ国 / ドミニカ共和国, 大阪府 / 大阪市: another entity
         return "exact"
     best = "none"
     for needle in dict.fromkeys((a, sa)):
@@ -232,6 +278,8 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
         while start >= 0:
             head, rest = c[:start], c[start + len(needle):]
             if _ok_before(head) and rest.startswith(NEGATION_AFTER):
+                if _not_the_other(rest) or rest.startswith(_TENTATIVE):
+                    return "found"  # 上海，不是北京: "Shanghai, not Beijing"
                 best = "negated"
             elif _ok_before(head) and _ok_after(rest):
                 if head.endswith(NEGATION_BEFORE) or rest.startswith(NEGATION_AFTER):
@@ -241,8 +289,37 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
             elif best == "none":
                 best = "embedded"
             start = c.find(needle, start + 1)
+    if best not in ("none", "embedded"):
+        return best
+    if _ORDINAL_MARK.search(a) or _ORDINAL_MARK.search(c):
+        a2, c2 = _ordinal_digits(a), _ordinal_digits(c)
+        if (a2, c2) != (a, c):
+            return find_in_run(a2, c2)  # สงครามโลกครั้งที่ 1 / ครั้งที่หนึ่ง
     if best != "none":
         return best
     if set(a) & set(c) - set(" "):
         return "shares"
     return "none"
+
+
+# an ordinal marker and the number words after it (ครั้งที่หนึ่ง, 第一, 제일)
+_ORDINAL_MARK = re.compile("(?:ที่|第)(?=[^0-9])")
+
+
+def _ordinal_digits(text: str) -> str:
+    """``text`` with the number words after an ordinal marker written in digits
+    (``รัชกาลที่หนึ่ง`` -> ``รัชกาลที่1``), so that they match an answer with digits."""
+    out = []
+    pos = 0
+    for m in _ORDINAL_MARK.finditer(text):
+        j = m.end()
+        if j < pos:
+            continue
+        for k in range(len(text), j, -1):
+            seg = text[j:k]
+            value = read_number(seg) if strip_counters(seg) == seg else None
+            if value is not None:
+                out.append(text[pos:j] + str(value))
+                pos = k
+                break
+    return "".join(out) + text[pos:] if out else text

@@ -11,13 +11,15 @@ alternatives (``equivalence._Alt``: ``norm``, ``toks``, ``nums``, ``months``,
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from judging.entities import LICENSED, other_word, substitution
-from judging.normalize import strip_articles, tokens
+from judging.normalize import _DEMONYMS, strip_articles, tokens
 from judging.numbers import FIRST_CHARS, FIRST_WORDS, read_number
-from judging.scripts import NOSPACE, find_in_run
+from judging.scripts import HANGUL, NOSPACE, find_in_run
 
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
@@ -43,13 +45,21 @@ def confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
     "John Adams" for "John Quincy Adams", "Guinea-Bissau" for "Guinea").
     ``text``: the candidate as written (a part after its comma is an appositive:
     "Paris, Texas" for "Paris")."""
+    if ":" in text:
+        subtitled = subtitle(core, text, accept, qtok)
+        if subtitled is not None:
+            return subtitled
     found = None
     head: tuple[str, ...] | None = None
     for a in accept:
         proper = proper_words(a.alt.text)
+        # letters with marks on either side (Vietnamese): a capitalized word that
+        # folds to an English stop word is still a name ("Mỹ", "Tổ")
+        keep = proper | proper_words(text) if not (text.isascii() and a.alt.text.isascii()) \
+            else _NONE
         sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=proper,
                            person=a.person, hyphen=hyphen_words(a.alt.text),
-                           joined=hyphen_words(text) if "-" in text else _NONE)
+                           joined=hyphen_words(text) if "-" in text else _NONE, keep=keep)
         if sub is None:
             continue
         if sub is LICENSED or (a.head and substitution(
@@ -69,6 +79,9 @@ def confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
     if sub.kind == "installment":
         detail = f"drops the number {sub[2]} of '{a.alt.text}' (another installment)"
         return _decide("installment", False, a.alt.text, detail)
+    if sub.kind == "title":
+        detail = f"drops '{sub[2]}' of '{a.alt.text}': another work or the whole series"
+        return _decide("other-entity", False, a.alt.text, detail)
     if sub.kind == "extends":
         detail = f"extends '{a.alt.text}' by '{sub[1]}': the name of another entity"
         return _decide("other-entity", False, a.alt.text, detail)
@@ -83,6 +96,66 @@ def confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
         detail = (f"says '{sub[1]}' where '{a.alt.text}' has '{sub[2]}': another entity "
                   f"sharing a word")
     return _decide("other-entity", False, a.alt.text, detail)
+
+
+def subtitle(core: tuple[str, ...], text: str, accept: tuple[_Alt, ...],
+             qtok: frozenset[str]) -> Decision | None:
+    """Wrong when the short answer is an acceptable title followed by a subtitle after
+    a colon ("Mad Max: Fury Road" for "Mad Max"): a subtitle names one installment of
+    a series, another work than the title alone (an ``[accept]`` that lists the
+    subtitled form matched earlier)."""
+    title = strip_articles(tokens(text.split(":", 1)[0]))
+    if not title or len(title) >= len(core):
+        return None
+    rest = [t for t in tokens(text.split(":", 1)[1]) if t not in qtok]
+    if not rest:
+        return None
+    for a in accept:
+        if a.toks == title:
+            return _decide("other-entity", False, a.alt.text,
+                           f"adds the subtitle '{' '.join(rest)}' to '{a.alt.text}': "
+                           f"another installment")
+    return None
+
+
+# words an acronym may skip ("United States of America" -> USA)
+_ACRONYM_SKIP = frozenset({"of", "the", "and", "for", "on", "in", "de", "du", "des", "a", "an"})
+_ROMAN_TAIL = {"I": "1", "II": "2", "III": "3", "IV": "4", "V": "5"}
+
+
+def _initials(text: str) -> tuple[str, str] | None:
+    """The initials of a name of several words (a Roman numeral or a number kept
+    whole): ``("WWII", "WW2")`` for "World War II", ``("USA", "USA")`` for "United
+    States of America"; ``None`` for one word."""
+    words = [w for w in text.replace("-", " ").split() if w.strip(".,;:!?\"'()")]
+    if len(words) < 2:
+        return None
+    letters, digits = [], []
+    for w in words:
+        w = w.strip(".,;:!?\"'()")
+        if w.isdigit() or w in _ROMAN_TAIL:
+            letters.append(w)
+            digits.append(_ROMAN_TAIL.get(w, w))
+        elif w.lower() not in _ACRONYM_SKIP and w[:1].isalpha():
+            letters.append(w[0].upper())
+            digits.append(w[0].upper())
+    return "".join(letters), "".join(digits)
+
+
+def acronym(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Correct when the short answer, written in capitals, is the acronym of an
+    acceptable answer of several words ("WWII" or "WW2" for "World War II", "USA" for
+    "United States of America", "N.A.T.O." for "North Atlantic Treaty
+    Organization"): the initials of its words, small words skipped, a number kept."""
+    written = "".join(ch for ch in text if ch.isalnum())
+    if not 2 <= len(written) <= 7 or not written.isupper() or not written.isascii():
+        return None
+    for a in accept:
+        found = _initials(a.alt.text)
+        if found is not None and written in found and len(a.toks) >= 2:
+            return _decide("acronym", True, a.alt.text,
+                           f"'{written}' is the acronym of '{a.alt.text}'")
+    return None
 
 
 def prefix_word(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
@@ -106,6 +179,52 @@ def prefix_word(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | N
 
 
 _NONE: frozenset[str] = frozenset()
+
+# A state named by an adjective: "Dominican Republic" is not "Dominica" (but "French
+# Republic" is France: the demonym table says so).
+_STATE_WORDS = frozenset({"republic"})
+
+
+def _kind_changed(core: tuple[str, ...], answer: tuple[str, ...], qtok: frozenset[str]) -> str | None:
+    """The word that makes the short answer ``core`` name another kind of entity than
+    the one-word ``answer`` (or the other way round), else ``None``:
+
+    - ``city`` added to or dropped from a name ("Mexico City" for "Mexico", "Kansas"
+      for "Kansas City") when the question does not ask for a city, or when the
+      candidate only repeats the question's words ("Which country's capital is
+      Panama City?" -- "Panama City");
+    - a state named by a word of the answer's family ("Dominican Republic" for
+      "Dominica", "Dominica" for "Dominican Republic"), unless the demonym table
+      makes the word the answer's own ("French Republic" for "France")."""
+    short, long = (core, answer) if len(core) < len(answer) else (answer, core)
+    if len(short) != 1 or len(long) != 2:
+        return None
+    word, head = long
+    if head == "city" and word == short[0]:
+        if not qtok or ("city" in qtok and not qtok.issuperset(core)):
+            return None
+        return head
+    if head in _STATE_WORDS and word != short[0] and word[:4] == short[0][:4] and (
+            _DEMONYMS.get(word) != short[0]):
+        return head
+    return None
+
+
+def kind_change(core: tuple[str, ...], accept: tuple[_Alt, ...], qtok: frozenset[str]
+                ) -> Decision | None:
+    """Wrong when the short answer adds or drops a word that makes it another kind of
+    entity than an acceptable answer (:func:`_kind_changed`: "Mexico City" for
+    "Mexico", "Dominican Republic" for "Dominica") and matches no other one."""
+    if len(core) > 2 or (core[-1] not in _STATE_WORDS and core[-1] != "city" and not any(
+            a.toks[-1] == "city" or a.toks[-1] in _STATE_WORDS for a in accept)):
+        return None
+    for a in accept:
+        word = _kind_changed(core, a.toks, qtok)
+        if word is not None:
+            verb = "adds" if len(core) > len(a.toks) else "drops"
+            return _decide("other-entity", False, a.alt.text,
+                           f"{verb} '{word}', so it names another entity than '{a.alt.text}'")
+    return None
 
 
 @lru_cache(maxsize=4096)
@@ -133,14 +252,36 @@ def proper_words(text: str) -> frozenset[str]:
     return frozenset(t for w in text.split() if w[:1].isupper() for t in tokens(w))
 
 
+def _number_and_unit(core_norm: str, qtok: frozenset[str]) -> int | None:
+    """The value of a short answer that is number words followed by the question's
+    own unit or counter ("lima jari" for "Berapa jari ...?", "năm ngón", "ห้านิ้ว"
+    for "... มีกี่นิ้ว"): the unit is a word of the question (spaced languages) or the
+    end of one (scripts without spaces); ``None`` otherwise."""
+    head, _sep, last = core_norm.rpartition(" ")
+    if head and last in qtok:
+        return read_number_cached(head)
+    if head or core_norm.isascii() or core_norm[:1] not in FIRST_CHARS:
+        return None
+    for k in range(len(core_norm) - 1, 0, -1):
+        unit = core_norm[k:]
+        if any(q.endswith(unit) for q in qtok):
+            value = read_number_cached(core_norm[:k])
+            if value is not None:
+                return value
+    return None
+
+
 def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, ...],
-                  numeric: list[_Alt]) -> Decision | None:
+                 numeric: list[_Alt], qtok: frozenset[str] = _NONE) -> Decision | None:
     """Rule 7b: a short answer in number words of another language against a numeric
     answer ("三百二十五", "세 번", "ba trăm", "dua belas" for 325, 3, 300, 12), or
     digits against an answer in such words. Wrong when the values differ and every
-    acceptable answer is a number."""
+    acceptable answer is a number. ``qtok``: the question's words, whose unit may
+    follow the number ("tiga sisi" for "Berapa sisi segitiga?")."""
     if numeric and not cand_nums:
         value = read_number_cached(core_norm)
+        if value is None and qtok:
+            value = _number_and_unit(core_norm, qtok)
         if value is None:
             return None
         for a in numeric:
@@ -175,6 +316,55 @@ def may_be_number(word: str) -> bool:
 _SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "embedded": 2, "shares": 1, "none": 0}
 # a candidate up to this many characters is "short" in a script without spaces
 _SHORT_RUN = 40
+
+
+def _mark_clusters(text: str) -> list[tuple[str, str]]:
+    """(letter, its combining marks) for each letter or digit of ``text`` (NFD, lower
+    case; ``đ`` counts as ``d``)."""
+    out: list[tuple[str, str]] = []
+    for ch in unicodedata.normalize("NFD", text.lower().replace("đ", "d")):
+        if unicodedata.combining(ch):
+            if out:
+                out[-1] = (out[-1][0], out[-1][1] + ch)
+        elif ch.isalnum():
+            out.append((ch, ""))
+    return out
+
+
+# letters only Vietnamese writes (ơ ư ă đ, and the tone-marked vowels of U+1EA0-U+1EF9)
+_VIETNAMESE = re.compile("[\u01a0\u01a1\u01af\u01b0\u0102\u0103\u0110\u0111\u1ea0-\u1ef9]")
+
+
+def marks_conflict(a: str, b: str) -> bool:
+    """Do two Vietnamese texts with the same letters carry different marks on one
+    letter, both marked (``phô`` "show off" and ``phở`` the soup; tone and vowel marks
+    make words)? A letter without marks on one side is no conflict (``Ha Noi``, ``Hà
+    Noi`` for ``Hà Nội``), nor a mark dropped from a letter that keeps another (``Huê``
+    for ``Huế``), nor another language's accent typed wrong (``Beyoncè``)."""
+    if not (_VIETNAMESE.search(a) or _VIETNAMESE.search(b)):
+        return False
+    ca, cb = _mark_clusters(a), _mark_clusters(b)
+    if len(ca) != len(cb):
+        return False
+    if any(x[0] != y[0] for x, y in zip(ca, cb, strict=True)):
+        return False
+    # both marked, neither marks a part of the other's ("Huê" for "Huế" only drops a tone)
+    return any(x[1] and y[1] and not (set(x[1]) <= set(y[1]) or set(y[1]) <= set(x[1]))
+               for x, y in zip(ca, cb, strict=True))
+
+
+def hangul_spacing(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Correct when a Korean short answer equals an acceptable answer up to spaces:
+    the spacing of Korean compounds is free (``스타트렉`` / ``스타 트렉``, ``세계대전`` /
+    ``세계 대전``)."""
+    if not HANGUL.search(core_norm):
+        return None
+    joined = core_norm.replace(" ", "")
+    for a in accept:
+        if " " in a.norm + core_norm and a.norm.replace(" ", "") == joined:
+            return _decide("affix", True, a.alt.text,
+                           f"matches '{a.alt.text}' up to the spacing of a compound")
+    return None
 
 
 def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],

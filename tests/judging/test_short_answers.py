@@ -55,13 +55,36 @@ def test_load_rows_reads_the_table_and_skips_its_header() -> None:
 def test_shipped_judge_on_the_table() -> None:
     # (trained on it, so an optimistic number; the cross-validated one is in
     # calibrator.json and docs/benchmarks.md)
-    rows = _rows()
+    rows = [r for r in _rows() if r["source"] == "earshot_short_answers"]
     verdicts = [judge(r["candidate"], r["references"], question=r["question"]) for r in rows]
     accuracy = np.mean([v.correct == r["human_correct"] for v, r in zip(verdicts, rows, strict=True)])
     assert accuracy >= 0.97
     confident_wrong = [r["candidate"] for v, r in zip(verdicts, rows, strict=True)
                        if v.score >= 0.9 and not r["human_correct"]]
     assert len(confident_wrong) <= 1, confident_wrong
+
+
+# The probe rows' wrong answers still accepted at p >= 0.9 (docs/judging.md, known
+# misses): knowledge the rules do not have. Retraining on the table may move them.
+PROBE_CONFIDENT_WRONG = {"Cộng hòa Dominica", "New Guinea", "Beverly Hills", "London, Ontario"}
+
+
+def test_shipped_judge_on_the_probe_rows() -> None:
+    # the probe rows (h-jprobe, 2026-12-03) were written after the calibrator was
+    # trained: a held-out number for the rules with the shipped calibrator
+    rows = [r for r in _rows() if r["source"] == "earshot_probe_2026_12_03"]
+    assert len(rows) >= 1000
+    assert {r["lang"] for r in rows} >= SEED_LANGUAGES
+    verdicts = [judge(r["candidate"], r["references"], question=r["question"]) for r in rows]
+    by_family: dict[str, list[bool]] = {}
+    for v, r in zip(verdicts, rows, strict=True):
+        by_family.setdefault(r["family"], []).append(v.correct == r["human_correct"])
+    assert np.mean([x for xs in by_family.values() for x in xs]) >= 0.96
+    for family, ok in by_family.items():
+        assert np.mean(ok) >= 0.9, family
+    confident_wrong = {r["candidate"] for v, r in zip(verdicts, rows, strict=True)
+                       if v.score >= 0.9 and not r["human_correct"]}
+    assert confident_wrong <= PROBE_CONFIDENT_WRONG
 
 
 def test_committed_cv_report_per_file() -> None:
