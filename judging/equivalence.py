@@ -57,6 +57,7 @@ from judging.numbers import merge_number_tokens
 from judging.scripts import strip_korean
 from judging.short_rules import (
     Decision,
+    built_on,
     confusable,
     may_be_number,
     number_words,
@@ -79,7 +80,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.2"
+EQUIVALENCE_VERSION = "2026.12.3"
 
 CALIBRATOR_PATH = Path(__file__).with_name("calibrator.json")
 
@@ -227,7 +228,10 @@ _NOT_PERSON_FIRST = frozenset(
      "king", "queen", "prince", "princess", "sir", "dame", "lord", "lady", "dr", "mr", "mrs",
      "ms", "pope", "emperor", "senator", "governor", "captain", "chief", "executive", "chef",
      "colonel", "admiral", "bishop", "father", "count", "duke", "baron",
-     "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer"}
+     "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer",
+     # clubs: "Real Madrid", "Inter Milan" are no people (entities.CLUB_WORDS)
+     "real", "inter", "atletico", "athletic", "sporting", "dynamo", "dinamo", "olympique",
+     "borussia", "racing", "deportivo", "fc", "ac", "afc", "cf", "sc"}
 )
 _NOT_PERSON_LAST = frozenset(
     {"river", "university", "city", "ocean", "sea", "lake", "mountain", "mountains",
@@ -992,6 +996,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             if a.required_norms and all(_find(core, tuple(r.split())) for r in a.required_norms):
                 return _result("required", True, a.alt.text,
                                f"gives the required part of '{a.alt.text}'", _ZERO)
+        # 12d. another entity built on the answer ("Real Madrid" for "Madrid"); before
+        # the surname rule, which reads "Madrid" as the surname of "Real Madrid"
+        built = built_on(core, accept)
+        if built is not None:
+            return _decided(built)
         for a in accept:
             if a.person and (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
