@@ -1411,7 +1411,18 @@ class Calibrator:
         rule's rejections of other scripts' answers are surer than of English ones.
         ``kind``: the question's :func:`question_kind`; with ``question_hard`` the
         rate's logit moves by that side's coefficients (a rejected answer to a "who"
-        question is surer wrong than one to a "where" question)."""
+        question is surer wrong than one to a "where" question). Memoized per
+        instance: a batch has a few dozen distinct arguments."""
+        key = (rule, correct, script, kind)
+        memo = self._hard_memo
+        score = memo.get(key)
+        if score is None:
+            score = memo[key] = self._hard_score(rule, correct, script, kind)
+        return score
+
+    def _hard_score(self, rule: str, correct: bool, script: bool,
+                    kind: tuple[float, ...]) -> float:
+        """:meth:`hard_score`, computed."""
         rates = self._rates
         rate = rates.get(rule + SCRIPT_RATE_SUFFIX) if script else None
         if rate is None:
@@ -1431,6 +1442,7 @@ class Calibrator:
         object.__setattr__(self, "_w", w)
         object.__setattr__(self, "_b", b)
         object.__setattr__(self, "_rates", dict(self.rule_rates))
+        object.__setattr__(self, "_hard_memo", {})
 
     def probability(self, feats: Sequence[float]) -> float:
         """P(correct) for one feature vector."""
