@@ -42,6 +42,7 @@ from rapidfuzz.distance import Levenshtein
 from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.corrections import GATE as _CORRECTION_GATE
 from judging.corrections import MAX_HEAD, MAX_TAIL, final_answer
+from judging.entities import BUILT_WORDS as _BUILT_WORDS
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
@@ -998,9 +999,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                f"gives the required part of '{a.alt.text}'", _ZERO)
         # 12d. another entity built on the answer ("Real Madrid" for "Madrid"); before
         # the surname rule, which reads "Madrid" as the surname of "Real Madrid"
-        built = built_on(core, accept)
-        if built is not None:
-            return _decided(built)
+        if len(core) <= 3 and not (_BUILT_WORDS.isdisjoint(core)
+                                   and _BUILT_WORDS.isdisjoint(alt_tokens)):
+            built = built_on(core, accept)
+            if built is not None:
+                return _decided(built)
         for a in accept:
             if a.person and (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]

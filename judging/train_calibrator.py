@@ -10,6 +10,11 @@ is that probability through a Platt map per regime (long / short candidates), an
 a hard rule's score is the share of human "correct" labels for that rule, shrunk
 toward the rule's decision; both fitted with every data file weighing the same
 (:func:`balanced_weights`), so that no one data set's annotators stand for all.
+On top of both, the question's kind (:func:`judging.equivalence.question_kind`:
+"who", "when", "what/where/which", "latest/next/...") moves the scores, never the
+decisions: per side of the hard rules an offset logistic regression on the rate's
+logit (:func:`fit_question_hard`), and a term in the grey Platt maps
+(:func:`fit_question_platt`), fitted with the same weights.
 
 It reports grouped k-fold cross-validated accuracy (groups = questions, so one
 question's candidates never straddle train and test) and writes the weights and
