@@ -32,6 +32,7 @@ __all__ = [
     "PLACES",
     "QUALIFIERS",
     "Substitution",
+    "club_city",
     "named_after",
     "other_word",
     "same_word",
@@ -402,6 +403,9 @@ FEATURE_AFTER = frozenset({"duong"})
 STATE_WORDS = frozenset({"republic", "empire", "kingdom", "federation", "union",
                          "confederation", "commonwealth", "emirates", "sultanate"})
 BUILT_WORDS = CLUB_WORDS | FEATURE_NOUNS | FEATURE_BEFORE | FEATURE_AFTER | STATE_WORDS
+# club words that come before the city ("Real Madrid"): the city alone is ambiguous
+# between the club and its rivals ("Atlético Madrid"), so a moderator prompts
+CLUB_BEFORE = CLUB_WORDS - {"united", "rovers", "wanderers", "albion", "hotspur"}
 
 
 def _adjective_of(adj: str, name: str) -> bool:
@@ -450,5 +454,16 @@ def named_after(core: tuple[str, ...], answer: tuple[str, ...]) -> str | None:
     if (len(answer) == 1 and len(core) == 3 and core[1] == "of" and core[0] in FEATURE_NOUNS
             and core[2] == answer[0] and answer[0] in PLACES):
         return core[0]
+    return None
+
+
+def club_city(core: tuple[str, ...], answer: tuple[str, ...]) -> str | None:
+    """The club word when the short answer ``core`` is only the city of the club
+    ``answer`` named with a word before it ("Madrid" for "Real Madrid", "Milan" for
+    "Inter Milan"): not wrong, not enough (the city has other clubs), so the judge
+    prompts. ``None`` otherwise (a club named with a word after its city, "Leeds" for
+    "Leeds United", is what its fans call it)."""
+    if len(answer) == len(core) + 1 and answer[0] in CLUB_BEFORE and answer[1:] == core:
+        return answer[0]
     return None
 

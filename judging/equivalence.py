@@ -246,7 +246,9 @@ _NOT_PERSON_LAST = frozenset(
      "province", "region", "district", "territory", "coast", "falls", "creek", "forest",
      "canyon", "cup", "series", "bowl", "show", "games", "game", "day", "era", "age",
      "period", "system", "theory", "law", "effect", "syndrome", "disease", "judge", "express",
-     "court", "house", "building", "center", "centre", "library", "line", "railway"}
+     "court", "house", "building", "center", "centre", "library", "line", "railway",
+     # clubs: "Leeds United" is no person (entities.CLUB_WORDS)
+     "united", "rovers", "wanderers", "fc", "afc"}
 )
 _SHORT_TOKENS = 6
 _MONTHS = frozenset(

@@ -14,7 +14,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from judging.entities import BUILT_WORDS, LICENSED, named_after, other_word, substitution
+from judging.entities import (
+    BUILT_WORDS,
+    LICENSED,
+    club_city,
+    named_after,
+    other_word,
+    substitution,
+)
 from judging.normalize import strip_articles, tokens
 from judging.numbers import FIRST_CHARS, FIRST_WORDS, read_number
 from judging.scripts import NOSPACE, find_in_run
@@ -111,13 +118,20 @@ def built_on(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None
     "Indian Ocean" for "India", "Dominican Republic" / "Dominica", see
     :func:`judging.entities.named_after`). Every acceptable answer that shares a word
     with the candidate must be so contradicted (an ``[accept]`` of the longer name
-    licenses it); ``None`` otherwise."""
+    licenses it); ``None`` otherwise. Only the city of a club named with a word
+    before it ("Madrid" for "Real Madrid") is a prompt (rule ``prompt:club``), not
+    wrong: the club's own fans may say it."""
     if len(core) > 3 or (BUILT_WORDS.isdisjoint(core)
                          and all(BUILT_WORDS.isdisjoint(a.toks) for a in accept)):
         return None
     found = None
     for a in accept:
         word = named_after(core, a.toks)
+        if word is None and (club := club_city(core, a.toks)):
+            found = found or _decide("prompt:club", False, a.alt.text,
+                                     f"names only the city of '{a.alt.text}' (without "
+                                     f"'{club}'): prompt for the club", prompt=True)
+            continue
         if word is None:
             if not set(core).isdisjoint(a.toks) or any(
                     _prefix_pair(c, t) for c in core for t in a.toks):

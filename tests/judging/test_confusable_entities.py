@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import pytest
 
-from judging.entities import named_after, other_word, substitution
+from judging.entities import club_city, named_after, other_word, substitution
 from judging.equivalence import judge, judge_many
 from judging.normalize import tokens
 from judging.short_rules import hyphen_words, proper_words
@@ -138,8 +138,12 @@ BUILT_ON = [
     pytest.param("인도양", ["인도"], False, id="ko-ocean-suffix"),
     pytest.param("印度洋", ["印度"], False, id="zh-ocean-suffix"),
     pytest.param("インド洋", ["インド"], False, id="ja-ocean-suffix"),
+    pytest.param("Madrid", ["Real Madrid"], False, id="en-city-for-club-is-a-prompt"),
+    pytest.param("Milano", ["Inter Milano"], False, id="it-city-for-club-is-a-prompt"),
     # licensed: the same entity
     pytest.param("Real Madrid", ["Madrid [accept Real Madrid]"], True, id="en-accept-licenses"),
+    pytest.param("Leeds", ["Leeds United"], True, id="en-city-for-club-named-after-it"),
+    pytest.param("Madrid", ["Real Madrid [accept Madrid]"], True, id="en-accept-the-city"),
     pytest.param("Real Madrid", ["Real Madrid C.F."], True, id="en-club-full-name"),
     pytest.param("French Republic", ["France"], True, id="en-own-adjective-republic"),
     pytest.param("Caspian Sea", ["Caspian"], True, id="en-answer-word-itself"),
@@ -226,4 +230,21 @@ def test_substitution_kinds() -> None:
 ])
 def test_named_after(core: str, answer: str, word: str | None) -> None:
     assert named_after(tuple(core.split()), tuple(answer.split())) == word
+
+
+@pytest.mark.parametrize(("candidate", "answerline"), [
+    pytest.param("Madrid", ["Real Madrid"], id="en-real"),
+    pytest.param("Milan", "Inter Milan or AC Milan", id="en-either-club"),
+    pytest.param("Madrid", ["Atlético Madrid"], id="es-atletico"),
+])
+def test_city_for_its_club_is_prompted(candidate: str, answerline: str | list[str]) -> None:
+    verdict = judge(candidate, answerline)
+    assert (verdict.correct, verdict.prompt, verdict.rule) == (False, True, "prompt:club")
+    assert verdict.score < 0.5
+
+
+def test_club_city() -> None:
+    assert club_city(("madrid",), ("real", "madrid")) == "real"
+    assert club_city(("leeds",), ("leeds", "united")) is None
+    assert club_city(("barcelona",), ("real", "madrid")) is None
 
