@@ -384,10 +384,13 @@ def other_word(core: tuple[str, ...], answer: tuple[str, ...], *, person: bool =
 # country's adjective ("Dominican Republic" is not Dominica). The states and the
 # Indonesian/Vietnamese seas are wrong either way round ("Dominica" for "Dominican
 # Republic"); a club's city for the club is not ruled on.
+# (Not the abbreviations FC, AC, CF: "Liverpool FC", "Real Madrid CF", "FC Barcelona",
+# "AC Milan" are what "Liverpool", "Real Madrid", "Barcelona", "Milan" name in a
+# question about clubs.)
 CLUB_WORDS = frozenset({
     "real", "inter", "internazionale", "atletico", "athletic", "sporting", "dynamo", "dinamo",
-    "olympique", "borussia", "racing", "deportivo", "fc", "ac", "afc", "cf", "sc", "united",
-    "rovers", "wanderers", "albion", "hotspur",
+    "olympique", "borussia", "racing", "deportivo", "united", "rovers", "wanderers", "albion",
+    "hotspur",
 })
 # after a country's adjective: a body of water or land form ("Arabian Sea", "Korean
 # Peninsula"); "<noun> of <country>": "Sea of Japan", "Gulf of Mexico"
