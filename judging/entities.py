@@ -32,6 +32,8 @@ __all__ = [
     "PLACES",
     "QUALIFIERS",
     "Substitution",
+    "club_city",
+    "named_after",
     "other_word",
     "same_word",
     "substitution",
@@ -482,3 +484,97 @@ def other_word(core: tuple[str, ...], answer: tuple[str, ...], *, person: bool =
             return None
         found = (c, a)
     return found
+
+
+# A name built on another name (rule 12d): the club of a city ("Real Madrid",
+# "Inter Milan", "Manchester United"), the sea or gulf of a country ("Indian Ocean",
+# "Gulf of Mexico", "Ấn Độ Dương", "Teluk Meksiko"), a state named by another
+# country's adjective ("Dominican Republic" is not Dominica). The states and the
+# Indonesian/Vietnamese seas are wrong either way round ("Dominica" for "Dominican
+# Republic"); a club's city for the club is not ruled on.
+# (Not the abbreviations FC, AC, CF: "Liverpool FC", "Real Madrid CF", "FC Barcelona",
+# "AC Milan" are what "Liverpool", "Real Madrid", "Barcelona", "Milan" name in a
+# question about clubs.)
+CLUB_WORDS = frozenset({
+    "real", "inter", "internazionale", "atletico", "athletic", "sporting", "dynamo", "dinamo",
+    "olympique", "borussia", "racing", "deportivo", "united", "rovers", "wanderers", "albion",
+    "hotspur",
+})
+# after a country's adjective: a body of water or land form ("Arabian Sea", "Korean
+# Peninsula"); "<noun> of <country>": "Sea of Japan", "Gulf of Mexico"
+FEATURE_NOUNS = frozenset({"ocean", "sea", "gulf", "bay", "peninsula", "strait", "straits",
+                           "channel", "desert", "plateau", "basin"})
+# the same nouns before a name, in Indonesian/Malay and Vietnamese (after folding):
+# "Laut Jawa", "Teluk Meksiko", "Samudra Hindia", "Selat Sunda", "Vịnh Mexico",
+# "Biển Đông"; and the Vietnamese "dương" (ocean) after one: "Ấn Độ Dương"
+FEATURE_BEFORE = frozenset({"laut", "teluk", "samudra", "samudera", "selat", "semenanjung",
+                            "gurun", "vinh", "bien"})
+FEATURE_AFTER = frozenset({"duong"})
+# after a country's adjective: a state ("Dominican Republic", "Ottoman Empire")
+STATE_WORDS = frozenset({"republic", "empire", "kingdom", "federation", "union",
+                         "confederation", "commonwealth", "emirates", "sultanate"})
+BUILT_WORDS = CLUB_WORDS | FEATURE_NOUNS | FEATURE_BEFORE | FEATURE_AFTER | STATE_WORDS
+# club words that come before the city ("Real Madrid"): the city alone is ambiguous
+# between the club and its rivals ("Atlético Madrid"), so a moderator prompts
+CLUB_BEFORE = CLUB_WORDS - {"united", "rovers", "wanderers", "albion", "hotspur"}
+
+
+def _adjective_of(adj: str, name: str) -> bool:
+    """Is ``adj`` an adjective made from ``name`` ("indian"/"india", "dominican"/
+    "dominica", "persian"/"persia", "french"/"france")? Not the same word."""
+    if adj == name:
+        return False
+    if _DEMONYMS.get(adj) == name:
+        return True
+    # the name plus an ending, or its last letter replaced by one ("arabia" -> "arabian")
+    return len(name) >= 4 and adj.startswith(name[:-1]) and 0 < len(adj) - len(name) + 1 <= 4
+
+
+def named_after(core: tuple[str, ...], answer: tuple[str, ...]) -> str | None:
+    """The word that makes the short answer ``core`` another entity built on the
+    one-word ``answer``, or the answer one built on ``core`` (both normalized
+    tokens, articles stripped); ``None`` when neither is.
+
+    ``Real Madrid`` for ``Madrid``, ``Indian Ocean`` for ``India``,
+    ``Sea of Japan`` for ``Japan``, ``Dominican Republic`` / ``Dominica`` (either
+    way round), ``Ấn Độ Dương`` for ``Ấn Độ``, ``Teluk Meksiko`` for ``Meksiko``.
+    Not: ``Caspian Sea`` for ``Caspian`` (the answer's own word), ``French
+    Republic`` for ``France`` (the country's own adjective: the same state), ``Bay
+    of Biscay`` for ``Biscay`` (not a country: the bay may be what the answer
+    names)."""
+    for short, long, forward in ((answer, core, True), (core, answer, False)):
+        if not 1 <= len(short) <= 2 or len(long) != len(short) + 1 \
+                or BUILT_WORDS.isdisjoint(long):
+            continue
+        first, last = long[0], long[-1]
+        # (a club's city for the club is left to the calibrator: "Milan" is what many
+        # call AC Milan, "Leeds" Leeds United)
+        if long[1:] == short and (first in FEATURE_BEFORE or (forward and first in CLUB_WORDS)):
+            return first  # "Real Madrid" for "Madrid", "Teluk Meksiko" / "Meksiko"
+        if long[:-1] == short and (last in FEATURE_AFTER or (forward and last in CLUB_WORDS)):
+            return last  # "Manchester United" for "Manchester", "Ấn Độ Dương" / "Ấn Độ"
+        if len(short) != 1:
+            continue
+        name = short[0]
+        if forward and last in FEATURE_NOUNS and _adjective_of(first, name):
+            return last  # "Indian Ocean" for "India" (not the other way: "India" may
+            # be what a question about the ocean's name asks for)
+        if last in STATE_WORDS and _adjective_of(first, name) and _DEMONYMS.get(first) != name:
+            return last  # "Dominican Republic" / "Dominica", not "French Republic"
+    # "<feature> of <country>": "Sea of Japan", "Gulf of Mexico"
+    if (len(answer) == 1 and len(core) == 3 and core[1] == "of" and core[0] in FEATURE_NOUNS
+            and core[2] == answer[0] and answer[0] in PLACES):
+        return core[0]
+    return None
+
+
+def club_city(core: tuple[str, ...], answer: tuple[str, ...]) -> str | None:
+    """The club word when the short answer ``core`` is only the city of the club
+    ``answer`` named with a word before it ("Madrid" for "Real Madrid", "Milan" for
+    "Inter Milan"): not wrong, not enough (the city has other clubs), so the judge
+    prompts. ``None`` otherwise (a club named with a word after its city, "Leeds" for
+    "Leeds United", is what its fans call it)."""
+    if len(answer) == len(core) + 1 and answer[0] in CLUB_BEFORE and answer[1:] == core:
+        return answer[0]
+    return None
+

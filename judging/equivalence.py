@@ -42,6 +42,7 @@ from rapidfuzz.distance import Levenshtein
 from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.corrections import GATE as _CORRECTION_GATE
 from judging.corrections import MAX_HEAD, MAX_TAIL, final_answer
+from judging.entities import BUILT_WORDS as _BUILT_WORDS
 from judging.entities import GENERIC
 from judging.normalize import (
     _DEMONYMS,
@@ -59,6 +60,7 @@ from judging.scripts import strip_korean
 from judging.short_rules import (
     Decision,
     acronym,
+    built_on,
     confusable,
     hangul_spacing,
     kind_change,
@@ -84,7 +86,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.2"
+EQUIVALENCE_VERSION = "2026.12.3"
 
 CALIBRATOR_PATH = Path(__file__).with_name("calibrator.json")
 
@@ -251,9 +253,12 @@ _NOT_PERSON_FIRST = frozenset(
      # a club's first word, a state's or a place's kind in Indonesian and Vietnamese (after
      # folding), and vi compass qualifiers ("Nam Sudan", "Tây Úc", "Cộng hòa Dominica",
      # "Republik Dominika" are places, not a given name and a surname)
-     "real", "atletico", "inter", "sporting", "republik", "kota", "pulau", "gunung",
+     "republik", "kota", "pulau", "gunung",
      "sungai", "danau", "provinsi", "kabupaten", "teluk", "selat", "cong", "tinh", "song",
-     "nui", "bac", "nam", "tay"}
+     "nui", "bac", "nam", "tay",
+     # clubs: "Real Madrid", "Inter Milan" are no people (entities.CLUB_WORDS)
+     "real", "inter", "atletico", "athletic", "sporting", "dynamo", "dinamo", "olympique",
+     "borussia", "racing", "deportivo", "fc", "ac", "afc", "cf", "sc"}
 )
 _NOT_PERSON_LAST = frozenset(
     {"river", "university", "city", "ocean", "sea", "lake", "mountain", "mountains",
@@ -268,7 +273,8 @@ _NOT_PERSON_LAST = frozenset(
      "canyon", "cup", "series", "bowl", "show", "games", "game", "day", "era", "age",
      "period", "system", "theory", "law", "effect", "syndrome", "disease", "judge", "express",
      "court", "house", "building", "center", "centre", "library", "line", "railway",
-     "fc", "cf", "afc"}
+     # clubs: "Leeds United" is no person (entities.CLUB_WORDS)
+     "united", "rovers", "wanderers", "fc", "cf", "afc"}
 )
 _COUNTRIES = frozenset(_DEMONYMS.values())
 _SHORT_TOKENS = 6
@@ -1088,6 +1094,13 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             acro = acronym(info.text, accept)
             if acro is not None:
                 return _decided(acro)
+        # 12d. another entity built on the answer ("Real Madrid" for "Madrid"); before
+        # the surname rule, which reads "Madrid" as the surname of "Real Madrid"
+        if len(core) <= 3 and not (_BUILT_WORDS.isdisjoint(core)
+                                   and _BUILT_WORDS.isdisjoint(alt_tokens)):
+            built = built_on(core, accept)
+            if built is not None:
+                return _decided(built)
         for a in accept:
             if a.person and (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
@@ -1442,6 +1455,33 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
 
 # ------------------------------------------------------------------------- calibrator
 
+# What the question asks (issue 13): how often a human accepts an answer the rules
+# call wrong, or rejects one they call right, depends on it. A "who" question has one
+# person for an answer, so another name is nearly always wrong; "where"/"what"
+# questions and ones about the latest or next thing have references that are often
+# incomplete or out of date, and annotators accept other answers two to three times
+# as often (on EVOUNA-NQ and NQ301 alike). The scores, not the decisions, read them.
+QUESTION_KIND_NAMES: tuple[str, ...] = ("q_who", "q_when", "q_what_where", "q_recent")
+_Q_RECENT = frozenset({"latest", "last", "new", "next", "current", "currently", "recent",
+                       "now", "today", "newest", "upcoming", "present", "this"})
+_NO_KIND: tuple[float, ...] = (0.0,) * len(QUESTION_KIND_NAMES)
+
+
+@lru_cache(maxsize=16384)
+def question_kind(question: str) -> tuple[float, ...]:
+    """The question's kind as 0/1 values, :data:`QUESTION_KIND_NAMES`: its first word
+    is "who", "when", or "what"/"where"/"which"; it asks about the latest, next or
+    current thing. English words only: a question in another language (or none) has
+    every value 0, like an English question of another kind."""
+    if not question:
+        return _NO_KIND
+    words = question.lower().split()
+    first = words[0].strip("\"'¿¡(") if words else ""
+    recent = any(w.strip(".,;:?!\"'()") in _Q_RECENT for w in words)
+    return (float(first == "who"), float(first == "when"),
+            float(first in ("what", "where", "which")), float(recent))
+
+
 
 @dataclass(frozen=True)
 class Calibrator:
@@ -1461,20 +1501,46 @@ class Calibrator:
     threshold: float = 0.5
     rule_rates: tuple[tuple[str, float], ...] = ()
     platt: tuple[tuple[float, float], ...] = ()
+    # the question's kind (QUESTION_KIND_NAMES) in the scores: per side (rules that
+    # accept, then rules that reject) its coefficients and a bias on the logit of the
+    # rule's rate; and its coefficients in the grey cases' Platt maps (empty: unused)
+    question_hard: tuple[tuple[float, ...], ...] = ()
+    question_platt: tuple[float, ...] = ()
 
-    def hard_score(self, rule: str, correct: bool, script: bool = False) -> float:
+    def hard_score(self, rule: str, correct: bool, script: bool = False,
+                   kind: tuple[float, ...] = _NO_KIND) -> float:
         """Score of a hard-rule verdict: the smoothed share of human "correct" labels
         for that rule in the training data, kept on the decided side of 0.5.
 
         ``script``: the candidate has letters outside ASCII after folding (the regime
         feature ``script``); its rate is the rule's rate over such candidates
         (``"<rule>|script"`` in ``rule_rates``) where the training data had any, as a
-        rule's rejections of other scripts' answers are surer than of English ones."""
+        rule's rejections of other scripts' answers are surer than of English ones.
+        ``kind``: the question's :func:`question_kind`; with ``question_hard`` the
+        rate's logit moves by that side's coefficients (a rejected answer to a "who"
+        question is surer wrong than one to a "where" question). Memoized per
+        instance: a batch has a few dozen distinct arguments."""
+        key = (rule, correct, script, kind)
+        memo = self._hard_memo
+        score = memo.get(key)
+        if score is None:
+            score = memo[key] = self._hard_score(rule, correct, script, kind)
+        return score
+
+    def _hard_score(self, rule: str, correct: bool, script: bool,
+                    kind: tuple[float, ...]) -> float:
+        """:meth:`hard_score`, computed."""
         rates = self._rates
         rate = rates.get(rule + SCRIPT_RATE_SUFFIX) if script else None
         if rate is None:
             rate = rates.get(rule, 0.95 if correct else 0.05)
-        return max(rate, 0.51) if correct else min(rate, 0.49)
+        rate = max(rate, 0.51) if correct else min(rate, 0.49)
+        if self.question_hard:
+            coef = self.question_hard[0 if correct else 1]
+            z = math.log(rate / (1.0 - rate)) + coef[-1] + sum(map(operator.mul, kind, coef))
+            rate = 1.0 / (1.0 + math.exp(-z)) if z >= 0 else 1.0 - 1.0 / (1.0 + math.exp(z))
+            rate = max(round(rate, 4), 0.51) if correct else min(round(rate, 4), 0.49)
+        return rate
 
     def __post_init__(self) -> None:
         # Fold the standardization into the weights once: z = b' + sum(w'_i x_i).
@@ -1483,6 +1549,7 @@ class Calibrator:
         object.__setattr__(self, "_w", w)
         object.__setattr__(self, "_b", b)
         object.__setattr__(self, "_rates", dict(self.rule_rates))
+        object.__setattr__(self, "_hard_memo", {})
 
     def probability(self, feats: Sequence[float]) -> float:
         """P(correct) for one feature vector."""
@@ -1497,26 +1564,33 @@ class Calibrator:
         z = x @ np.asarray(self._w) + self._b
         return 1.0 / (1.0 + np.exp(-z))
 
-    def scores(self, p: np.ndarray, short: np.ndarray) -> np.ndarray:
-        """:meth:`score` of an array of probabilities (``short``: the feature per row)."""
+    def scores(self, p: np.ndarray, short: np.ndarray,
+               kinds: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`score` of an array of probabilities (``short``: the feature per row;
+        ``kinds``: the questions' kinds, one row each)."""
         if not self.platt:
             return p
         (a0, b0), (a1, b1) = self.platt
         a = np.where(short > 0, a1, a0)
         b = np.where(short > 0, b1, b0)
+        if self.question_platt and kinds is not None:
+            b = b + kinds @ np.asarray(self.question_platt)
         with np.errstate(divide="ignore"):
             z = a * np.log(p / (1.0 - p)) + b
         out = 1.0 / (1.0 + np.exp(-z))
         return np.where((p <= 0.0) | (p >= 1.0), p, out)
 
-    def score(self, p: float, short: float) -> float:
+    def score(self, p: float, short: float, kind: tuple[float, ...] = _NO_KIND) -> float:
         """The reported score of a grey case decided with probability ``p``: its
-        regime's Platt map (``short``: the feature ``short``), or ``p``."""
+        regime's Platt map (``short``: the feature ``short``), moved by the question's
+        ``kind`` (:func:`question_kind`) where ``question_platt`` is set, or ``p``."""
         if not self.platt:
             return p
         a, b = self.platt[1 if short else 0]
         if p <= 0.0 or p >= 1.0:
             return p
+        if self.question_platt:
+            b += sum(map(operator.mul, kind, self.question_platt))
         z = a * math.log(p / (1.0 - p)) + b
         if z >= 0:
             return 1.0 / (1.0 + math.exp(-z))
@@ -1536,7 +1610,21 @@ class Calibrator:
             rule_rates=tuple(sorted((str(k), float(v))
                                     for k, v in data.get("rule_rates", {}).items())),
             platt=tuple((float(a), float(b)) for a, b in data.get("platt", ())),
+            **cls._question_terms(data),
         )
+
+    @staticmethod
+    def _question_terms(data: dict) -> dict:
+        """``question_hard`` and ``question_platt`` from calibrator.json, where they
+        were fitted on today's question kinds (else none)."""
+        if tuple(data.get("question_kinds", ())) != QUESTION_KIND_NAMES:
+            return {}
+        n = len(QUESTION_KIND_NAMES)
+        hard = tuple(tuple(float(v) for v in side) for side in data.get("question_hard", ()))
+        platt = tuple(float(v) for v in data.get("question_platt", ()))
+        if len(hard) != 2 or any(len(side) != n + 1 for side in hard) or len(platt) != n:
+            raise ValueError("calibrator.json: malformed question terms; retrain it")
+        return {"question_hard": hard, "question_platt": platt}
 
 
 def _default_calibrator() -> Calibrator:
@@ -1582,12 +1670,13 @@ def _new_verdict(correct: bool, prompt: bool, score: float, rule: str, matched: 
 
 
 def _verdict(a: Analysis, calibrator: Calibrator, p: float | None = None,
-             script: bool = False) -> Verdict:
+             script: bool = False, question: str = "") -> Verdict:
     """Turn the rule engine's analysis into a Verdict (calibrated score for grey cases);
     ``p`` is the calibrated probability when the caller computed it in a batch;
-    ``script``: the candidate is in another script (see :meth:`Calibrator.hard_score`)."""
+    ``script``: the candidate is in another script (see :meth:`Calibrator.hard_score`);
+    ``question``: its kind moves the score (:func:`question_kind`)."""
     if a.hard is not None:
-        score = calibrator.hard_score(a.rule, a.hard, script)
+        score = calibrator.hard_score(a.rule, a.hard, script, question_kind(question))
         head = "Prompt" if a.prompt else "Correct" if a.hard else "Wrong"
         return _new_verdict(a.hard, a.prompt, score, a.rule, a.matched,
                             f"{head} ({a.rule}): {a.detail}.")
@@ -1595,7 +1684,7 @@ def _verdict(a: Analysis, calibrator: Calibrator, p: float | None = None,
         p = calibrator.probability(a.features)
     correct = p >= calibrator.threshold
     if calibrator.platt:
-        p = calibrator.score(p, a.features[_SHORT_FEATURE])
+        p = calibrator.score(p, a.features[_SHORT_FEATURE], question_kind(question))
     return _grey_verdict(a, correct, p)
 
 
@@ -1625,7 +1714,7 @@ def judge(candidate: str, answerline: str | Sequence[str], *, question: str = ""
     """
     a = analyze(candidate, answerline, question)
     return _verdict(a, calibrator or CALIBRATOR, None,
-                    a.hard is not None and candidate_script(candidate))
+                    a.hard is not None and candidate_script(candidate), question)
 
 
 SCRIPT_RATE_SUFFIX = "|script"
@@ -1707,10 +1796,11 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
         ]
         grey = [a.features for a in analyses if a.hard is None]
         # (a hard verdict's score reads whether the candidate is in another script)
+        bq = qs[start:stop]
         if len(grey) < 64:
             out += [_verdict(a, cal, None, a.hard is not None and not c.isascii() and (
-                        (i := infos[c]) is not None and not i.full_norm.isascii()))
-                    for a, c in zip(analyses, block, strict=True)]
+                        (i := infos[c]) is not None and not i.full_norm.isascii()), q)
+                    for a, c, q in zip(analyses, block, bq, strict=True)]
             continue
         # One matrix product for the calibrator instead of a Python loop per pair, and
         # the scores' Platt maps as array operations.
@@ -1718,12 +1808,14 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
         x = x.reshape(len(grey), len(FEATURE_NAMES))
         p = cal.probabilities(x)
         probs = iter(p.tolist())
-        scores = iter(cal.scores(p, x[:, _SHORT_FEATURE]).tolist())
+        kinds = np.array([question_kind(q) for a, q in zip(analyses, bq, strict=True)
+                          if a.hard is None]) if cal.question_platt else None
+        scores = iter(cal.scores(p, x[:, _SHORT_FEATURE], kinds).tolist())
         out += [_grey_verdict(a, next(probs) >= cal.threshold, next(scores))
                 if a.hard is None else _verdict(
                     a, cal, None, not c.isascii() and (
-                        (i := infos[c]) is not None and not i.full_norm.isascii()))
-                for a, c in zip(analyses, block, strict=True)]
+                        (i := infos[c]) is not None and not i.full_norm.isascii()), q)
+                for a, c, q in zip(analyses, block, bq, strict=True)]
     return out
 
 
@@ -1734,6 +1826,6 @@ def clear_caches() -> None:
     for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, _prepared, _candidate, _question_tokens,
-               _stem_preimage, proper_words, read_number_cached):
+               _stem_preimage, proper_words, read_number_cached, question_kind):
         fn.cache_clear()
     normalize.clear_chunk_cache()

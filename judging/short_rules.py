@@ -1,7 +1,7 @@
-"""The rules of judge version 2026.12.2 for short answers and other scripts (pure
+"""The rules of judge version 2026.12.3 for short answers and other scripts (pure
 Python, no Django): rule 3b (scripts without spaces), 7b (number words of other
-languages), 12b (confusable entities) and 12c (another word sharing a word's
-start), as numbered in docs/judging.md.
+languages), 12b (confusable entities), 12c (another word sharing a word's start)
+and 12d (another entity built on the answer), as numbered in docs/judging.md.
 
 :mod:`judging.equivalence` calls them in its rule order and turns their
 :data:`Decision` into its ``Analysis``. They read the answerline's prepared
@@ -16,7 +16,14 @@ import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from judging.entities import LICENSED, other_word, substitution
+from judging.entities import (
+    BUILT_WORDS,
+    LICENSED,
+    club_city,
+    named_after,
+    other_word,
+    substitution,
+)
 from judging.normalize import _DEMONYMS, strip_articles, tokens
 from judging.numbers import FIRST_CHARS, FIRST_WORDS, read_number
 from judging.scripts import HANGUL, NOSPACE, find_in_run
@@ -24,8 +31,8 @@ from judging.scripts import HANGUL, NOSPACE, find_in_run
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
 
-__all__ = ["Decision", "comma_head", "confusable", "hyphen_words", "may_be_number",
-           "number_words", "prefix_word", "proper_words",
+__all__ = ["Decision", "built_on", "comma_head", "confusable", "hyphen_words",
+           "may_be_number", "number_words", "prefix_word", "proper_words",
            "read_number_cached", "script_rules"]
 
 # (rule, correct, matched answerline text, detail, prompt)
@@ -176,6 +183,44 @@ def prefix_word(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | N
                             f"says '{pair[0]}' where '{a.alt.text}' has '{pair[1]}': another "
                             f"word sharing its start")
     return found
+
+
+def built_on(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 12d: wrong when the short answer is another entity built on an acceptable
+    one-word answer, or the answer one built on it ("Real Madrid" for "Madrid",
+    "Indian Ocean" for "India", "Dominican Republic" / "Dominica", see
+    :func:`judging.entities.named_after`). Every acceptable answer that shares a word
+    with the candidate must be so contradicted (an ``[accept]`` of the longer name
+    licenses it); ``None`` otherwise. Only the city of a club named with a word
+    before it ("Madrid" for "Real Madrid") is a prompt (rule ``prompt:club``), not
+    wrong: the club's own fans may say it."""
+    if len(core) > 3 or (BUILT_WORDS.isdisjoint(core)
+                         and all(BUILT_WORDS.isdisjoint(a.toks) for a in accept)):
+        return None
+    found = None
+    for a in accept:
+        word = named_after(core, a.toks)
+        if word is None and (club := club_city(core, a.toks)):
+            found = found or _decide("prompt:club", False, a.alt.text,
+                                     f"names only the city of '{a.alt.text}' (without "
+                                     f"'{club}'): prompt for the club", prompt=True)
+            continue
+        if word is None:
+            if not set(core).isdisjoint(a.toks) or any(
+                    _prefix_pair(c, t) for c in core for t in a.toks):
+                return None  # an acceptable answer it may stand for
+            continue
+        if found is None:
+            found = _decide("other-entity", False, a.alt.text,
+                            f"'{word}' makes it another entity than '{a.alt.text}' (a name "
+                            f"built on the other)")
+    return found
+
+
+def _prefix_pair(c: str, t: str) -> bool:
+    """One word the other plus an ending ("dominican"/"dominica")."""
+    short, long = (c, t) if len(c) <= len(t) else (t, c)
+    return len(short) >= 4 and long.startswith(short[:-1])
 
 
 _NONE: frozenset[str] = frozenset()

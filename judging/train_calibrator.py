@@ -10,6 +10,11 @@ is that probability through a Platt map per regime (long / short candidates), an
 a hard rule's score is the share of human "correct" labels for that rule, shrunk
 toward the rule's decision; both fitted with every data file weighing the same
 (:func:`balanced_weights`), so that no one data set's annotators stand for all.
+On top of both, the question's kind (:func:`judging.equivalence.question_kind`:
+"who", "when", "what/where/which", "latest/next/...") moves the scores, never the
+decisions: per side of the hard rules an offset logistic regression on the rate's
+logit (:func:`fit_question_hard`), and a term in the grey Platt maps
+(:func:`fit_question_platt`), fitted with the same weights.
 
 It reports grouped k-fold cross-validated accuracy (groups = questions, so one
 question's candidates never straddle train and test) and writes the weights and
@@ -33,11 +38,13 @@ from judging.equivalence import (
     CALIBRATOR_PATH,
     EQUIVALENCE_VERSION,
     FEATURE_NAMES,
+    QUESTION_KIND_NAMES,
     SCRIPT_RATE_SUFFIX,
     Analysis,
     Calibrator,
     analyze,
     candidate_script,
+    question_kind,
 )
 
 # ../shared/data/answer_equivalence beside the checkout; EARSHOT_JUDGING_DATA names
@@ -49,6 +56,7 @@ DATA_DIR = Path(os.environ.get(
 # header of each file), trained on together with DATA_DIR's files.
 REPO_DATA_DIR = Path(__file__).resolve().parent / "data"
 L2 = 1.0
+QUESTION_L2 = 1.0  # the question kinds' coefficients in the scores
 K_FOLDS = 5
 SEED = 20261129
 
@@ -159,6 +167,56 @@ def fit_regime_platt(cal: Calibrator, x: np.ndarray, y: np.ndarray,
     return tuple(out)
 
 
+def fit_offset_logistic(offset: np.ndarray, z: np.ndarray, y: np.ndarray,
+                        weights: np.ndarray, l2: float = QUESTION_L2) -> tuple[float, ...]:
+    """Logistic regression on top of a fixed logit ``offset``: ``(c..., b)`` minimising
+    the ``weights``-weighted log loss of ``sigmoid(offset + z @ c + b)`` against ``y``
+    plus ``l2/2 (|c|^2 + b^2)`` (the bias is pulled to 0 too: with none of the
+    question's kinds set, the score stays the rule's rate)."""
+    t = y.astype(float)
+    v = np.asarray(weights, dtype=float)
+    d = z.shape[1]
+
+    def loss(params: np.ndarray) -> tuple[float, np.ndarray]:
+        c, b = params[:d], params[d]
+        s = offset + z @ c + b
+        g = (1.0 / (1.0 + np.exp(-s)) - t) * v
+        nll = float(((np.logaddexp(0.0, s) - t * s) * v).sum())
+        return (nll + 0.5 * l2 * float(params @ params),
+                np.concatenate([z.T @ g + l2 * c, [g.sum() + l2 * b]]))
+
+    res = minimize(loss, np.zeros(d + 1), jac=True, method="L-BFGS-B")
+    return tuple(float(v) for v in res.x)
+
+
+def fit_question_hard(base: np.ndarray, decided: np.ndarray, kinds: np.ndarray,
+                      y: np.ndarray, weights: np.ndarray) -> tuple[tuple[float, ...], ...]:
+    """``Calibrator.question_hard``: for the hard rows that accept, then those that
+    reject (``decided``), the question kinds' coefficients and a bias on the logit of
+    each row's rule rate ``base`` (:func:`fit_offset_logistic`)."""
+    out = []
+    for side in (decided, ~decided):
+        if side.sum() < 20 or len(set(y[side].tolist())) < 2:
+            out.append((0.0,) * (kinds.shape[1] + 1))
+            continue
+        off = np.log(base[side] / (1.0 - base[side]))
+        out.append(fit_offset_logistic(off, kinds[side], y[side], weights[side]))
+    return tuple(out)
+
+
+def fit_question_platt(cal: Calibrator, platt: tuple[tuple[float, float], ...],
+                       x: np.ndarray, kinds: np.ndarray, y: np.ndarray, weights: np.ndarray
+                       ) -> tuple[tuple[tuple[float, float], ...], tuple[float, ...]]:
+    """``Calibrator.question_platt``: the question kinds' coefficients added to the
+    grey rows' per-regime Platt maps ``platt`` (fitted first); returns the maps with
+    the fit's common bias added to both, and the coefficients."""
+    probe = Calibrator(cal.mean, cal.scale, cal.coef, cal.intercept, platt=platt)
+    p = np.clip(probe.probabilities(x), 1e-12, 1 - 1e-12)
+    s = np.clip(probe.scores(p, x[:, SHORT]), 1e-12, 1 - 1e-12)
+    *c, bias = fit_offset_logistic(np.log(s / (1.0 - s)), kinds, y, weights)
+    return tuple((a, b + bias) for a, b in platt), tuple(c)
+
+
 SHORT = FEATURE_NAMES.index("short")
 
 
@@ -262,6 +320,7 @@ def cross_validated_predictions(rows: Sequence[Row], analyses: Sequence[Analysis
     score = np.where(correct, 0.95, 0.05)
     hard_rows = np.flatnonzero(~grey)
     scripts = {int(i): candidate_script(rows[i].candidate) for i in hard_rows}
+    kinds = question_kinds(rows)
     for f in range(k):
         in_train = folds != f
         train_rows = [i for i in hard_rows if in_train[i]]
@@ -269,10 +328,18 @@ def cross_validated_predictions(rows: Sequence[Row], analyses: Sequence[Analysis
                            weights=[float(rate_w[i]) for i in train_rows],
                            scripts=[scripts[i] for i in train_rows])
         held = Calibrator((), (), (), 0.0, rule_rates=tuple(rates.items()))
+        if recalibrate and train_rows:
+            tr = np.array(train_rows)
+            base = np.array([held.hard_score(analyses[i].rule, bool(analyses[i].hard),
+                                             scripts[int(i)]) for i in tr])
+            held = Calibrator((), (), (), 0.0, rule_rates=held.rule_rates,
+                              question_hard=fit_question_hard(
+                                  base, correct[tr], kinds[tr], y[tr], rate_w[tr]))
         for i in hard_rows:
             if not in_train[i]:
                 a = analyses[i]
-                score[i] = held.hard_score(a.rule, bool(a.hard), scripts[int(i)])
+                score[i] = held.hard_score(a.rule, bool(a.hard), scripts[int(i)],
+                                           tuple(kinds[i]))
         train = (folds != f) & grey
         test = (folds == f) & grey
         if not test.any():
@@ -283,11 +350,18 @@ def cross_validated_predictions(rows: Sequence[Row], analyses: Sequence[Analysis
         correct[test] = p >= cal.threshold
         if recalibrate:
             platt = fit_regime_platt(cal, x[train], y[train], file_w[train])
-            held = Calibrator((), (), (), 0.0, platt=platt)
-            short = x[test][:, SHORT]
-            p = np.array([held.score(float(pi), float(si)) for pi, si in zip(p, short, strict=True)])
+            platt, qplatt = fit_question_platt(cal, platt, x[train], kinds[train], y[train],
+                                               file_w[train])
+            held = Calibrator((), (), (), 0.0, platt=platt, question_platt=qplatt)
+            p = held.scores(p, x[test][:, SHORT], kinds[test])
         score[test] = p
     return correct, score
+
+
+def question_kinds(rows: Sequence[Row]) -> np.ndarray:
+    """:func:`~judging.equivalence.question_kind` of every row's question, one row each."""
+    return np.array([question_kind(r.question) for r in rows], dtype=float).reshape(
+        len(rows), len(QUESTION_KIND_NAMES))
 
 
 def calibration(score: Sequence[float], pred: Sequence[bool], gold: Sequence[bool], *,
@@ -351,7 +425,17 @@ def train(data_dir: Path = DATA_DIR, out: Path = CALIBRATOR_PATH, *, k: int = K_
     y = np.array([labels[i] for i in grey])
     cal = fit_logistic(x, y, l2)
     file_w = balanced_weights([r.file for r in rows])
+    kinds = question_kinds(rows)
     platt = fit_regime_platt(cal, x, y, file_w[grey])
+    platt, qplatt = fit_question_platt(cal, platt, x, kinds[grey], y, file_w[grey])
+    scripts = [candidate_script(r.candidate) for r in rows]
+    rates = rule_rates(analyses, labels, weights=file_w.tolist(), scripts=scripts)
+    rated = Calibrator((), (), (), 0.0, rule_rates=tuple(rates.items()))
+    hard = np.array([i for i, a in enumerate(analyses) if a.hard is not None])
+    base = np.array([rated.hard_score(analyses[i].rule, bool(analyses[i].hard), scripts[i])
+                     for i in hard])
+    qhard = fit_question_hard(base, np.array([bool(analyses[i].hard) for i in hard]),
+                              kinds[hard], np.array(labels)[hard], file_w[hard])
     data = {
         "equivalence_version": EQUIVALENCE_VERSION,
         "features": list(FEATURE_NAMES),
@@ -361,10 +445,12 @@ def train(data_dir: Path = DATA_DIR, out: Path = CALIBRATOR_PATH, *, k: int = K_
         "intercept": round(cal.intercept, 6),
         "threshold": cal.threshold,
         "l2": l2,
-        "rule_rates": rule_rates(analyses, labels, weights=file_w.tolist(),
-                                 scripts=[candidate_script(r.candidate) for r in rows]),
+        "rule_rates": rates,
         "platt": [[round(a, 6), round(b, 6)] for a, b in platt],
-        "weights": "every data file weighs the same in rule_rates and platt",
+        "question_kinds": list(QUESTION_KIND_NAMES),
+        "question_hard": [[round(v, 6) for v in side] for side in qhard],
+        "question_platt": [round(v, 6) for v in qplatt],
+        "weights": "every data file weighs the same in rule_rates, platt and the question terms",
         "trained_on": sorted({r.file for r in rows}),
         "n_rows": len(rows),
         "n_grey": len(grey),

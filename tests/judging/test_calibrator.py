@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from judging import equivalence
-from judging.equivalence import CALIBRATOR_PATH, FEATURE_NAMES, Calibrator, load_calibrator
+from judging.equivalence import (
+    CALIBRATOR_PATH,
+    FEATURE_NAMES,
+    QUESTION_KIND_NAMES,
+    Calibrator,
+    load_calibrator,
+    question_kind,
+)
 from judging.train_calibrator import (
     Row,
     analyze_rows,
@@ -149,10 +156,75 @@ def test_hard_rule_rates_of_other_scripts() -> None:
     # the regime feature's reading: letters outside ASCII after folding
     assert candidate_script("서울") and candidate_script("東京")
     assert not candidate_script("Röntgen") and not candidate_script("Paris")
+    # the shipped scores: the rate, moved by the question's kind (none here)
     shipped = dict(equivalence.CALIBRATOR.rule_rates)
+    plain = Calibrator((), (), (), 0.0, rule_rates=equivalence.CALIBRATOR.rule_rates)
     v = judge("부산", ["서울"])
-    assert v.rule == "no-match" and v.score == shipped["no-match|script"]
-    assert judge("Lyon", ["Paris"]).score == shipped["no-match"]
+    assert v.rule == "no-match" and v.score == equivalence.CALIBRATOR.hard_score(
+        "no-match", False, True, question_kind(""))
+    assert plain.hard_score("no-match", False, True) == shipped["no-match|script"]
+    assert judge("Lyon", ["Paris"]).score == equivalence.CALIBRATOR.hard_score(
+        "no-match", False, False, question_kind(""))
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    pytest.param("who wrote the iliad", (1, 0, 0, 0), id="who"),
+    pytest.param("When did the war end?", (0, 1, 0, 0), id="when"),
+    pytest.param("where is the eiffel tower", (0, 0, 1, 0), id="where"),
+    pytest.param("what is the latest version of chrome", (0, 0, 1, 1), id="what-latest"),
+    pytest.param("who won the last world cup?", (1, 0, 0, 1), id="who-last"),
+    pytest.param("name the next king of england", (0, 0, 0, 1), id="next"),
+    pytest.param("how many moons does mars have", (0, 0, 0, 0), id="how-many"),
+    pytest.param("Ai là người phát minh ra bóng đèn?", (0, 0, 0, 0), id="vi-no-kind"),
+    pytest.param("", (0, 0, 0, 0), id="no-question"),
+])
+def test_question_kind_reads_the_first_word_and_recency(question: str,
+                                                        kind: tuple[int, ...]) -> None:
+    assert question_kind(question) == tuple(map(float, kind))
+
+
+def test_question_terms_move_hard_scores_on_their_side() -> None:
+    """``question_hard`` shifts a rule rate's logit by the kind's coefficients and a
+    bias, per side, and never across 0.5."""
+    rates = (("exact", 0.98), ("no-match", 0.1))
+    zero = Calibrator((), (), (), 0.0, rule_rates=rates,
+                      question_hard=((0.0,) * 5, (0.0,) * 5))
+    assert zero.hard_score("no-match", False, kind=(1.0, 0, 0, 1.0)) == 0.1
+    cal = Calibrator((), (), (), 0.0, rule_rates=rates,
+                     question_hard=((0, 0, 0, 0, 0.0), (-1.0, 0, 0.5, 0, 0.2)))
+    logit = np.log(0.1 / 0.9)
+    who = cal.hard_score("no-match", False, kind=(1.0, 0, 0, 0))
+    where = cal.hard_score("no-match", False, kind=(0, 0, 1.0, 0))
+    assert who == pytest.approx(1 / (1 + np.exp(-(logit - 0.8))), abs=1e-4)
+    assert where == pytest.approx(1 / (1 + np.exp(-(logit + 0.7))), abs=1e-4)
+    assert cal.hard_score("exact", True, kind=(1.0, 0, 0, 0)) == 0.98
+    huge = Calibrator((), (), (), 0.0, rule_rates=rates,
+                      question_hard=((-50.0, 0, 0, 0, 0), (50.0, 0, 0, 0, 0)))
+    assert huge.hard_score("exact", True, kind=(1.0, 0, 0, 0)) == 0.51
+    assert huge.hard_score("no-match", False, kind=(1.0, 0, 0, 0)) == 0.49
+
+
+def test_question_terms_shift_grey_scores_alike_in_batch_and_single() -> None:
+    cal = Calibrator((), (), (), 0.0, platt=((1.0, 0.0), (1.0, 0.0)),
+                     question_platt=(-1.0, 0.0, 0.5, 0.0))
+    p = np.array([0.3, 0.6, 0.9])
+    kinds = np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0], [0, 0, 0, 0]])
+    batch = cal.scores(p, np.zeros(3), kinds)
+    single = [cal.score(float(pi), 0.0, tuple(k)) for pi, k in zip(p, kinds, strict=True)]
+    np.testing.assert_allclose(batch, single)
+    assert single[0] == pytest.approx(1 / (1 + np.exp(-(np.log(0.3 / 0.7) - 1.0))))
+    assert single[2] == pytest.approx(0.9)
+
+
+def test_shipped_question_terms_load() -> None:
+    shipped = json.loads(CALIBRATOR_PATH.read_text(encoding="utf-8"))
+    assert tuple(shipped["question_kinds"]) == QUESTION_KIND_NAMES
+    cal = equivalence.CALIBRATOR
+    assert cal.question_platt == tuple(shipped["question_platt"])
+    assert cal.question_hard == tuple(tuple(side) for side in shipped["question_hard"])
+    # fitted on other question kinds: the terms are dropped, the rest still loads
+    stale = dict(shipped, question_kinds=["q_other"])
+    assert Calibrator.from_dict(stale).question_hard == ()
 
 
 def test_fit_platt_matches_statsmodels_weighted_logit() -> None:

@@ -186,3 +186,10 @@ def test_judge_many_batch_path_matches_judge() -> None:
     batch = judge_many(cands, lines)
     assert batch == [judge(c, a) for c, a in zip(cands, lines, strict=True)]
     assert sum(v.correct for v in batch) == 40
+    # the question's kind moves the scores (grey and hard) the same way in a batch
+    kinds = ["who discovered x-rays", "where is the capital", "when was it", ""]
+    qs = [kinds[i % 4] for i in range(len(cands))] + ["who is it", "what city"]
+    cands += ["Paris", "Paris"]
+    lines += [["Canberra"]] * 2
+    batch = judge_many(cands, lines, qs)
+    assert batch == [judge(c, a, question=q) for c, a, q in zip(cands, lines, qs, strict=True)]
