@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from urllib.parse import urlencode
 
 from django.contrib.auth import login
 from django.core.exceptions import PermissionDenied
@@ -42,6 +43,7 @@ from .models import (
     Presentation,
     PresentationEvent,
     QuizStudy,
+    Responder,
     Response,
 )
 
@@ -143,6 +145,26 @@ def _protocol_pending(study: QuizStudy, responder) -> bool:
     return enrolment is None or enrolment.questionnaire_at is None
 
 
+def _room_code(request: HttpRequest) -> str:
+    """The live room a player is on the way into (``rooms.views`` sent them here to pick a
+    name or give consent first): a room's code, ``new`` to host one, or empty."""
+    return (request.POST.get("room") or request.GET.get("room") or "").strip()[:8]
+
+
+def _to_room(project: Project, responder: Responder, room_code: str) -> HttpResponse:
+    """Back into the room the player asked for, now named and consented; on a POST, a
+    player who clicked "Host a new room" gets that room (not the rooms page again)."""
+    if room_code.lower() == "new":
+        from rooms import services as rooms
+
+        try:
+            room = rooms.room_create(project=project, host=responder)
+        except rooms.RoomError:
+            return redirect("rooms:home", slug=project.slug)
+        return redirect("rooms:room", slug=project.slug, code=room.code)
+    return redirect("rooms:room", slug=project.slug, code=room_code.upper())
+
+
 def _play_query(request: HttpRequest) -> str:
     keep = {k: request.GET[k] for k in ("mode", "category") if request.GET.get(k)}
     return "?" + "&".join(f"{k}={v}" for k, v in keep.items()) if keep else ""
@@ -191,13 +213,12 @@ def play_start(request: HttpRequest, slug: str) -> HttpResponse:
                     responder.client_hash = studies.keyed_hash(_client_address(request))
                     responder.save(update_fields=["client_hash"])
             daily_start = bool(request.POST.get("daily") or request.GET.get("daily"))
-            room_code = (request.POST.get("room") or request.GET.get("room") or "").strip()
-            if room_code and not _protocol_pending(study, responder):
-                # a player on the way into a live room (rooms.views): back to it, named
-                if room_code == "new":
-                    return _with_browser_cookie(request, redirect("rooms:home", slug=project.slug), browser_id)
-                return _with_browser_cookie(
-                    request, redirect("rooms:room", slug=project.slug, code=room_code.upper()[:8]), browser_id)
+            room_code = _room_code(request)
+            if room_code:
+                target = (_to_room(project, responder, room_code) if not _protocol_pending(study, responder)
+                          else redirect(reverse("quiz:play_protocol", args=[project.slug]) + "?"
+                                        + urlencode({"room": room_code})))
+                return _with_browser_cookie(request, target, browser_id)
             if not daily_start and not room_code:
                 game.round_start(responder=responder, study=study, category=_category(project, category_slug),
                                  chosen_mode=mode if choose_mode else "")
@@ -244,7 +265,10 @@ def play_protocol(request: HttpRequest, slug: str) -> HttpResponse:
     responder = _responder(project, request)
     next_url = reverse("quiz:play_next", args=[slug]) + _play_query(request)
     if not _protocol_pending(study, responder):
-        return redirect(next_url)
+        room_code = _room_code(request)
+        if room_code and room_code.lower() != "new":
+            return redirect("rooms:room", slug=slug, code=room_code.upper())
+        return redirect("rooms:home", slug=slug) if room_code else redirect(next_url)
     errors: dict[str, str] = {}
     values: dict[str, str] = {}
     if request.method == "POST":
@@ -256,6 +280,8 @@ def play_protocol(request: HttpRequest, slug: str) -> HttpResponse:
             errors[exc.field] = exc.message
             values = {k: request.POST.get(k, "") for k in request.POST}
         else:
+            if _room_code(request):
+                return _to_room(project, responder, _room_code(request))
             return redirect(next_url)
     from .protocol import questionnaire_fields
 

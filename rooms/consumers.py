@@ -16,13 +16,19 @@ import asyncio
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.db import connections
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from accounts.permissions import can_play
+from quiz.models import Mode
+from quiz.rulings import player_ruling
 
 from . import protocol, services
 from .models import RoomPlayer
@@ -108,6 +114,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     room = None
     seat = None
     clock: RoomClock | None = None
+    language = "en"
 
     async def dispatch(self, message: dict) -> None:
         """Channels' dispatch, without its ``aclose_old_connections()`` before each message.
@@ -123,7 +130,21 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    def _language(self) -> str:
+        """The page's language (``?lang=`` on the socket URL, one of settings.LANGUAGES)."""
+        asked = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+        return asked if asked in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+    def _say(self, text) -> str:
+        """``text`` (a lazy translation) in this socket's language."""
+        with translation.override(self.language):
+            return str(text)
+
+    async def _error(self, field: str, message) -> None:
+        await self.send_json({"type": "error", "field": field, "message": self._say(message)})
+
     async def connect(self) -> None:
+        self.language = self._language()
         code = self.scope["url_route"]["kwargs"]["code"]
         self.seat = await database_sync_to_async(self._seat)(code, self.scope.get("user"))
         if self.seat is None:
@@ -170,7 +191,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         try:
             kind, fields = protocol.parse_client(content)
         except protocol.ProtocolError as exc:
-            await self.send_json({"type": "error", "field": exc.field, "message": exc.message})
+            await self._error(exc.field, exc.message)
             return
         if kind == "ping":
             await self.send_json({"type": "pong", "t": fields["t"], "server": time.time() * 1000})
@@ -188,7 +209,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         lock = _buzz_locks.setdefault(key, asyncio.Lock())
         async with lock:
             if key in _buzz_won:
-                await self.send_json({"type": "error", "field": "buzz", "message": "someone else buzzed first"})
+                await self._error("buzz", _("Someone else buzzed first."))
                 return
             events = await self._handle("buzz", fields)
             if events:
@@ -201,11 +222,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         try:
             events = await run(fields)
         except services.RoomError as exc:
-            await self.send_json({"type": "error", "field": exc.field, "message": exc.message})
+            await self._error(exc.field, exc.message)
             return []
         except Exception:  # keep the socket: log it, tell the page, let it retry
             logger.exception("room %s: %s failed", self.room.code, kind)
-            await self.send_json({"type": "error", "field": "server", "message": "Something went wrong; try again."})
+            await self._error("server", _("Something went wrong; try again."))
             return []
         await self._broadcast(events)
         return events
@@ -241,6 +262,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             for key in [k for k in _buzz_won if k[0] == self.room.pk and k[1] != current]:
                 _buzz_won.pop(key, None)
                 _buzz_locks.pop(key, None)
+        ruling = event.get("_ruling")
+        event = {k: v for k, v in event.items() if not k.startswith("_")}  # private to the server
+        if ruling:  # the sentence in this page's language
+            with translation.override(self.language):
+                event["sentence"] = player_ruling(mode=Mode.FREE, **ruling)
         await self.send_json(event)
         if kind in ("state", "question", "buzz", "ruling", "end") and self.clock is not None:
             self.clock.poke()

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Project
 from quiz import game, scoring
@@ -40,7 +41,10 @@ MAX_PLAYERS = 16
 
 
 class RoomError(ValueError):
-    """A request the room cannot take now, naming the field at fault."""
+    """A request the room cannot take now, naming the field at fault.
+
+    ``message`` is a lazy translation: the socket renders it in its page's language.
+    """
 
     def __init__(self, field: str, message: str):
         super().__init__(f"{field}: {message}")
@@ -57,8 +61,8 @@ def room_create(*, project: Project, host: Responder, size: int | None = None) -
     study = study_for(project)
     size = int(size or study.round_size or 10)
     if not 1 <= size <= 50:
-        raise RoomError("size", "must be from 1 to 50 questions")
-    for _ in range(20):
+        raise RoomError("size", _("A room plays 1 to 50 questions."))
+    for _attempt in range(20):
         try:
             with transaction.atomic():
                 room = Room.objects.create(project=project, code=_new_code(), host=host, size=size)
@@ -66,7 +70,7 @@ def room_create(*, project: Project, host: Responder, size: int | None = None) -
                 return room
         except IntegrityError:
             continue
-    raise RoomError("code", "no free room code; try again")
+    raise RoomError("code", _("No free room code; try again."))
 
 
 def room_by_code(code: str) -> Room | None:
@@ -76,15 +80,15 @@ def room_by_code(code: str) -> Room | None:
 def room_join(*, room: Room, responder: Responder) -> RoomPlayer:
     """Seat ``responder`` (again: a reconnect finds the same seat and score)."""
     if responder.project_id != room.project_id:
-        raise RoomError("room", "belongs to another project")
+        raise RoomError("room", _("This room belongs to another project."))
     seat = RoomPlayer.objects.filter(room=room, responder=responder).first()
     if seat is not None:
         return seat
     if room.phase == RoomPhase.FINISHED:
-        raise RoomError("room", "this room has finished")
+        raise RoomError("room", _("This room has finished."))
     if room.players.count() >= MAX_PLAYERS:
-        raise RoomError("room", f"is full ({MAX_PLAYERS} players)")
-    seat, _ = RoomPlayer.objects.get_or_create(room=room, responder=responder,
+        raise RoomError("room", _("This room is full (%(n)d players).") % {"n": MAX_PLAYERS})
+    seat, _created = RoomPlayer.objects.get_or_create(room=room, responder=responder,
                                                defaults={"name": responder.label[:protocol.MAX_NAME]})
     current = _current(room)
     if current is not None and current.phase in (QuestionPhase.OPEN, QuestionPhase.BUZZED):
@@ -159,14 +163,14 @@ def _eligible_questions(room: Room) -> list[Question]:
 def room_start(*, room: Room, by: RoomPlayer, now: datetime | None = None) -> list[dict]:
     """The host starts the round: the first question begins for everyone."""
     if by.responder_id != room.host_id:
-        raise RoomError("start", "only the host can start the room")
+        raise RoomError("start", _("Only the host can start the room."))
     with transaction.atomic():
         room = Room.objects.select_for_update().get(pk=room.pk)
         if room.phase != RoomPhase.LOBBY:
             return []
         candidates = _eligible_questions(room)
         if not candidates:
-            raise RoomError("start", "no question is left that every player here has not met")
+            raise RoomError("start", _("No question is left that every player here has not met."))
         picked = random.Random(room.code).sample(candidates, min(room.size, len(candidates)))
         room.phase, room.order = RoomPhase.PLAYING, [q.pk for q in picked]
         room.save(update_fields=["phase", "order"])
@@ -275,16 +279,16 @@ def room_buzz(*, room: Room, seat: RoomPlayer, question_index: int, now: datetim
     with transaction.atomic():
         rq = _locked_current(room)
         if rq is None or rq.index != question_index:
-            raise RoomError("question", "that question is over")
+            raise RoomError("question", _("That question is over."))
         if rq.phase != QuestionPhase.OPEN:
-            raise RoomError("buzz", "someone else buzzed first" if rq.phase == QuestionPhase.BUZZED
-                            else "this question is over")
+            raise RoomError("buzz", _("Someone else buzzed first.") if rq.phase == QuestionPhase.BUZZED
+                            else _("This question is over."))
         if rq.buzzes.filter(player=seat).exists():
-            raise RoomError("buzz", "you already buzzed on this question")
+            raise RoomError("buzz", _("You already buzzed on this question."))
         schedule = schedule_of(rq)
         t = _now_t(rq, now)
         if t >= schedule.dead_at:
-            raise RoomError("buzz", "time is up for this question")
+            raise RoomError("buzz", _("Time is up for this question."))
         clue_index, clue_time_s = schedule.position(t)
         clue_index = min(clue_index, rq.revealed - 1)
         presentation_id = (Presentation.objects.filter(responder_id=seat.responder_id, question_id=rq.question_id,
@@ -326,14 +330,14 @@ def room_answer(*, room: Room, seat: RoomPlayer, question_index: int, text: str,
     with transaction.atomic():
         rq = _locked_current(room, "question")
         if rq is None or rq.index != question_index:
-            raise RoomError("question", "that question is over")
+            raise RoomError("question", _("That question is over."))
         if rq.phase != QuestionPhase.BUZZED or rq.buzzer_id != seat.pk:
-            raise RoomError("answer", "only the player who buzzed may answer now")
+            raise RoomError("answer", _("Only the player who buzzed may answer now."))
         if now > _answer_deadline(rq):
             return _time_out_buzzer(rq, now)
         buzz = rq.buzzes.get(player=seat)
         study = study_for(room.project)
-        response, _ = response_submit(
+        response, _created = response_submit(
             responder=seat.responder, question=rq.question, mode=Mode.FREE,
             client_token=f"room-{room.code}-{rq.index}-{seat.pk}", answer_text=text,
             clue_index=buzz.clue_index, clue_time_s=buzz.clue_time_s, buzz_position=buzz.position,
@@ -347,6 +351,8 @@ def room_answer(*, room: Room, seat: RoomPlayer, question_index: int, text: str,
         RoomPlayer.objects.filter(pk=seat.pk).update(points=seat.points + gained)
         _resume(rq, now)
         ruling = {"type": "ruling", "question": rq.index, "player": seat.pk, "name": seat.name,
+                  "_ruling": {"outcome": "answer", "correct": correct, "prompted": bool(response.prompt)}
+                  if study.feedback != "none" else None,
                   "sentence": player_ruling(outcome="answer", correct=correct, mode=Mode.FREE,
                                             prompted=bool(response.prompt)) if study.feedback != "none"
                   else "", "points": gained if study.feedback != "none" else None}
@@ -382,13 +388,14 @@ def _time_out_buzzer(rq: RoomQuestion, now: datetime) -> list[dict]:
     seat = rq.buzzer
     study = study_for(rq.room.project)
     buzz = rq.buzzes.get(player=seat)
-    response, _ = game.response_unanswered(presentation=buzz.presentation, study=study,
+    response, _created = game.response_unanswered(presentation=buzz.presentation, study=study,
                                            client_token=f"room-{rq.room.code}-{rq.index}-{seat.pk}",
                                            outcome="timeout")
     buzz.response, buzz.correct = response, False
     buzz.save(update_fields=["response", "correct"])
     _resume(rq, now)
     events = [{"type": "ruling", "question": rq.index, "player": seat.pk, "name": seat.name,
+               "_ruling": {"outcome": "timeout", "correct": False, "prompted": False},
                "sentence": player_ruling(outcome="timeout", correct=False, mode=Mode.FREE), "points": 0,
                "correct": False}]
     return events + _after_wrong(rq, now)
@@ -443,7 +450,7 @@ def _advance(room: Room, rq: RoomQuestion, now: datetime) -> list[dict]:
 def room_next(*, room: Room, by: RoomPlayer, question_index: int, now: datetime | None = None) -> list[dict]:
     """The host moves on at once after a ruling (instead of waiting for the pause)."""
     if by.responder_id != room.host_id:
-        raise RoomError("next", "only the host can move the room on")
+        raise RoomError("next", _("Only the host can move the room on."))
     now = now or timezone.now()
     room = Room.objects.get(pk=room.pk)
     with transaction.atomic():

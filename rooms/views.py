@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -73,7 +74,8 @@ def room_page(request: HttpRequest, slug: str, code: str) -> HttpResponse:
         return render(request, "rooms/home.html", {"project": project, "error": exc.message, "code": code},
                       status=409)
     config = {
-        "socket": f"/ws/rooms/{room.code}/",
+        # the socket speaks the page's language (its errors and ruling sentences)
+        "socket": f"/ws/rooms/{room.code}/?" + urlencode({"lang": get_language() or ""}),
         "code": room.code,
         "you": seat.pk,
         "host": room.host_id == responder.pk,

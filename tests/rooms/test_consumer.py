@@ -41,13 +41,15 @@ def _cookie(user) -> bytes:
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
-def _socket(code: str, cookie: bytes | None, origin: bytes = b"http://localhost") -> WebsocketCommunicator:
+def _socket(code: str, cookie: bytes | None, origin: bytes = b"http://localhost",
+            lang: str = "") -> WebsocketCommunicator:
     from config.asgi import application
 
     headers = [(b"origin", origin), (b"host", b"localhost")]
     if cookie:
         headers.append((b"cookie", cookie))
-    return WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=headers)
+    return WebsocketCommunicator(application, f"/ws/rooms/{code}/" + (f"?lang={lang}" if lang else ""),
+                                 headers=headers)
 
 
 async def _until(comm: WebsocketCommunicator, kind: str, timeout: float = 30.0) -> dict:
@@ -183,3 +185,40 @@ def test_room_events_reach_pages_while_the_database_thread_is_busy(room_of_two):
     got, arrived_while_busy = _run(scenario())
     assert got["player"] == 1
     assert arrived_while_busy, "the event waited for the busy sync thread"
+
+
+def test_each_page_reads_rulings_and_errors_in_its_own_language(room_of_two):
+    """One room, a Korean page and an English one: the same ruling, each in its language."""
+    room, (host_user, guest_user) = room_of_two
+    cookies = _cookie(host_user), _cookie(guest_user)
+
+    async def play():
+        a, b = _socket(room.code, cookies[0], lang="ko"), _socket(room.code, cookies[1], lang="en")
+        assert (await a.connect())[0] and (await b.connect())[0]
+        await _until(a, "hello")
+        hello_b = await _until(b, "hello")
+        await b.send_json_to({"type": "start"})  # not the host
+        refused = await _until(b, "error")
+        await a.send_json_to({"type": "start"})
+        state = await _until(b, "state")
+        while state["question"] is None:
+            state = await _until(b, "state")
+        await b.send_json_to({"type": "buzz", "question": 0})
+        await _until(b, "buzz")
+        await b.send_json_to({"type": "answer", "question": 0, "text": "surely wrong"})
+        ruling_a, ruling_b = await _until(a, "ruling"), await _until(b, "ruling")
+        await a.disconnect()
+        await b.disconnect()
+        return refused, ruling_a, ruling_b, hello_b
+
+    refused, ruling_a, ruling_b, hello_b = _run(play())
+    assert refused["message"] == "Only the host can start the room."
+    from django.utils import translation
+
+    from quiz.rulings import player_ruling
+
+    with translation.override("ko"):
+        korean = player_ruling(outcome="answer", correct=False, mode="free")
+    assert ruling_b["sentence"] == "Not quite: that answer is not accepted."
+    assert ruling_a["sentence"] == korean != ruling_b["sentence"]
+    assert "_ruling" not in ruling_a and ruling_a["player"] == ruling_b["player"] == hello_b["you"]

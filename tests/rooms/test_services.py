@@ -65,7 +65,7 @@ def test_two_buzzes_at_once_exactly_one_wins(seats, transactional_db):
             services.room_buzz(room=room, seat=seat, question_index=0, now=now)
             outcomes.append("won")
         except RoomError as exc:
-            outcomes.append(exc.message)
+            outcomes.append(str(exc.message))
         finally:
             connection.close()
 
@@ -74,7 +74,7 @@ def test_two_buzzes_at_once_exactly_one_wins(seats, transactional_db):
         t.start()
     for t in threads:
         t.join()
-    assert sorted(outcomes) == ["someone else buzzed first", "won"]
+    assert sorted(outcomes) == ["Someone else buzzed first.", "won"]
     rq.refresh_from_db()
     assert rq.phase == QuestionPhase.BUZZED and RoomBuzz.objects.filter(room_question=rq).count() == 1
 
