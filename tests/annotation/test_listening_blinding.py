@@ -154,3 +154,17 @@ def test_preview_shows_the_researcher_the_page_without_storing(client, make_list
     assert audio in html
     assert client.get(audio).status_code == 200
     assert not Assignment.objects.exists()
+
+
+def test_mushra_sample_buttons_show_each_key_once(client, make_listening_campaign):
+    """The sample buttons read "1", "2", … (their keys), not "1 1", "2 2" (the blind label again)."""
+    import re
+
+    html = _flow(client, make_listening_campaign("mushra"))
+    buttons = re.findall(r'<button type="button" class="button stimulus"[^>]*data-key="(\d+)"[^>]*>(.*?)</button>',
+                         html, re.S)
+    assert buttons
+    for key, inner in buttons:
+        visible = re.sub(r'<span class="visually-hidden">.*?</span>|<[^>]+>', " ", inner).split()
+        assert visible == [key], visible
+        assert f'<span class="visually-hidden">Sample {key}</span>' in inner  # what a screen reader says

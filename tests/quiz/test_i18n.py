@@ -81,6 +81,9 @@ def test_game_pages_follow_accept_language(client, imported, language):
 def test_play_link_and_audio_play_button_are_told_apart(client, imported):
     """"Play" the game (a menu link) and "Play" a clip (a button) are two messages: in
     Vietnamese one is "Chơi", the other "Phát"."""
+    from quiz.study import study_update
+
+    study_update(project=imported, design="one_mode", one_mode="free")  # a free-answer page, with its button
     board = client.get(reverse("quiz:leaderboard", args=[imported.slug]), HTTP_ACCEPT_LANGUAGE="vi")
     assert ">Chơi</a>" in board.content.decode()
     client.post(reverse("quiz:play_start", args=[imported.slug]), {"handle": ""}, HTTP_ACCEPT_LANGUAGE="vi")
