@@ -42,6 +42,7 @@ from judging.equivalence import (
     SCRIPT_RATE_SUFFIX,
     Analysis,
     Calibrator,
+    adds_or_drops_many,
     analyze,
     candidate_script,
     question_kind,
@@ -353,7 +354,7 @@ def cross_validated_predictions(rows: Sequence[Row], analyses: Sequence[Analysis
             platt, qplatt = fit_question_platt(cal, platt, x[train], kinds[train], y[train],
                                                file_w[train])
             held = Calibrator((), (), (), 0.0, platt=platt, question_platt=qplatt)
-            p = held.scores(p, x[test][:, SHORT], kinds[test])
+            p = held.scores(p, x[test][:, SHORT], kinds[test], adds_or_drops_many(x[test]))
         score[test] = p
     return correct, score
 
