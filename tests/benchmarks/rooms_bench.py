@@ -122,7 +122,9 @@ async def _room(port: int, spec: dict, questions: int, latencies: list[float], p
             problems.append(f"room {spec['code']} q{index}: winners {winners}")
         latencies.extend(b["_at"] - sent for b in buzzes)
         winner = players[ids.index(buzzes[0]["player"])]
-        await winner.send({"type": "answer", "question": index, "text": f"answer{index}"})
+        # the room draws its own order: the prompt "Question k" names the bank row, answer "answerk"
+        bank_row = opened[0]["question"]["prompt"].split()[-1]
+        await winner.send({"type": "answer", "question": index, "text": f"answer{bank_row}"})
         await players[0].until(lambda m, i=index: m["type"] == "end" and m["question"] == i)
         if index + 1 < questions:
             await players[0].send({"type": "next", "question": index})
