@@ -79,9 +79,39 @@ def _words(text: str) -> list[str]:
     return [w.lower().replace("'", "") for w in _WORD.findall(text.replace("'", ""))]
 
 
+# What each alternative of _NOT_BUT and _MARKER needs, without IGNORECASE, for
+# lower-cased text (see _may_correct): the patterns themselves, or, for _MARKER's
+# markers after punctuation, the punctuation and the marker (its look-behinds make
+# the regex engine try every character; these let it skip to a letter or a mark).
+_NOT_BUT_LOWER = re.compile(_NOT_BUT.pattern)
+_ALONE_LOWER = re.compile(_ALONE)
+_BETWEEN_LOWER = re.compile(rf"(?:{_BETWEEN_PUNCT})\s*{_P}")
+_AFTER_LOWER = re.compile(rf"{_P}\s*(?:{_AFTER_PUNCT})")
+# Letters that IGNORECASE matches to a marker's letter although str.lower() does not
+# turn them into it: dotted and dotless I (i), long s and long s with dot (s, ṡ).
+_CASE_TRAPS = ("\u0130", "\u0131", "\u017f", "\u1e9b")
+
+
+def _may_correct(text: str) -> bool:
+    """False only if neither pattern can match ``text`` (then :func:`final_answer` is
+    None); several times cheaper than trying them. Matching the lower-cased text
+    case-sensitively finds the same markers: the patterns' letters are lower case,
+    and lower-casing keeps every other character's class and the text's length,
+    except for the letters in ``_CASE_TRAPS``."""
+    if any(map(text.__contains__, _CASE_TRAPS)):
+        return True
+    low = text.lower()
+    return (_ALONE_LOWER.search(low) is not None or _AFTER_LOWER.search(low) is not None
+            or _BETWEEN_LOWER.search(low) is not None or _NOT_BUT_LOWER.match(low) is not None
+            # (_NOT_BUT's one alternative not anchored at the start needs "아니")
+            or ("아니" in low and _NOT_BUT_LOWER.search(low) is not None))
+
+
 def final_answer(text: str) -> str | None:
     """The text after the last self-correction in ``text``, or ``None`` if there
     is none (see the module docstring)."""
+    if not _may_correct(text):
+        return None
     m = _NOT_BUT.search(text)
     if m is not None:
         tail = text[m.end():]

@@ -28,7 +28,8 @@ markdown table and writes it into ``docs/benchmarks.md`` under ``## Judging``
 ``--against DIR`` also times the cold throughput of the judge in another checkout
 (``DIR/judging``), alternating fresh processes of the two versions for
 ``--rounds`` rounds, and adds the ratios to the section: machines here are noisy, so
-versions are compared in one run, not across runs.
+versions are compared in one run, not across runs. ``--speed-only`` (with
+``--against``) runs only that comparison and prints it.
 """
 
 from __future__ import annotations
@@ -270,5 +271,13 @@ if __name__ == "__main__":
     parser.add_argument("--against", type=Path,
                         help="another checkout whose judge to time side by side")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--speed-only", action="store_true",
+                        help="with --against: print only the side-by-side table (no "
+                             "accuracy, no cross-validation; docs/benchmarks.md untouched)")
     opts = parser.parse_args()
-    main(opts.against, opts.rounds)
+    if opts.speed_only:
+        if opts.against is None:
+            parser.error("--speed-only needs --against")
+        print("\n".join(side_by_side(opts.against, opts.rounds)))
+    else:
+        main(opts.against, opts.rounds)
