@@ -27,7 +27,7 @@ MAX_TAIL = 8
 # (the judge tests it on the tokens it has anyway; non-ASCII texts are always asked).
 GATE = frozenset({
     "no", "nope", "wait", "actually", "mean", "meant", "rather", "sorry", "oops",
-    "scratch", "make", "correction", "but", "khong", "nham", "eh", "bukan", "salah",
+    "scratch", "make", "let", "correction", "but", "khong", "nham", "eh", "bukan", "salah",
     "ralat", "maksud", "maksudnya", "maaf", "melainkan", "tapi", "tetapi", "ibig",
     "hindi", "ma",
 })
