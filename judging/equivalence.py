@@ -165,7 +165,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "swap_evidence",     # short candidate sharing some, not all, answer words, with new words
     "script",            # the candidate has letters outside ASCII after folding
 )
-_N_GREY = 40  # features computed by _grey; the regime features follow them
 
 
 class Analysis(NamedTuple):
@@ -1141,32 +1140,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _decided(kind)
 
     # 8. grey case: features for the calibrator
-    g = _grey(info, accept, qtok, alt_tokens)
-    f = g[5]
-    # the regime features (see _with_regime), built here: this runs for most pairs
-    # (tuple concatenation: a copy in C, where unpacking f would build a list first)
-    return _tuple_new(Analysis, (g[0], g[1], g[2], g[3], g[4], f + (  # noqa: RUF005 (faster than unpacking)
-        answer_short, answer_short * f[15],
-        1.0 if short and 0.0 < f[2] < 1.0 and f[9] < 1.0 else 0.0, script)))
+    return _grey(info, accept, qtok, alt_tokens, answer_short, script)
 
-
-def _with_regime(g: Analysis, info: _Cand, answer_short: float) -> Analysis:
-    """Append the regime features to :func:`_grey`'s 40: the calibrator learnt long
-    LLM sentences, where sharing words means being right; for a short answer against
-    a short answer, sharing some words and adding others is a different entity.
-
-    The plain version: :func:`_analyze` builds the same tuple inline (it runs for
-    most pairs), and ``tests/judging/test_short_answers.py`` checks they agree."""
-    f = g.features
-    recall = f[2]
-    swap = 1.0 if 0.0 < recall < 1.0 and f[9] < 1.0 and len(info.core) <= _SHORT_TOKENS else 0.0
-    # (f[15]: the core has <= 4 tokens; built as a plain tuple, not _replace: per pair)
-    script = 0.0 if info.full_norm.isascii() else 1.0
-    return _tuple_new(Analysis, (g[0], g[1], g[2], g[3], g[4],
-                                 (*f, answer_short, answer_short * f[15], swap, script)))
-
-
-_tuple_new = tuple.__new__
 
 
 def _decided(d: Decision) -> Analysis:
@@ -1177,8 +1152,12 @@ def _decided(d: Decision) -> Analysis:
 
 
 def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
-          all_alt_tokens: frozenset[str]) -> Analysis:
-    """Features for the calibrator: each the best over the acceptable answers.
+          all_alt_tokens: frozenset[str], answer_short: float, script: float) -> Analysis:
+    """Features for the calibrator: each the best over the acceptable answers, then
+    the four regime features (``answer_short`` and ``script`` as :func:`_analyze`
+    found them): the calibrator learnt long LLM sentences, where sharing words means
+    being right; for a short answer against a short answer, sharing some words and
+    adding others is a different entity.
 
     Written for speed (most pairs end here): spelling-variant look-ups only for the
     answer words the candidate lacks, and only for words of 6+ letters (a shorter
@@ -1419,6 +1398,11 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         f_rstem,
         f_family,
         1.0 if f_recall > 0.0 and f_rnoq == 0.0 and f_inq == 0.0 else 0.0,
+        # the regime features
+        answer_short,
+        answer_short if is_short else 0.0,
+        1.0 if short_core and 0.0 < f_recall < 1.0 and f_prec < 1.0 else 0.0,
+        script,
     )
     if (len(core) <= 2 and f_recall == 0.0 and f_rfuzzy == 0.0 and f_head == 0.0 and f_rstem == 0.0
             and not any(Levenshtein.distance(core_norm, a.norm) <= _max_edits(len(a.norm))

@@ -1,6 +1,6 @@
 """A plain version of the judge's grey-case features, kept as the specification.
 
-``judging.equivalence._grey`` computes the calibrator's 40 features for most judged
+``judging.equivalence._grey`` computes the calibrator's features for most judged
 pairs and is written for speed (no per-pair position lists, a stem memo, counts
 through small intersections, prefilters). This is the straightforward version it
 replaced, word for word but for this docstring; ``test_grey_features.py`` checks
@@ -280,3 +280,15 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         detail = "shares no words with any acceptable answer"
         matched = None
     return _result(rule, None, matched, detail, feats)
+
+
+def reference_regime(g: Analysis, info: _Cand, answer_short: float, script: float) -> Analysis:
+    """:func:`reference_grey`'s 40 features followed by the four regime features (issue
+    13), the plain way: the calibrator learnt long LLM sentences, where sharing words
+    means being right; for a short answer against a short answer, sharing some words
+    and adding others is a different entity. ``judging.equivalence._grey`` builds them
+    in its own feature tuple."""
+    f = g.features
+    recall = f[2]
+    swap = 1.0 if 0.0 < recall < 1.0 and f[9] < 1.0 and len(info.core) <= _SHORT_TOKENS else 0.0
+    return g._replace(features=(*f, answer_short, answer_short * f[15], swap, script))

@@ -26,7 +26,7 @@ from judging.equivalence import (
 )
 from judging.normalize import STOPWORDS, stem, tokens
 from tests.judging.reference_data import DATA, needs_data
-from tests.judging.reference_grey import reference_grey
+from tests.judging.reference_grey import reference_grey, reference_regime
 
 # Constructed pairs for the branches the datasets rarely reach.
 CASES: list[tuple[str, list[str], str]] = [
@@ -90,8 +90,9 @@ def _fresh(info):
 
 def _check(calls: list[tuple]) -> None:
     assert calls
-    for (info, accept, qtok, alt_tokens), fast in calls:
-        assert reference_grey(_fresh(info), accept, qtok, alt_tokens) == fast, info.toks
+    for (info, accept, qtok, alt_tokens, answer_short, script), fast in calls:
+        plain = reference_grey(_fresh(info), accept, qtok, alt_tokens)
+        assert reference_regime(plain, info, answer_short, script) == fast, info.toks
 
 
 def test_constructed_cases(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 
@@ -16,6 +17,7 @@ from judging.train_calibrator import (
     grouped_folds,
     load_rows,
 )
+from tests.judging.reference_grey import reference_grey, reference_regime
 
 TABLE = REPO_DATA_DIR / "short_answers.jsonl"
 SEED_LANGUAGES = {"en", "ko", "zh", "ja", "th", "vi", "id"}
@@ -152,5 +154,9 @@ def test_regime_features_built_inline_match_their_specification() -> None:
             continue
         _line, accept, _p, _r, alt_tokens, answer_short = eq._prepared(tuple(r["references"]))
         qtok = eq._question_tokens(r["question"])
-        spec = eq._with_regime(eq._grey(info, accept, qtok, alt_tokens), info, answer_short)
+        script = 0.0 if info.full_norm.isascii() else 1.0
+        fresh = copy.copy(info)
+        fresh.memo = {}  # (the plain version fills its own spelling memo)
+        plain = reference_grey(fresh, accept, qtok, alt_tokens)
+        spec = reference_regime(plain, info, answer_short, script)
         assert a.features == spec.features, r["candidate"]
