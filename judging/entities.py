@@ -21,6 +21,7 @@ evidence of a substitution.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
@@ -129,10 +130,6 @@ class Substitution(tuple):
 LICENSED = Substitution("licensed", "", "")
 
 
-def _edits(n: int) -> int:
-    return 0 if n < 6 else 1 if n < 10 else 2 if n < 14 else 3
-
-
 def _abbrev(short: str, long: str) -> bool:
     """``short`` is an initial or abbreviation of ``long`` (``f``/``fitzgerald``,
     ``mt``/``mount``, ``st``/``saint``, ``gen``/``general``): same first letter, its
@@ -171,13 +168,17 @@ def same_word(c: str, a: str) -> bool:
     if c[:1] == a[:1]:
         if len(c) >= 3 and len(a) >= 3 and c[1:3] == a[1:3]:
             return True  # Dave ~ David, Alex ~ Alexander (as the other-person rule)
-        if _abbrev(c, a) or _abbrev(a, c):
+        if _abbrev(c, a) or _abbrev(a, c) or stem(c) == stem(a):
             return True
-    if stem(c) == stem(a):
+    elif (c in _DEMONYMS or a in _DEMONYMS) and stem(c) == stem(a):
+        # (a stem keeps the word's first letter, but a demonym's is its country's:
+        # "dutch" -> "netherlands"; so other words starting differently never share one)
         return True
-    k = _edits(min(len(a), len(c)))
-    return k > 0 and abs(len(a) - len(c)) <= k and \
-        Levenshtein.distance(c, a, score_cutoff=k) <= k
+    n = min(len(a), len(c))
+    if n < 6:
+        return False  # (a word under 6 letters has no spelling variant)
+    k = 1 if n < 10 else 2 if n < 14 else 3
+    return abs(len(a) - len(c)) <= k and Levenshtein.distance(c, a, score_cutoff=k) <= k
 
 
 def _generic(word: str) -> bool:
@@ -215,6 +216,33 @@ def ordinal_digits(words: list[str]) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=16384)
+def _words(toks: tuple[str, ...], keep: frozenset[str]) -> tuple[str, ...]:
+    """The content words :func:`substitution` compares (ordinals as digits; "World War
+    I" ends in "1": the tokenizer leaves a lone I alone); ``()`` when there are none.
+    Cached: the same answer and short answer recur across the answerline's pairs."""
+    words = ordinal_digits(_content(toks, keep))
+    if words and len(toks) >= 2 and toks[-1] == "i":
+        words.append("1")
+    return tuple(words)
+
+
+@lru_cache(maxsize=16384)
+def _answer_words(answer: tuple[str, ...], keep: frozenset[str]
+                  ) -> tuple[tuple[str, ...], dict[str, int], frozenset[str]]:
+    """An answer's :func:`_words`, each word's position (the last of equal words) and
+    its epithets ("Peter the Great": ``great``), prepared once per answer."""
+    words = _words(answer, keep)
+    epithet = frozenset(answer[i + 1] for i in range(1, len(answer) - 1) if answer[i] == "the")
+    return words, {a: i for i, a in enumerate(words)}, epithet
+
+
+def clear_caches() -> None:
+    """Empty this module's caches (:func:`judging.equivalence.clear_caches` calls it)."""
+    _words.cache_clear()
+    _answer_words.cache_clear()
+
+
 def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                  question: frozenset[str] = frozenset(), *,
                  months: bool = False, proper: frozenset[str] | None = None,
@@ -244,16 +272,12 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     """
     if not _JOINERS.isdisjoint(core) and _JOINERS.isdisjoint(answer):
         return None  # (a title with "and" is one name: "Harry Potter and the ...")
-    c_words = ordinal_digits(_content(core, keep))
-    a_words = ordinal_digits(_content(answer, keep))
-    if not c_words or not a_words:
+    c_words = _words(core, keep)
+    if not c_words:
         return None
-    if len(answer) >= 2 and answer[-1] == "i":
-        a_words.append("1")  # "World War I" (the tokenizer leaves a lone I alone)
-    if len(core) >= 2 and core[-1] == "i":
-        c_words.append("1")
-    # an epithet: "Peter" for "Peter the Great", "Ivan the Great" for "Ivan the Terrible"
-    epithet = {answer[i + 1] for i in range(1, len(answer) - 1) if answer[i] == "the"}
+    a_words, a_index, epithet = _answer_words(answer, keep)
+    if not a_words:
+        return None
     # "Abraham Lincoln Jr." for "Abraham Lincoln": the son
     for c in c_words:
         if c in _GENERATIONS and c not in a_words and len(a_words) >= 2:
@@ -264,7 +288,6 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     slots: list[list[int] | None] = []
     extra: list[str] = []
     shared = False
-    a_index = {a: i for i, a in enumerate(a_words)}
     for c in c_words:
         # the same word (most), else the looser tests against every answer word
         hit = [a_index[c]] if c in a_index else [
@@ -406,7 +429,7 @@ _KIND_HEADS = _PLACE_WORDS | frozenset({
 })
 
 
-def _title_cut(c_words: list[str], a_words: list[str], answer: tuple[str, ...],
+def _title_cut(c_words: tuple[str, ...], a_words: tuple[str, ...], answer: tuple[str, ...],
                missing: list[str], proper: frozenset[str] | None, person: bool
                ) -> Substitution | None:
     """The first words of a name of two words or more, its last name words dropped: "The
@@ -429,7 +452,7 @@ def _title_cut(c_words: list[str], a_words: list[str], answer: tuple[str, ...],
     return None
 
 
-def _place_word_swap(c_words: list[str], slots: list[list[int] | None],
+def _place_word_swap(c_words: tuple[str, ...], slots: list[list[int] | None],
                      missing_at: dict[int, str], question: frozenset[str] | Iterable[str],
                      proper: frozenset[str] | None) -> Substitution | None:
     """A place word of the candidate (``city``, ``river``: otherwise generic, so not

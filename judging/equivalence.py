@@ -1845,7 +1845,7 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
 
 def clear_caches() -> None:
     """Empty every parse/normalize cache (for cold-start timing, or to free memory)."""
-    from judging import answerline, normalize
+    from judging import answerline, entities, normalize
 
     for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
                normalize.numbers_in, normalize.stem, answerline._parse_string,
@@ -1853,3 +1853,4 @@ def clear_caches() -> None:
                _stem_preimage, proper_words, read_number_cached, question_kind):
         fn.cache_clear()
     normalize.clear_chunk_cache()
+    entities.clear_caches()
