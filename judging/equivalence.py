@@ -86,7 +86,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.3"
+EQUIVALENCE_VERSION = "2026.12.4"
 
 CALIBRATOR_PATH = Path(__file__).with_name("calibrator.json")
 
@@ -1447,7 +1447,12 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
 # as often (on EVOUNA-NQ and NQ301 alike). The scores, not the decisions, read them.
 QUESTION_KIND_NAMES: tuple[str, ...] = ("q_who", "q_when", "q_what_where", "q_recent")
 _Q_RECENT = frozenset({"latest", "last", "new", "next", "current", "currently", "recent",
-                       "now", "today", "newest", "upcoming", "present", "this"})
+                       "now", "today", "newest", "upcoming", "present"})
+# "this" asks about the current thing only before a span of time ("this year", "this
+# season's"): quiz questions say "Name this composer", "this type of decay".
+_Q_THIS_TIME = frozenset({"year", "years", "season", "seasons", "week", "weekend", "month",
+                          "summer", "winter", "spring", "autumn", "fall", "decade", "term",
+                          "century", "morning", "evening", "tonight"})
 _NO_KIND: tuple[float, ...] = (0.0,) * len(QUESTION_KIND_NAMES)
 
 
@@ -1455,13 +1460,18 @@ _NO_KIND: tuple[float, ...] = (0.0,) * len(QUESTION_KIND_NAMES)
 def question_kind(question: str) -> tuple[float, ...]:
     """The question's kind as 0/1 values, :data:`QUESTION_KIND_NAMES`: its first word
     is "who", "when", or "what"/"where"/"which"; it asks about the latest, next or
-    current thing. English words only: a question in another language (or none) has
+    current thing ("this" only before a span of time: "this season's winner", not
+    "Name this composer"). English words only: a question in another language (or none) has
     every value 0, like an English question of another kind."""
     if not question:
         return _NO_KIND
     words = question.lower().split()
     first = words[0].strip("\"'¿¡(") if words else ""
-    recent = any(w.strip(".,;:?!\"'()") in _Q_RECENT for w in words)
+    bare = [w.strip(".,;:?!\"'()") for w in words]
+    recent = not _Q_RECENT.isdisjoint(bare) or ("this" in bare[:-1] and any(
+        w == "this" and i + 1 < len(bare) and _Q_THIS_TIME.intersection(
+            (bare[i + 1], bare[i + 1].removesuffix("'s").removesuffix("\u2019s")))
+        for i, w in enumerate(bare)))
     return (float(first == "who"), float(first == "when"),
             float(first in ("what", "where", "which")), float(recent))
 
