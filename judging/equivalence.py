@@ -437,18 +437,25 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
     return tuple(out)
 
 
+_Prepared = tuple[Answerline, tuple[_Alt, ...], tuple[_Alt, ...], tuple[_Alt, ...],
+                  frozenset[str], float, tuple[_Alt, ...], tuple[_Alt, ...], tuple[_Alt, ...]]
+
+
 @lru_cache(maxsize=16384)
-def _prepared(key: str | tuple[str, ...]) -> tuple[Answerline, tuple[_Alt, ...], tuple[_Alt, ...],
-                                                    tuple[_Alt, ...], frozenset[str], float]:
+def _prepared(key: str | tuple[str, ...]) -> _Prepared:
     """Parse and normalize an answerline once; the judge calls this for every pair.
-    The last value is the ``answer_short`` regime feature (an acceptable answer of at
-    most two words)."""
+    Returns the answerline; its acceptable, prompt and reject alternatives; the
+    acceptable answers' content words; the ``answer_short`` regime feature (an
+    acceptable answer of at most two words); then the acceptable answers with
+    numbers, those that are a person's name and those with required parts (the
+    short-answer rules that read only these skip the others)."""
     line = parse_answerline(key)
     accept = _prep_alts(line.acceptable)
     alt_tokens = frozenset().union(*(a.content for a in accept)) if accept else frozenset()
     answer_short = 1.0 if any(len(a.toks) <= 2 for a in accept) else 0.0
     return (line, accept, _prep_alts(line.prompts), _prep_alts(line.rejects), alt_tokens,
-            answer_short)
+            answer_short, tuple(a for a in accept if a.nums),
+            tuple(a for a in accept if a.person), tuple(a for a in accept if a.required_norms))
 
 
 @lru_cache(maxsize=16384)
@@ -959,7 +966,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     if info is None:
         return _NO_WORDS
     key = answerline if isinstance(answerline, str) else tuple(answerline)
-    _line, accept, prompts, rejects, alt_tokens, answer_short = _prepared(key)
+    (_line, accept, prompts, rejects, alt_tokens, answer_short, numeric, persons,
+     required) = _prepared(key)
     cand = info.toks
     full_norm = info.full_norm
     core = info.core
@@ -1043,20 +1051,20 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     # 6. installments and numbers (number words of a long reading: "một nghìn chín
     # trăm bốn mươi lăm" is seven words)
     if not short and len(core) <= 12 and not cand_nums and may_be_number(core[0]):
-        worded = number_words(core_norm, cand_nums, accept, [a for a in accept if a.nums],
-                                  qtok)
+        worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
         if worded is not None:
             return _decided(worded)
     if short:
-        for a in accept:
-            pos = _find(core, a.toks)
+        # (both tests below need a number in the answer: most short answers skip them)
+        last_digit = bool(core) and core[-1].isdigit()
+        for a in accept if last_digit or cand_nums else ():
             # "Jaws 2" for "Jaws": the answer followed by a small number and nothing else
             # (or by "Part", "Episode", ... and one: "The Godfather Part II")
-            if pos and len(a.nums) < len(a.toks) and (
+            if last_digit and (pos := _find(core, a.toks)) and len(a.nums) < len(a.toks) and (
                     pos[0] + len(a.toks) == len(core) - 1 or (
                         pos[0] + len(a.toks) == len(core) - 2 and core[-2] in _PART_WORDS)):
                 last = core[-1]
-                if last.isdigit() and int(last) <= 30 and last not in a.nums:
+                if int(last) <= 30 and last not in a.nums:
                     return _result("installment", False, a.alt.text,
                                    f"'{core_norm}' is a different installment from "
                                    f"'{a.alt.text}'", _ZERO)
@@ -1069,7 +1077,6 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                     return _result("installment", False, a.alt.text,
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", _ZERO)
-        numeric = [a for a in accept if a.nums]
         if (numeric and not cand_nums and may_be_number(core[0])) or (
                 cand_nums and len(numeric) < len(accept)):
             worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
@@ -1084,8 +1091,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
 
     # 7. required parts, surname, given name (short answers only)
     if short:
-        for a in accept:
-            if a.required_norms and all(_find(core, tuple(r.split())) for r in a.required_norms):
+        for a in required:
+            if all(_find(core, tuple(r.split())) for r in a.required_norms):
                 return _result("required", True, a.alt.text,
                                f"gives the required part of '{a.alt.text}'", _ZERO)
         # an acronym in capitals: "WWII" for "World War II", "USA"
@@ -1100,14 +1107,14 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             built = built_on(core, accept)
             if built is not None:
                 return _decided(built)
-        for a in accept:
-            if a.person and (core_norm == a.surname or (
+        for a in persons:
+            if (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
                     and _lev_distance(core_norm, a.surname) <= _max_edits(len(a.surname)))):
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", _ZERO)
-        for a in accept:
-            if a.person and 2 <= len(core) <= 4 and core[-1] == a.surname and not any(
+        for a in persons:
+            if 2 <= len(core) <= 4 and core[-1] == a.surname and not any(
                     b.norm == core_norm or (len(core) == 4 and b is not a and _find(core, b.toks))
                     for b in accept):  # (four words: not when they hold another answer)
                 given = [t for t in core[:-1] if t not in STOPWORDS and t not in _NOT_PERSON_FIRST]
@@ -1115,8 +1122,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                     return _result("other-person", False, a.alt.text,
                                    f"'{core_norm}' shares only the surname with "
                                    f"'{a.alt.text}'", _ZERO)
-        for a in accept:
-            if a.person and "," not in a.alt.text and core_norm == a.given and not any(
+        for a in persons:
+            if "," not in a.alt.text and core_norm == a.given and not any(
                     b.norm == core_norm or b.surname == core_norm for b in accept):
                 return _result("given-name", False, a.alt.text,
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", _ZERO)

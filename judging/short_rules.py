@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -317,7 +318,7 @@ def _number_and_unit(core_norm: str, qtok: frozenset[str]) -> int | None:
 
 
 def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, ...],
-                 numeric: list[_Alt], qtok: frozenset[str] = _NONE) -> Decision | None:
+                 numeric: Sequence[_Alt], qtok: frozenset[str] = _NONE) -> Decision | None:
     """Rule 7b: a short answer in number words of another language against a numeric
     answer ("三百二十五", "세 번", "ba trăm", "dua belas" for 325, 3, 300, 12), or
     digits against an answer in such words. Wrong when the values differ and every

@@ -152,7 +152,7 @@ def test_regime_features_built_inline_match_their_specification() -> None:
         a = eq.analyze(r["candidate"], r["references"], r["question"])
         if info is None or a.hard is not None:
             continue
-        _line, accept, _p, _r, alt_tokens, answer_short = eq._prepared(tuple(r["references"]))
+        _line, accept, _p, _r, alt_tokens, answer_short = eq._prepared(tuple(r["references"]))[:6]
         qtok = eq._question_tokens(r["question"])
         script = 0.0 if info.full_norm.isascii() else 1.0
         fresh = copy.copy(info)
