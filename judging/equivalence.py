@@ -368,8 +368,9 @@ class _Alt:
         self.longest = longest
         self.total_len = total_len
         self.stems = stems
-        # for each stem of the answer's content words, every word with that stem
-        self.stem_words = tuple(map(_stem_preimage, stems))
+        # for each stem of the answer's content words, every word with that stem; filled
+        # by _grey the first time a candidate lacks some of the answer's words
+        self.stem_words: tuple[tuple[str, ...], ...] | None = None
         self.partial_key = partial_key
 
 
@@ -451,11 +452,18 @@ def _prepared(key: str | tuple[str, ...]) -> _Prepared:
     short-answer rules that read only these skip the others)."""
     line = parse_answerline(key)
     accept = _prep_alts(line.acceptable)
+    prompts = _prep_alts(line.prompts) if line.prompts else ()
+    rejects = _prep_alts(line.rejects) if line.rejects else ()
+    if len(accept) == 1:  # (most answerlines: no loops)
+        one = accept[0]
+        return (line, accept, prompts, rejects, one.content, 1.0 if len(one.toks) <= 2 else 0.0,
+                accept if one.nums else (), accept if one.person else (),
+                accept if one.required_norms else ())
     alt_tokens = frozenset().union(*(a.content for a in accept)) if accept else frozenset()
     answer_short = 1.0 if any(len(a.toks) <= 2 for a in accept) else 0.0
-    return (line, accept, _prep_alts(line.prompts), _prep_alts(line.rejects), alt_tokens,
-            answer_short, tuple(a for a in accept if a.nums),
-            tuple(a for a in accept if a.person), tuple(a for a in accept if a.required_norms))
+    return (line, accept, prompts, rejects, alt_tokens, answer_short,
+            tuple(a for a in accept if a.nums), tuple(a for a in accept if a.person),
+            tuple(a for a in accept if a.required_norms))
 
 
 @lru_cache(maxsize=16384)
@@ -1039,7 +1047,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                f"'{negated.alt.text}'", _ZERO)
 
     # 5. hedge between two answers
-    if len(core) <= 9:
+    if len(core) <= 9 and not _HEDGE_SPLIT.isdisjoint(core):
         wrong = _hedge(core, accept)
         if wrong is not None:
             return _result("hedge", False, None,
@@ -1048,12 +1056,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     cand_nums = info.nums
     qtok = _question_tokens(question)
 
-    # 6. installments and numbers (number words of a long reading: "một nghìn chín
-    # trăm bốn mươi lăm" is seven words)
-    if not short and len(core) <= 12 and not cand_nums and may_be_number(core[0]):
-        worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
-        if worded is not None:
-            return _decided(worded)
+    # 6. installments and numbers
     if short:
         # (both tests below need a number in the answer: most short answers skip them)
         last_digit = bool(core) and core[-1].isdigit()
@@ -1088,6 +1091,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             return _result("number", False, numeric[0].alt.text,
                            f"the numbers in the answer ({', '.join(sorted(cand_nums))}) "
                            f"differ from '{numeric[0].alt.text}'", _ZERO)
+    elif len(core) <= 12 and not cand_nums and may_be_number(core[0]):
+        # number words of a long reading ("một nghìn chín trăm bốn mươi lăm" is seven words)
+        worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
+        if worded is not None:
+            return _decided(worded)
 
     # 7. required parts, surname, given name (short answers only)
     if short:
@@ -1261,6 +1269,8 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
                 missing = 0.0 if longest in hit or longest in qtok or _fuzzy_in(longest, cand_set, cand_content, memo) else 1.0
                 # the answer's stems that some candidate word stems to, over all stems
                 stem_words = a.stem_words
+                if stem_words is None:
+                    stem_words = a.stem_words = tuple(map(_stem_preimage, a.stems))
                 n_stems = len(stem_words)
                 rstem = (n_stems - sum(map(cand_content.isdisjoint, stem_words))) / n_stems
         if rweight > f_rweight:
@@ -1460,6 +1470,12 @@ _Q_RECENT = frozenset({"latest", "last", "new", "next", "current", "currently", 
 _Q_THIS_TIME = frozenset({"year", "years", "season", "seasons", "week", "weekend", "month",
                           "summer", "winter", "spring", "autumn", "fall", "decade", "term",
                           "century", "morning", "evening", "tonight"})
+_Q_STRIP = r"[.,;:?!\"'()]*"  # what is stripped from a word's ends before the test
+# a whitespace-separated word that is one of _Q_RECENT, or "this" and a span of time
+_Q_RECENT_RE = re.compile(
+    rf"(?:^|(?<=\s)){_Q_STRIP}(?:(?:{'|'.join(sorted(_Q_RECENT))})"
+    rf"|this{_Q_STRIP}\s+{_Q_STRIP}(?:{'|'.join(sorted(_Q_THIS_TIME))})(?:'s|\u2019s)?)"
+    rf"{_Q_STRIP}(?=\s|$)")
 _NO_KIND: tuple[float, ...] = (0.0,) * len(QUESTION_KIND_NAMES)
 
 
@@ -1472,13 +1488,9 @@ def question_kind(question: str) -> tuple[float, ...]:
     every value 0, like an English question of another kind."""
     if not question:
         return _NO_KIND
-    words = question.lower().split()
-    first = words[0].strip("\"'¿¡(") if words else ""
-    bare = [w.strip(".,;:?!\"'()") for w in words]
-    recent = not _Q_RECENT.isdisjoint(bare) or ("this" in bare[:-1] and any(
-        w == "this" and i + 1 < len(bare) and _Q_THIS_TIME.intersection(
-            (bare[i + 1], bare[i + 1].removesuffix("'s").removesuffix("\u2019s")))
-        for i, w in enumerate(bare)))
+    low = question.lower()
+    first = low.split(None, 1)[0].strip("\"'¿¡(") if low and not low.isspace() else ""
+    recent = _Q_RECENT_RE.search(low) is not None
     return (float(first == "who"), float(first == "when"),
             float(first in ("what", "where", "which")), float(recent))
 

@@ -54,6 +54,8 @@ def _num(t: str) -> float | None:
 
 _DECIMAL_TOKEN = re.compile(r"^\d+\.\d+$")
 _SMALL_SCALES = {"hundred": 100, "thousand": 1000}
+# the words other than digits that can start a number below ("a hundred", "point five")
+_STARTS = frozenset({"a", "point", *_SMALL_SCALES})
 
 
 def _fmt(v: float) -> str:
@@ -78,9 +80,14 @@ def needs_merge(toks: tuple[str, ...]) -> bool:
     return False
 
 
+_LETTER_RUN = re.compile(r"(?:^| )[A-Za-z] [A-Za-z](?= |$)")
+
+
 def _spelled_letters(toks: list[str]) -> list[str]:
     """Join runs of two or more single letters (``s o s`` -> ``sos``); "i a" and
     "a i" pairs stay words."""
+    if _LETTER_RUN.search(" ".join(toks)) is None:
+        return list(toks)  # (no two single letters in a row: most texts)
     out: list[str] = []
     run: list[str] = []
     for t in [*toks, ""]:
@@ -111,6 +118,10 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
     i, n = 0, len(words)
     while i < n:
         t = words[i]
+        if t not in _STARTS and not t[:1].isdigit():
+            out.append(t)  # (no number starts here: the tests below would all fail)
+            i += 1
+            continue
         v: float | None = _num(t)
         # "a hundred", "a thousand", "a million"; "hundred" alone
         if t == "a" and i + 1 < n and words[i + 1] in _SMALL_SCALES:

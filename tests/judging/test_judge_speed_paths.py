@@ -351,3 +351,36 @@ def test_same_word_skips_the_stem_only_where_stems_cannot_match() -> None:
         (rng.choice(pool), rng.choice(pool)) for _ in range(20000)]
     for c, a in pairs:
         assert same_word(c, a) == _same_word_plain(c, a), (c, a)
+
+
+def _question_kind_plain(question: str) -> tuple[float, ...]:
+    """``equivalence.question_kind`` word by word (it is one regular expression)."""
+    from judging.equivalence import _NO_KIND, _Q_RECENT, _Q_THIS_TIME
+
+    if not question:
+        return _NO_KIND
+    words = question.lower().split()
+    first = words[0].strip("\"'¿¡(") if words else ""
+    bare = [w.strip(".,;:?!\"'()") for w in words]
+    recent = not _Q_RECENT.isdisjoint(bare) or any(
+        w == "this" and i + 1 < len(bare) and _Q_THIS_TIME.intersection(
+            (bare[i + 1], bare[i + 1].removesuffix("'s").removesuffix("\u2019s")))
+        for i, w in enumerate(bare))
+    return (float(first == "who"), float(first == "when"),
+            float(first in ("what", "where", "which")), float(recent))
+
+
+def test_question_kind_matches_its_word_by_word_reading() -> None:
+    from judging.equivalence import question_kind
+
+    questions = ["", " ", "Now?", "(latest) thing", "this year", "THIS   Season's!",
+                 "this season\u2019s", "this 'year'", "thisyear", "this yearly", "last-minute",
+                 "who's last", "the last.", "this\tweek", "in this\nmonth", "\"current\"",
+                 "recent?!", "is it new", "news", "nowhere", "this", "this.", "this seasons'",
+                 "this season's's", "what this", "year this", "\u00bfQui\u00e9n es?",
+                 "Who\u00a0won this year", "this\u00a0year", "x this  ,year", "Name this composer."]
+    if DATA.exists():
+        for name in ("evouna_nq.jsonl", "openqa_eval_nq301.jsonl"):
+            questions += sorted({r["question"] for r in _rows(name)})
+    for q in questions:
+        assert question_kind(q) == _question_kind_plain(q), q
