@@ -21,6 +21,32 @@ from judging.scripts import find_in_run, strip_korean
 
 # (candidate, answerline, question, correct)
 CASES = [
+    # a swap with a question word
+    pytest.param("The Legend of Korra", "The Legend of Zelda",
+                 "Which Nintendo series follows Link and Princess Zelda?", False,
+                 id="en-swap-of-the-question-word"),
+    pytest.param("Legend of Zelda", "The Legend of Zelda",
+                 "Which Nintendo series follows Link and Princess Zelda?", True,
+                 id="en-question-word-kept"),
+    pytest.param("Theodore Roosevelt", "Franklin Roosevelt",
+                 "Which Roosevelt, Franklin or Theodore, signed the New Deal?", False,
+                 id="en-other-person-names-in-question"),
+    pytest.param("Hà Nam", "Hà Nội", "Thủ đô của Việt Nam là thành phố nào?", False,
+                 id="vi-swap-with-a-word-of-viet-nam"),
+    pytest.param("Hà Nội", "Hà Nội", "Thủ đô của Việt Nam là thành phố nào?", True,
+                 id="vi-same-name"),
+    pytest.param("Ha Noi", "Hà Nội", "Thủ đô của Việt Nam là thành phố nào?", True,
+                 id="vi-same-name-folded"),
+    pytest.param("Paris, France", "Paris", "Which city is the capital of France?", True,
+                 id="en-appositive-from-the-question"),
+    # an installment's number and subtitle dropped
+    pytest.param("The Terminator", "Terminator 2: Judgment Day [accept Terminator 2 or T2]",
+                 "Which 1991 film introduced the T-1000?", False,
+                 id="en-original-for-numbered-sequel-with-subtitle"),
+    pytest.param("Terminator 2", "Terminator 2: Judgment Day",
+                 "Which 1991 film introduced the T-1000?", True, id="en-sequel-without-subtitle"),
+    pytest.param("unlimited", "Unlimited six-year terms", "term limits of senators", True,
+                 id="en-no-title-before-the-number"),
     # the polite 요 after a particle
     pytest.param("서울에서요", "서울", "1988년 올림픽이 열린 도시는?", True, id="ko-yo-after-particle"),
     pytest.param("부산까지요", "부산", "", True, id="ko-yo-after-kkaji"),
