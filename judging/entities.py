@@ -282,6 +282,10 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     for c in c_words:
         if c in _GENERATIONS and c not in a_words and len(a_words) >= 2:
             return Substitution("qualifier", c, "")
+    if question and len(c_words) == len(a_words) >= 2:
+        swap = _question_word_swap(c_words, a_words, a_index, question, proper)
+        if swap is not None:
+            return swap
     matched_a: set[int] = set()
     # per candidate word: the answer positions it matches (empty: an extra word,
     # None: ignored -- a generic or question word)
@@ -377,6 +381,15 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         if nums and not months and len(nums) == len(missing) and int(nums[0]) <= 30 and \
                 any(not a.isdigit() for a in a_words):
             return Substitution("installment", "", nums[0])
+        k = len(c_words)
+        if (not months and k < len(a_words) - 1 and a_words[:k] == c_words
+                and a_words[k].isdigit() and int(a_words[k]) <= 30
+                and not any(map(str.isdigit, c_words)) and proper is not None
+                and proper.issuperset(c_words) and proper.issuperset(a_words[k + 1:])):
+            # the title before an installment's number and a subtitle, every word
+            # capitalized: "The Terminator" for "Terminator 2: Judgment Day" ("Unlimited"
+            # for "Unlimited six-year terms" is no title)
+            return Substitution("installment", "", a_words[k])
         # (an epithet dropped is left to the calibrator: "Constantine" for "Constantine
         # the Great" is accepted, "Peter" for "Peter the Great" may be prompted)
         quals = [a for a in missing if a in QUALIFIERS and (proper is None or a in proper)]
@@ -415,6 +428,32 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             if core[-1] == a_words[0] and extra[0] in _DEMONYMS:
                 return Substitution("qualifier", extra[0], "")
     return LICENSED
+
+
+def _question_word_swap(c_words: tuple[str, ...], a_words: tuple[str, ...],
+                        a_index: dict[str, int], question: frozenset[str],
+                        proper: frozenset[str] | None) -> Substitution | None:
+    """One name word swapped in place where one of the two words is also a word of
+    the question: "The Legend of Korra" for "The Legend of Zelda" after "Which series
+    follows Princess Zelda?", "Hà Nam" for "Hà Nội" after "Thủ đô của Việt Nam ...?".
+    The question's words are no evidence of what a candidate adds or drops, but a
+    word standing where the answer has another name word is a swap wherever either
+    came from. The other words must be the answer's, word for word, and one of them
+    neither generic nor the question's (the shared evidence)."""
+    diff = [i for i, (c, a) in enumerate(zip(c_words, a_words, strict=True)) if c != a]
+    if len(diff) != 1:
+        return None
+    i = diff[0]
+    c, a = c_words[i], a_words[i]
+    if not (c in question or a in question) or c in a_index:
+        return None
+    if not (c.isalpha() and a.isalpha()) or _generic(c) or _generic(a) or same_word(c, a):
+        return None
+    if not (proper is None or a in proper or a in QUALIFIERS):
+        return None
+    if all(w in question or _generic(w) for j, w in enumerate(a_words) if j != i):
+        return None
+    return Substitution("substitution", c, a)
 
 
 # the kind of a named thing: dropping it leaves the name ("Golden Gate" for "Golden Gate

@@ -82,6 +82,13 @@ def _strip_one(word: str, endings: tuple[tuple[str, bool | None], ...]) -> str:
     return word
 
 
+# particles after which the polite 요 may follow (서울에서요, 버스로요, 부산까지요)
+_KO_BEFORE_YO: tuple[tuple[str, bool | None], ...] = (
+    ("에서", None), ("으로", True), ("로", False), ("에게", None), ("한테", None),
+    ("까지", None), ("부터", None), ("처럼", None), ("에", None), ("도", None), ("만", None),
+)
+
+
 # Administrative suffixes (서울특별시 -> 서울, 강남구 -> 강남), taken off when two
 # syllables at least remain (도시 "city", 친구 "friend" stay).
 _KO_SUFFIXES = ("특별자치시", "특별자치도", "특별시", "광역시", "시", "도", "군", "구",
@@ -104,6 +111,9 @@ def strip_korean(word: str) -> str:
     if word.endswith("하나"):
         return word  # the native number one (스물하나), not 하 + the particle 나
     stripped = _strip_one(word, _KO_COPULAS)
+    if stripped == word and word.endswith("요") and len(word) >= 3 \
+            and _strip_one(word[:-1], _KO_BEFORE_YO) != word[:-1]:
+        stripped = word[:-1]  # the polite 요 after a particle: 서울에서요, 부산까지요
     if len(stripped) >= 3 and stripped[-1] == "님":
         stripped = stripped[:-1]  # the honorific after a name or title: 세종대왕님 (not 아님)
     stripped = _strip_one(stripped, _KO_PARTICLES)
@@ -295,6 +305,10 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
         a2, c2 = _ordinal_digits(a), _ordinal_digits(c)
         if (a2, c2) != (a, c):
             return find_in_run(a2, c2)  # สงครามโลกครั้งที่ 1 / ครั้งที่หนึ่ง
+    if _DIGITS.search(a) or _DIGITS.search(c):
+        a2, c2 = _words_as_digits(a, c), _words_as_digits(c, a)
+        if (a2, c2) != (a, c):
+            return find_in_run(a2, c2)  # 流浪地球二 / 流浪地球2
     if best != "none":
         return best
     if set(a) & set(c) - set(" "):
@@ -323,3 +337,35 @@ def _ordinal_digits(text: str) -> str:
                 pos = k
                 break
     return "".join(out) + text[pos:] if out else text
+
+
+_DIGITS = re.compile("[0-9]+")
+
+
+def _words_as_digits(text: str, other: str) -> str:
+    """``text`` with number words written in digits where ``other`` has digits between
+    the same characters (``流浪地球二`` -> ``流浪地球2`` against ``流浪地球2``, also inside a
+    sentence, ``我觉得是流浪地球二``; ``二号线`` -> ``2号线`` against ``2号线``): the
+    characters next to the number must be there on both sides, at least two of them,
+    so a number word inside an ordinary word (``统一``, ``万一``) is never read. ``text``
+    itself when it has digits or nothing matches."""
+    if _DIGITS.search(text):
+        return text
+    for m in _DIGITS.finditer(other):
+        before, after = other[:m.start()], other[m.end():]
+        if len(before) + len(after) < 2 or _DIGITS.search(before + after):
+            continue
+        value, digits = int(m.group()), m.group()
+        anchor = before or after
+        at = text.find(anchor)
+        while at >= 0:
+            # the number words right after ``before`` (or right before ``after``)
+            spans = ([(at + len(before), k) for k in range(len(text), at + len(before), -1)]
+                     if before else [(j, at) for j in range(at)])
+            for j, k in spans:
+                seg = text[j:k]
+                if text[k:].startswith(after) and strip_counters(seg) == seg \
+                        and read_number(seg) == value:
+                    return text[:j] + digits + text[k:]
+            at = text.find(anchor, at + 1)
+    return text
