@@ -340,6 +340,7 @@ def _ordinal_digits(text: str) -> str:
 
 
 _DIGITS = re.compile("[0-9]+")
+_NUMBER_SPAN = 16  # the longest number words read against digits (九千九百九十九 is 7)
 
 
 def _words_as_digits(text: str, other: str) -> str:
@@ -360,8 +361,11 @@ def _words_as_digits(text: str, other: str) -> str:
         at = text.find(anchor)
         while at >= 0:
             # the number words right after ``before`` (or right before ``after``)
-            spans = ([(at + len(before), k) for k in range(len(text), at + len(before), -1)]
-                     if before else [(j, at) for j in range(at)])
+            # (at most _NUMBER_SPAN characters: a number word of 0-9999 is shorter, and
+            # a longer text would cost a reading per span)
+            start = at + len(before)
+            spans = ([(start, k) for k in range(min(len(text), start + _NUMBER_SPAN), start, -1)]
+                     if before else [(j, at) for j in range(max(0, at - _NUMBER_SPAN), at)])
             for j, k in spans:
                 seg = text[j:k]
                 if text[k:].startswith(after) and strip_counters(seg) == seg \

@@ -83,6 +83,9 @@ def test_polite_yo_after_particle(word: str, stem: str) -> None:
     ("2号线", "三号线", "shares"),
     ("统一", "统1", "shares"),  # (a number word inside a word is never read)
     ("流浪地球2", "我觉得是流浪地球二吧", "found"),
+    # a long answer: the number is read within a few characters of its neighbours (a
+    # bounded window, so a 2,000-character answer costs no more than a short one)
+    ("流浪地球2", "流浪地球" * 300 + "我觉得是流浪地球二吧", "found"),
 ])
 def test_number_words_against_digits_in_a_run(answer: str, candidate: str, kind: str) -> None:
     assert find_in_run(answer, candidate) == kind
