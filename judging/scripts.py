@@ -73,11 +73,22 @@ _KO_PARTICLES: tuple[tuple[str, bool | None], ...] = (
 )
 
 
+def _final_rieul(syllable: str) -> bool:
+    """Does a Hangul syllable end in ㄹ (then 로, not 으로, follows it: 지하철로)?"""
+    code = ord(syllable) - 0xAC00
+    return 0 <= code < 11172 and code % 28 == 8
+
+
+# the particles that follow a vowel or a final ㄹ (서울로, 지하철로는)
+_AFTER_RIEUL = frozenset({"로", "로는"})
+
+
 def _strip_one(word: str, endings: tuple[tuple[str, bool | None], ...]) -> str:
     for end, cons in endings:
         if word.endswith(end) and len(word) > len(end):
             before = word[-len(end) - 1]
-            if cons is None or _batchim(before) == cons:
+            if cons is None or _batchim(before) == cons or (
+                    end in _AFTER_RIEUL and _final_rieul(before)):
                 return word[: -len(end)]
     return word
 
@@ -111,9 +122,11 @@ def strip_korean(word: str) -> str:
     if word.endswith("하나"):
         return word  # the native number one (스물하나), not 하 + the particle 나
     stripped = _strip_one(word, _KO_COPULAS)
-    if stripped == word and word.endswith("요") and len(word) >= 3 \
-            and _strip_one(word[:-1], _KO_BEFORE_YO) != word[:-1]:
-        stripped = word[:-1]  # the polite 요 after a particle: 서울에서요, 부산까지요
+    if stripped == word and word.endswith("요") and len(word) >= 3 and (
+            _strip_one(word[:-1], _KO_BEFORE_YO) != word[:-1] or _batchim(word[-2])):
+        # the polite 요 after a particle (서울에서요, 부산까지요), or straight after a
+        # name that ends in a consonant, as people say it (서울요 for 서울이요)
+        stripped = word[:-1]
     if len(stripped) >= 3 and stripped[-1] == "님":
         stripped = stripped[:-1]  # the honorific after a name or title: 세종대왕님 (not 아님)
     stripped = _strip_one(stripped, _KO_PARTICLES)

@@ -52,6 +52,10 @@ CASES = [
     pytest.param("부산까지요", "부산", "", True, id="ko-yo-after-kkaji"),
     pytest.param("서울이에요", "서울", "", True, id="ko-copula-with-yo-unchanged"),
     pytest.param("부산에서요", "서울", "", False, id="ko-yo-other-city"),
+    pytest.param("서울요", "서울", "1988년 올림픽이 열린 도시는?", True, id="ko-yo-after-consonant"),
+    pytest.param("부산요", "서울", "", False, id="ko-yo-after-consonant-other-city"),
+    pytest.param("지하철로요", "지하철", "", True, id="ko-ro-after-rieul"),
+    pytest.param("버스로요", "지하철", "", False, id="ko-ro-other-word"),
     # number words against digits in a run
     pytest.param("流浪地球二", "流浪地球2", "电影《流浪地球》的续集叫什么？", True,
                  id="zh-number-word-for-digit"),
@@ -71,6 +75,10 @@ def test_blind4(candidate: str, answerline: str, question: str, correct: bool) -
 @pytest.mark.parametrize(("word", "stem"), [
     ("서울에서요", "서울"), ("부산까지요", "부산"), ("버스로요", "버스"), ("서울이요", "서울"),
     ("서울이에요", "서울"), ("포도요", strip_korean("포도")),
+    # 요 straight after a consonant, as people say it; 로 after a final ㄹ (지하철로, not
+    # 지하철으로)
+    ("서울요", "서울"), ("광화문요", "광화문"), ("지하철로요", "지하철"), ("지하철로", "지하철"),
+    ("지하철로는", "지하철"), ("서울로", "서울"), ("부산으로", "부산"), ("필요", "필요"),
 ])
 def test_polite_yo_after_particle(word: str, stem: str) -> None:
     assert strip_korean(word) == stem
