@@ -231,7 +231,8 @@ def _words(toks: tuple[str, ...], keep: frozenset[str]) -> tuple[str, ...]:
 def _answer_words(answer: tuple[str, ...], keep: frozenset[str]
                   ) -> tuple[tuple[str, ...], dict[str, int], frozenset[str]]:
     """An answer's :func:`_words`, each word's position (the last of equal words) and
-    its epithets ("Peter the Great": ``great``), prepared once per answer."""
+    its epithets ("Peter the Great": ``great``), prepared once per answer (shared by
+    every caller through the cache: read them, never change them)."""
     words = _words(answer, keep)
     epithet = frozenset(answer[i + 1] for i in range(1, len(answer) - 1) if answer[i] == "the")
     return words, {a: i for i, a in enumerate(words)}, epithet

@@ -1158,7 +1158,6 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     return _grey(info, accept, qtok, alt_tokens, answer_short, script)
 
 
-
 def _decided(d: Decision) -> Analysis:
     """A :mod:`judging.short_rules` decision as an :class:`Analysis`."""
     return Analysis(d[0], d[1], d[4], d[2], d[3], _ZERO)
