@@ -86,7 +86,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.4"
+EQUIVALENCE_VERSION = "2026.12.5"
 
 CALIBRATOR_PATH = Path(__file__).with_name("calibrator.json")
 

@@ -18,14 +18,19 @@ from judging.equivalence import (
     question_kind,
 )
 from judging.train_calibrator import (
+    HAND_WEIGHTS,
+    REPO_DATA_DIR,
     Row,
     analyze_rows,
+    balanced_weights,
+    choose_hand_weight,
     cross_validated_predictions,
     fit_logistic,
     grouped_folds,
     load_rows,
     main,
     metrics,
+    nested_cross_validated_predictions,
 )
 from tests.judging.reference_data import DATA, needs_data
 
@@ -304,3 +309,85 @@ def test_adds_or_drops_leaves_the_same_words_and_long_candidates_alone() -> None
     cal = Calibrator((), (), (), 0.0, platt=((1.0, 0.0), (1.0, 0.0)))
     capped = cal.scores(np.array([0.99, 0.99]), np.ones(2), None, np.array([True, False]))
     assert capped.tolist() == [equivalence.ADD_DROP_CAP, pytest.approx(0.99)]
+
+
+def test_a_hand_written_table_weighs_its_share_of_one_data_set() -> None:
+    files = ["a"] * 90 + ["b"] * 10 + ["hand"] * 40
+    hand = [False] * 100 + [True] * 40
+    w = balanced_weights(files, hand, hand_weight=0.3)
+    assert w.mean() == pytest.approx(1.0)
+    assert w[:90].sum() == pytest.approx(w[90:100].sum())
+    assert w[100:].sum() == pytest.approx(0.3 * w[:90].sum())
+    assert (balanced_weights(files, hand, 1.0) == balanced_weights(files)).all()
+
+
+def _toy_rows(n_questions: int, file: str, hand: bool, accept_rate: float) -> list[Row]:
+    """Short answers that share no word with the reference (rule no-match) and exact
+    ones; ``accept_rate`` of the former labelled correct, as annotators who accept
+    unlisted answers would."""
+    rows = []
+    for i in range(n_questions):
+        ref = f"answer{i} word"
+        rows.append(Row(f"what is thing {i}", (ref,), ref, True, "t", file, hand))
+        for j in range(3):
+            rows.append(Row(f"what is thing {i}", (ref,), f"other{j} thing{i}",
+                            (3 * i + j) % 10 < 10 * accept_rate, "t", file, hand))
+    return rows
+
+
+def test_the_hand_weight_is_the_one_whose_worst_file_ece_is_lowest() -> None:
+    lenient = _toy_rows(60, "lenient.jsonl", False, 0.3)
+    strict = _toy_rows(60, "strict.jsonl", False, 0.1)
+    written = _toy_rows(60, "hand.jsonl", True, 0.0)
+    analyses = analyze_rows(lenient + strict + written)
+    best, worst = choose_hand_weight(lenient + strict + written, analyses, k=3, seed=1)
+    assert set(worst) == set(HAND_WEIGHTS)
+    assert worst[best] == min(worst.values())
+    # Annotators of two sampled sets accept 3 and 1 in 10 rejected answers, the hand
+    # table's author none. Counting the table as a full set scores rejections at
+    # about (0.3 + 0.1 + 0) / 3, too low for the lenient set; not counting it at all,
+    # (0.3 + 0.1) / 2, too high for the table. The worst file is best served between.
+    assert HAND_WEIGHTS[-1] < best < 1.0
+    assert worst[best] < worst[1.0] and worst[best] < worst[HAND_WEIGHTS[-1]]
+    # Two sets alike in size, one of them hand-written: counting both fully already
+    # puts the score halfway, which serves the worse of them best.
+    two = lenient + _toy_rows(60, "hand.jsonl", True, 0.0)
+    assert choose_hand_weight(two, analyze_rows(two), k=3, seed=1)[0] == 1.0
+    # with no hand-written rows there is nothing to choose
+    assert choose_hand_weight(lenient, analyses[:len(lenient)], k=3, seed=1) == (1.0, {})
+
+
+def test_nested_cv_chooses_each_folds_weight_without_that_fold(monkeypatch) -> None:
+    """The weight that scores fold f is chosen on the other folds' rows only, and fold
+    f's scores are those of a plain k-fold run with that weight."""
+    from judging import train_calibrator
+
+    rows = _toy_rows(40, "sampled.jsonl", False, 0.3) + _toy_rows(40, "hand.jsonl", True, 0.0)
+    analyses = analyze_rows(rows)
+    seen: list[set[tuple[str, str, str]]] = []
+
+    def spy(sub, _analyses, *args, **kwargs):
+        seen.append({(r.file, r.question, r.candidate) for r in sub})
+        return HAND_WEIGHTS[len(seen) % len(HAND_WEIGHTS)], {}
+
+    monkeypatch.setattr(train_calibrator, "choose_hand_weight", spy)
+    correct, score, chosen = nested_cross_validated_predictions(rows, analyses, k=3, seed=2)
+    folds = grouped_folds([f"{r.file}\t{r.question}" for r in rows], 3, 2)
+    for f in range(3):
+        held = {(r.file, r.question, r.candidate) for r, g in zip(rows, folds, strict=True)
+                if g == f}
+        assert seen[f].isdisjoint(held) and len(seen[f]) == len(rows) - len(held)
+        plain_c, plain_s = cross_validated_predictions(rows, analyses, 3, 2,
+                                                       hand_weight=chosen[f])
+        assert (correct[folds == f] == plain_c[folds == f]).all()
+        assert np.allclose(score[folds == f], plain_s[folds == f])
+
+
+def test_committed_calibrator_records_the_hand_weight() -> None:
+    data = json.loads(CALIBRATOR_PATH.read_text(encoding="utf-8"))
+    assert data["hand_weight"] in HAND_WEIGHTS
+    assert len(data["cv"]["hand_weight_per_fold"]) == data["cv"]["k"]
+    assert (REPO_DATA_DIR / "short_answers.jsonl").exists()
+    # the choice is the minimax of the worst-file ECEs it records
+    worst = {float(w): e for w, e in data["hand_weight_worst_ece"].items()}
+    assert worst[data["hand_weight"]] == min(worst.values())
