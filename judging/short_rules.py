@@ -1,4 +1,4 @@
-"""The rules of judge version 2026.12.4 for short answers and other scripts (pure
+"""The rules of the judge (since version 2026.12.4) for short answers and other scripts (pure
 Python, no Django): rule 3b (scripts without spaces), 7b (number words of other
 languages), 12b (confusable entities), 12c (another word sharing a word's start)
 and 12d (another entity built on the answer), as numbered in docs/judging.md.
