@@ -47,9 +47,11 @@ from judging.entities import GENERIC
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
+    SIGN_WORDS,
     STOPWORDS,
     normalize,
     numbers_in,
+    signed_numbers,
     stem,
     strip_articles,
     tokens,
@@ -405,6 +407,7 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
         toks = strip_articles(tokens(a.text))
         if toks and (not _MERGE_GATE.isdisjoint(toks) or "00" in a.text) and _may_merge(toks):
             toks = merge_number_tokens(toks)
+        toks = signed_numbers(toks)
         if not toks:
             continue
         person, surname, given = _person_parts(a, toks)
@@ -575,7 +578,7 @@ class _Cand:
         self.memo = memo
 
 
-_NUM_START = re.compile(r" (\d[^ ]*)")
+_NUM_START = re.compile(r" (-?\d[^ ]*)")
 
 
 @lru_cache(maxsize=65536)
@@ -642,6 +645,12 @@ def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
         merged = merge_number_tokens(toks)
         if merged != toks:
             toks = merged
+            joined = " ".join(toks)
+            tok_set = frozenset(toks)
+    if not SIGN_WORDS.isdisjoint(tok_set):
+        signed = signed_numbers(toks)
+        if signed is not toks:
+            toks = signed
             joined = " ".join(toks)
             tok_set = frozenset(toks)
     n = len(toks)

@@ -41,6 +41,7 @@ __all__ = [
     "fold",
     "normalize",
     "numbers_in",
+    "signed_numbers",
     "stem",
     "strip_articles",
     "tokens",
@@ -104,6 +105,11 @@ _SPACED_DECIMAL = re.compile(r"(?<=\b\d)\. (?=\d{1,2}\b)|(?<=\b\d\d)\. (?=\d{1,2
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
 _GLUED_YEAR = re.compile(r"(?<=[A-Za-z]{2})(?=\d{4})|(?<=\d{4})(?=[A-Za-z]{2})")
 _APOS_S = re.compile(r"'s\b")
+# A minus sign: a hyphen (after folding also "−", "–", "－") that starts a chunk, or
+# follows its opening bracket, before a digit ("-40", "was -40 degrees", "(-40 °F)");
+# not "COVID-19" or "15-20". Read as the word "minus" (see signed_numbers).
+_MINUS = re.compile(r"(?:^|(?<=[\s(\[]))-(?=\d)")
+SIGN_WORDS = frozenset({"minus", "negative"})
 
 
 @lru_cache(maxsize=65536)
@@ -293,9 +299,11 @@ def tokens(text: str) -> tuple[str, ...]:
     """
     if text.isascii():
         chunks = text.split()
+        if "-" in text and _MINUS.search(text) is not None:
+            return _tokens_reference(text)
     else:
         chunks = _folded_chunks(text)
-        if chunks is None:
+        if chunks is None or _MINUS.search(" ".join(chunks)) is not None:
             return _tokens_reference(text)
     # one consistent memo for the whole call: clear_chunk_cache() swaps in a new one
     memo = _MEMO
@@ -326,9 +334,12 @@ def tokens_many(texts: Sequence[str]) -> list[tuple[str, ...]]:
     for text in texts:
         if text.isascii():
             chunks = text.split()
+            if "-" in text and _MINUS.search(text) is not None:
+                append(_tokens_reference(text))
+                continue
         else:
             chunks = _folded_chunks(text)
-            if chunks is None:
+            if chunks is None or _MINUS.search(" ".join(chunks)) is not None:
                 append(_tokens_reference(text))
                 continue
         low = list(map(get, chunks))
@@ -829,6 +840,8 @@ def _tokens_reference(text: str) -> tuple[str, ...]:
     """The step-by-step pipeline over the whole text (the specification of
     :func:`tokens`, and its path for the rare texts the chunked fast path declines)."""
     text = _stylized(fold(text))
+    if "-" in text:
+        text = _MINUS.sub("minus ", text)
     if "." in text:
         text = _INITIALISM.sub(lambda m: m.group(0).replace(".", "").replace(" ", ""), text)
         text = _SPACED_DECIMAL.sub("_", text)
@@ -946,15 +959,37 @@ def content_tokens(text: str) -> frozenset[str]:
 _NUMBER_TOKEN = re.compile(r"^\d+(?:\.\d+)?$")
 
 
+def signed_numbers(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """``toks`` with a sign word and the number after it made one signed token
+    (``("minus", "40")`` -> ``("-40",)``; :func:`tokens` reads ``-40`` as ``minus
+    40``), so that 40 is not -40 to any rule: not the same string, not the same
+    number (:func:`numbers_in`). The same tuple when there is no sign word before a
+    number; "minus 0" is 0."""
+    if SIGN_WORDS.isdisjoint(toks):
+        return toks
+    out: list[str] = []
+    for t in toks:
+        if out and out[-1] in SIGN_WORDS and t[:1].isdigit() and _NUMBER_TOKEN.match(t):
+            out[-1] = t if t.strip("0.") == "" else "-" + t
+        else:
+            out.append(t)
+    return tuple(out) if len(out) != len(toks) else toks
+
+
 @lru_cache(maxsize=131072)
 def numbers_in(toks: tuple[str, ...]) -> frozenset[str]:
-    """The numeric tokens among ``toks`` (``"15"``, ``"3.5"``), as canonical strings.
+    """The numeric tokens among ``toks`` (``"15"``, ``"3.5"``, ``"-40"``: see
+    :func:`signed_numbers`), as canonical strings.
 
     A year with a citation mark glued on (``"19831"`` in "won in 19831.") also
     yields the year (``"1983"``) as a second reading.
     """
     out = set()
     for t in toks:
+        if t[:1] == "-" and t[1:2].isdigit() and _NUMBER_TOKEN.match(t[1:]):
+            t = t[1:].rstrip("0").rstrip(".") if "." in t else t[1:].lstrip("0")
+            out.add("-" + t if t else "0")
+            continue
         # (isdecimal() is what the pattern's \d accepts: a whole integer needs no regex)
         if t.isdecimal() or (t[:1].isdigit() and _NUMBER_TOKEN.match(t)):
             if "." in t:

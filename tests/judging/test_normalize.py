@@ -8,6 +8,7 @@ from judging.normalize import (
     fold,
     normalize,
     numbers_in,
+    signed_numbers,
     stem,
     strip_articles,
     tokens,
@@ -116,7 +117,9 @@ def test_stem(token: str, expected: str) -> None:
 
 
 def test_symbols_split_tokens_and_decimals_are_canonical() -> None:
-    assert tokens("-128.6°F (-89.2°C)") == ("128.6", "f", "89.2", "c")
+    # a minus sign is read as a word (see test_a_minus_sign_makes_a_signed_number)
+    assert tokens("-128.6°F (-89.2°C)") == ("minus", "128.6", "f", "minus", "89.2", "c")
+    assert tokens("128.6°F (89.2°C)") == ("128.6", "f", "89.2", "c")
     assert tokens("36.0 scholarships") == ("36", "scholarships")
     assert tokens("Москва") == ("москва",)
 
@@ -143,3 +146,31 @@ def test_numbers_in_integer_shortcut_matches_the_pattern() -> None:
         ch = chr(cp)
         assert ch.isdecimal() == bool(_NUMBER_TOKEN.match(ch)), hex(cp)
     assert numbers_in(("0015", "٣", "3.50", "19831")) == {"15", "٣", "3.5", "19831", "1983"}
+
+
+@pytest.mark.parametrize("text, toks, nums", [
+    ("-40", ("-40",), {"-40"}),
+    ("\u221240", ("-40",), {"-40"}),  # the minus sign
+    ("\u201340 \u00b0F", ("-40", "f"), {"-40"}),  # an en dash before a digit
+    ("\uff0d40", ("-40",), {"-40"}),  # a fullwidth hyphen-minus
+    ("minus forty", ("-40",), {"-40"}),
+    ("Negative forty-five", ("-45",), {"-45"}),
+    ("it was -89.2 \u00b0C (-128.6 \u00b0F)", ("it", "was", "-89.2", "c", "-128.6", "f"),
+     {"-89.2", "-128.6"}),
+    ("minus 0.50", ("-0.5",), {"-0.5"}),
+    ("minus zero", ("0",), {"0"}),
+    # not a sign: a hyphen inside a word or between numbers, or no number after
+    ("COVID-19", ("covid", "19"), {"19"}),
+    ("1914-1918", ("1914", "1918"), {"1914", "1918"}),
+    ("pages 15 - 20", ("pages", "15", "20"), {"15", "20"}),
+    ("Minus the Bear", ("minus", "the", "bear"), set()),
+    ("Rh negative", ("rh", "negative"), set()),
+])
+def test_a_minus_sign_makes_a_signed_number(text: str, toks: tuple[str, ...],
+                                            nums: set[str]) -> None:
+    """40 degrees is not -40 (issue 13, numbers): the sign survives normalization as
+    one signed token, so neither the string nor the number of an answer loses it."""
+    got = signed_numbers(tokens(text))
+    assert got == toks
+    assert numbers_in(got) == nums
+    assert tokens_many([text]) == [tokens(text)]  # the batch path reads it alike

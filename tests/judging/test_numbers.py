@@ -104,3 +104,37 @@ def test_read_number(text: str, value: int) -> None:
 @pytest.mark.parametrize("text", ["paris", "东京", "서울", "กรุงเทพ", "ha noi", "", "three"])
 def test_read_number_declines_words(text: str) -> None:
     assert read_number(text) is None
+
+
+# (candidate, answerline, question, correct): the sign of a number is part of it
+SIGNED = [
+    pytest.param("40", "-40", "At what temperature do Celsius and Fahrenheit agree?", False,
+                 id="sign-dropped"),
+    pytest.param("forty", "\u221240", "At what temperature do Celsius and Fahrenheit agree?",
+                 False, id="sign-dropped-words"),
+    pytest.param("-40", "40", "How many thieves did Ali Baba meet?", False, id="sign-added"),
+    pytest.param("minus forty", "-40", "At what temperature do Celsius and Fahrenheit agree?",
+                 True, id="minus-words"),
+    pytest.param("negative forty", "-40", "At what temperature do Celsius and Fahrenheit "
+                 "agree?", True, id="negative-words"),
+    pytest.param("It is minus 40 degrees.", "-40", "At what temperature do Celsius and "
+                 "Fahrenheit agree?", True, id="in-a-sentence"),
+    pytest.param("\u2212273.15 \u00b0C", "-273.15 \u00b0C", "What is absolute zero in Celsius?",
+                 True, id="unicode-minus"),
+    pytest.param("273.15", "-273.15 \u00b0C", "What is absolute zero in Celsius?", False,
+                 id="absolute-zero-unsigned"),
+    pytest.param("minus 430 metres", "-430 m", "How far below sea level is the Dead Sea "
+                 "shore?", True, id="elevation"),
+    pytest.param("COVID-19", "COVID-19", "Which disease?", True, id="hyphen-no-sign"),
+]
+
+
+@pytest.mark.parametrize(("candidate", "answerline", "question", "correct"), SIGNED)
+def test_the_sign_of_a_number_decides(candidate: str, answerline: str, question: str,
+                                      correct: bool) -> None:
+    from judging.equivalence import judge
+
+    v = judge(candidate, answerline, question=question)
+    assert v.correct is correct, v.explanation
+    if not correct:
+        assert v.score < 0.3, v  # a number mismatch, not a grey case
