@@ -47,8 +47,10 @@ from judging.entities import GENERIC
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
+    DECADE_WORDS,
     SIGN_WORDS,
     STOPWORDS,
+    decades,
     normalize,
     numbers_in,
     signed_numbers,
@@ -64,6 +66,7 @@ from judging.short_rules import (
     acronym,
     built_on,
     confusable,
+    decade,
     hangul_spacing,
     kind_change,
     marks_conflict,
@@ -408,6 +411,8 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
         if toks and (not _MERGE_GATE.isdisjoint(toks) or "00" in a.text) and _may_merge(toks):
             toks = merge_number_tokens(toks)
         toks = signed_numbers(toks)
+        if not _DECADE_WORDS.isdisjoint(toks):
+            toks = decades(toks)
         if not toks:
             continue
         person, surname, given = _person_parts(a, toks)
@@ -653,6 +658,10 @@ def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
             toks = signed
             joined = " ".join(toks)
             tok_set = frozenset(toks)
+    if not _DECADE_WORDS.isdisjoint(tok_set):
+        toks = decades(toks)
+        joined = " ".join(toks)
+        tok_set = frozenset(toks)
     n = len(toks)
     full_norm = joined[len(toks[0]) + 1:] if n > 1 and toks[0] in ARTICLES else joined
     if toks[0] in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
@@ -693,6 +702,7 @@ def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
 
 
 _EMPTY: frozenset[str] = frozenset()
+_DECADE_WORDS = frozenset(DECADE_WORDS)
 _DEMONYM_WORDS = frozenset(_DEMONYMS)
 # numbers_in() without its cache, for candidates (nearly all distinct)
 _numbers_in = numbers_in.__wrapped__
@@ -1108,6 +1118,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
 
     # 7. required parts, surname, given name (short answers only)
     if short:
+        # a decade without its century: "the sixties", "'60s" for "1960s"
+        if "0s" in core_norm:
+            dec = decade(core, accept)
+            if dec is not None:
+                return _decided(dec)
         for a in required:
             if all(_find(core, tuple(r.split())) for r in a.required_norms):
                 return _result("required", True, a.alt.text,

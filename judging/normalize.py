@@ -38,6 +38,7 @@ __all__ = [
     "ARTICLES",
     "STOPWORDS",
     "content_tokens",
+    "decades",
     "fold",
     "normalize",
     "numbers_in",
@@ -974,6 +975,28 @@ def signed_numbers(toks: tuple[str, ...]) -> tuple[str, ...]:
         else:
             out.append(t)
     return tuple(out) if len(out) != len(toks) else toks
+
+
+# decades in words, as their short form ("the sixties" -> "60s")
+DECADE_WORDS = {"twenties": "20s", "thirties": "30s", "forties": "40s", "fifties": "50s",
+                 "sixties": "60s", "seventies": "70s", "eighties": "80s", "nineties": "90s"}
+
+
+def decades(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """``toks`` with a decade in words written as digits: ``sixties`` -> ``60s``, and
+    after a century's two digits one token (``("19", "sixties")`` -> ``("1960s",)``,
+    as ``nineteen sixties`` tokenizes), like ``1960s`` and ``'60s`` are written. The
+    same tuple when it has no decade word (callers test that first, on a set)."""
+    out: list[str] = []
+    for t in toks:
+        short = DECADE_WORDS.get(t)
+        if short is None:
+            out.append(t)
+        elif out and len(out[-1]) == 2 and out[-1].isdigit() and "10" <= out[-1] <= "20":
+            out[-1] += short
+        else:
+            out.append(short)
+    return tuple(out)
 
 
 @lru_cache(maxsize=131072)

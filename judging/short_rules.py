@@ -32,7 +32,7 @@ from judging.scripts import HANGUL, NOSPACE, find_in_run
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
 
-__all__ = ["Decision", "built_on", "comma_head", "confusable", "hyphen_words",
+__all__ = ["Decision", "built_on", "comma_head", "confusable", "decade", "hyphen_words",
            "may_be_number", "number_words", "prefix_word", "proper_words",
            "read_number_cached", "script_rules"]
 
@@ -184,6 +184,38 @@ def prefix_word(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | N
                             f"says '{pair[0]}' where '{a.alt.text}' has '{pair[1]}': another "
                             f"word sharing its start")
     return found
+
+
+# a decade: "60s", or with its century "1960s" (normalize.decades writes "the sixties"
+# and "nineteen sixties" so)
+_DECADE = re.compile(r"(?:1\d|20)?\d0s")
+
+
+def decade(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 7c: correct when the short answer is an acceptable answer with its decade
+    written without the century ("the sixties", "'60s" for "1960s", "60s music" for
+    "1960s music") or with it for one without: the same decade, the century being the
+    question's. Another decade shares no word, and the other rules reject it."""
+    if not any(_DECADE.fullmatch(t) for t in core):
+        return None
+    for a in accept:
+        if len(a.toks) != len(core):
+            continue
+        century = False
+        for c, w in zip(core, a.toks, strict=True):
+            if c == w:
+                continue
+            if (c[-3:] == w[-3:] and len(c) != len(w) and _DECADE.fullmatch(c)
+                    and _DECADE.fullmatch(w)):
+                century = True
+                continue
+            break
+        else:
+            if century:
+                return _decide("decade", True, a.alt.text,
+                               f"'{' '.join(core)}' is the decade of '{a.alt.text}' written "
+                               f"without or with its century")
+    return None
 
 
 def built_on(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:

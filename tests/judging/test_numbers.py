@@ -138,3 +138,42 @@ def test_the_sign_of_a_number_decides(candidate: str, answerline: str, question:
     assert v.correct is correct, v.explanation
     if not correct:
         assert v.score < 0.3, v  # a number mismatch, not a grey case
+
+
+# (candidate, answerline, correct) after "In which decade was this song released?"
+DECADES = [
+    pytest.param("the sixties", "1960s", True, id="words"),
+    pytest.param("nineteen sixties", "1960s", True, id="words-with-century"),
+    pytest.param("the nineteen-eighties", "the 1980s", True, id="hyphenated-with-century"),
+    pytest.param("the '60s", "1960s", True, id="apostrophe-digits"),
+    pytest.param("60s", "the 1960s", True, id="digits"),
+    pytest.param("1960s", "the sixties", True, id="century-added"),
+    pytest.param("sixties music", "1960s music", True, id="inside-a-name"),
+    pytest.param("the eighties", "1880s", True, id="other-century-from-the-question"),
+    pytest.param("the seventies", "1960s", False, id="other-decade"),
+    pytest.param("1970s", "1960s", False, id="other-decade-digits"),
+    pytest.param("the 1860s", "1960s", False, id="other-century"),
+    pytest.param("the eighteen sixties", "1960s", False, id="other-century-words"),
+    pytest.param("1965", "1960s", False, id="a-year-is-no-decade"),
+    pytest.param("60", "1960s", False, id="a-number-is-no-decade"),
+]
+
+
+@pytest.mark.parametrize(("candidate", "answerline", "correct"), DECADES)
+def test_decades_with_and_without_their_century(candidate: str, answerline: str,
+                                                correct: bool) -> None:
+    from judging.equivalence import judge
+
+    v = judge(candidate, answerline, question="In which decade was this song released?")
+    assert v.correct is correct, v.explanation
+    assert v.score >= 0.9 if correct else v.score < 0.3
+
+
+def test_decade_words_read_as_digits() -> None:
+    from judging.normalize import decades
+
+    assert decades(tokens("the nineteen sixties")) == ("the", "1960s")
+    assert decades(tokens("the Roaring Twenties")) == ("the", "roaring", "20s")
+    assert decades(tokens("eighteen nineties")) == ("1890s",)
+    assert decades(tokens("5 sixties")) == ("5", "60s")  # not a century: two words
+    assert decades(("no", "decade")) == ("no", "decade")
