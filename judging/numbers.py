@@ -55,7 +55,7 @@ def _num(t: str) -> float | None:
 _DECIMAL_TOKEN = re.compile(r"^\d+\.\d+$")
 _SMALL_SCALES = {"hundred": 100, "thousand": 1000}
 # the words other than digits that can start a number below ("a hundred", "point five")
-_STARTS = frozenset({"a", "point", *_SMALL_SCALES})
+_STARTS = frozenset({"a", "point", "half", *_SMALL_SCALES})
 
 
 def _fmt(v: float) -> str:
@@ -131,6 +131,9 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
             v = 1
         elif t == "a" and i + 1 < n and words[i + 1] in ("half", "quarter"):
             v = _FRACTIONS[words[i + 1]]  # "a quarter", "a half"
+            i += 1
+        elif t == "half" and i + 2 < n and words[i + 1] == "a" and words[i + 2] in _LARGE:
+            v = 0.5  # "half a million": the scale is read below
             i += 1
         elif t in _SMALL_SCALES and (i == 0 or _num(words[i - 1]) is None):
             v = _SMALL_SCALES[t]
