@@ -316,6 +316,10 @@ def _approx(ref: frozenset[str], cand: frozenset[str]) -> bool:
 
 
 _HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs",
+                          # a second answer offered as a maybe: "Paris, maybe Lyon",
+                          # "Paris but perhaps Lyon" (a maybe before or after the only
+                          # answer is a filler, stripped before: "maybe Paris")
+                          "maybe", "perhaps", "possibly", "mungkin",
                           "hoac", "atau",  # vi "hoặc", id/ms "atau"
                           "아니면", "또는", "혹은"})  # ko
 
@@ -941,7 +945,9 @@ def _hedge(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> str | None:
             cur.append(t)
     if cur:
         segments.append(tuple(cur))
-    segments = [strip_articles(s) for s in segments if any(t not in STOPWORDS for t in s)]
+    # ("Paris but maybe Lyon": the "but" before a split word is no part of an answer)
+    segments = [strip_articles(s[:-1] if s[-1] == "but" else s) for s in segments
+                if any(t not in STOPWORDS for t in s)]
     if len(segments) < 2:
         return None
     if any(len(s) > 4 for s in segments):
