@@ -412,7 +412,9 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[_Alt, ...]:
     out = []
     for a in alts:
         toks = strip_articles(tokens(a.text))
-        if toks and (not _MERGE_GATE.isdisjoint(toks) or "00" in a.text) and _may_merge(toks):
+        # (a round number is in the tokens, not always in the text: "One Hundred and One")
+        if toks and (not _MERGE_GATE.isdisjoint(toks) or "00" in " ".join(toks)) and \
+                _may_merge(toks):
             toks = merge_number_tokens(toks)
         toks = signed_numbers(toks)
         if not _DECADE_WORDS.isdisjoint(toks):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from judging.numbers import read_number, strip_counters
+from judging.numbers import FIRST_CHARS, read_number, strip_counters
 
 __all__ = [
     "HANGUL",
@@ -322,11 +322,29 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
         a2, c2 = _words_as_digits(a, c), _words_as_digits(c, a)
         if (a2, c2) != (a, c):
             return find_in_run(a2, c2)  # 流浪地球二 / 流浪地球2
+    if ((a[:1].isdigit() or a[:1] in FIRST_CHARS) and (c[:1].isdigit() or c[:1] in FIRST_CHARS)
+            and (whole := whole_number(a)) is not None and whole == whole_number(c)):
+        return "exact"  # 一千九百八十四年 / 1984年 / 一九八四年
     if best != "none":
         return best
     if set(a) & set(c) - set(" "):
         return "shares"
     return "none"
+
+
+def whole_number(text: str) -> tuple[int, str] | None:
+    """A text that is one number and the counters around it (``1984年``,
+    ``一千九百八十四年``, ``제3``): its value and those counters (``"\x00年"``), so that
+    two such texts are the same answer when both agree (``二〇〇八年`` / ``2008年``;
+    not ``三月`` / ``3日``); ``None`` for any other text."""
+    core = strip_counters(text)
+    if not core:
+        return None
+    value = int(core) if core.isdigit() else read_number(core)
+    if value is None:
+        return None
+    i = text.find(core)
+    return value, text[:i] + "\x00" + text[i + len(core):]
 
 
 # an ordinal marker and the number words after it (ครั้งที่หนึ่ง, 第一, 제일)

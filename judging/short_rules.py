@@ -27,7 +27,7 @@ from judging.entities import (
 )
 from judging.normalize import _DEMONYMS, strip_articles, tokens
 from judging.numbers import FIRST_CHARS, FIRST_WORDS, read_number
-from judging.scripts import HANGUL, NOSPACE, find_in_run
+from judging.scripts import HANGUL, NOSPACE, find_in_run, whole_number
 
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
@@ -363,7 +363,7 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
         if value is None:
             return None
         for a in numeric:
-            if str(value) in a.nums:
+            if str(value) in a.nums and not _other_counter(core_norm, a.norm):
                 return _decide("number-words", True, a.alt.text,
                                f"'{core_norm}' reads as {value}, as in '{a.alt.text}'")
         if len(numeric) == len(accept):
@@ -382,6 +382,17 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
 
 
 read_number_cached = lru_cache(maxsize=16384)(read_number)
+
+
+def _other_counter(text: str, answer: str) -> bool:
+    """Do two numbers carry different counters (``三月`` "March" and ``3日`` "the 3rd",
+    ``삼 년`` and ``3개월``, ``tiga hari`` and ``3 bulan``)? Only when both are one
+    number with a counter; spaces between the number and its counter do not count."""
+    a, c = whole_number(answer), whole_number(text)
+    if a is None or c is None:
+        return False
+    ca, cc = a[1].replace(" ", ""), c[1].replace(" ", "")
+    return ca != "\x00" and cc != "\x00" and ca != cc
 
 
 def may_be_number(word: str) -> bool:

@@ -180,3 +180,39 @@ def test_decade_words_read_as_digits() -> None:
     assert decades(tokens("eighteen nineties")) == ("1890s",)
     assert decades(tokens("5 sixties")) == ("5", "60s")  # not a century: two words
     assert decades(("no", "decade")) == ("no", "decade")
+
+
+# (candidate, answerline, correct): a number with its counter, in words or digits
+COUNTED = [
+    pytest.param("一千九百八十四年", "1984年", True, id="zh-year-words-for-digits"),
+    pytest.param("一九八四年", "1984年", True, id="zh-year-digit-by-digit"),
+    pytest.param("二〇〇八年", "2008年", True, id="zh-year-with-zero-sign"),
+    pytest.param("一千九百八十四年", "一九八四年", True, id="zh-two-readings"),
+    pytest.param("二〇〇七年", "2008年", False, id="zh-other-year"),
+    pytest.param("三月", "3月", True, id="zh-month"),
+    pytest.param("三月", "3日", False, id="zh-month-for-day"),
+    pytest.param("第三", "第3", True, id="zh-ordinal"),
+    pytest.param("第四", "第3", False, id="zh-other-ordinal"),
+    pytest.param("삼월", "3월", True, id="ko-month"),
+    pytest.param("삼일", "3월", False, id="ko-day-for-month"),
+    pytest.param("세번", "3 번", True, id="ko-counter-spacing"),
+    pytest.param("สามวัน", "3 เดือน", False, id="th-days-for-months"),
+    pytest.param("tiga bulan", "3 bulan", True, id="id-months"),
+    pytest.param("tiga hari", "3 bulan", False, id="id-days-for-months"),
+    pytest.param("ba ngày", "3 tháng", False, id="vi-days-for-months"),
+    pytest.param("ba tháng", "3 tháng", True, id="vi-months"),
+    # an answerline's number in words is read like a candidate's
+    pytest.param("101 Dalmatians", "One Hundred and One Dalmatians", True,
+                 id="en-worded-hundreds-in-the-answerline"),
+    pytest.param("102 Dalmatians", "One Hundred and One Dalmatians", False,
+                 id="en-other-number-than-the-answerline-words"),
+]
+
+
+@pytest.mark.parametrize(("candidate", "answerline", "correct"), COUNTED)
+def test_numbers_with_their_counters(candidate: str, answerline: str, correct: bool) -> None:
+    from judging.equivalence import judge
+
+    v = judge(candidate, answerline)
+    assert v.correct is correct, v.explanation
+    assert v.score >= 0.9 if correct else v.score < 0.3
