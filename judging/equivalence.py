@@ -1115,6 +1115,10 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
                 a.nums <= cand_nums or not (cand_nums - a.nums) or _approx(a.nums, cand_nums)
                 for a in numeric):
+            grouped = _grouped_number(core, numeric)
+            if grouped is not None:
+                return _result("number-words", True, grouped.alt.text,
+                               f"'{core_norm}' read in groups is '{grouped.alt.text}'", _ZERO)
             return _result("number", False, numeric[0].alt.text,
                            f"the numbers in the answer ({', '.join(sorted(cand_nums))}) "
                            f"differ from '{numeric[0].alt.text}'", _ZERO)
@@ -1188,6 +1192,27 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
 
     # 8. grey case: features for the calibrator
     return _grey(info, accept, qtok, alt_tokens, answer_short, script)
+
+
+def _grouped_number(core: tuple[str, ...], numeric: tuple[_Alt, ...]) -> _Alt | None:
+    """The numeric answer a short answer gives when its numbers are read in groups, as
+    three- and four-digit numbers are said ("seven forty-seven" for 747, "Fahrenheit
+    four fifty-one" for 451, "twelve thirty" for 1230): a number of one or two digits
+    followed by one of two (10-99) is ``100 * first + second``. Only an answer equal
+    to the re-read answer word for word counts; ``None`` otherwise."""
+    out: list[str] = []
+    changed = False
+    for t in core:
+        if (out and len(t) == 2 and t.isdigit() and t[0] != "0" and len(out[-1]) <= 2
+                and out[-1].isdigit() and out[-1][0] != "0"):
+            out[-1] = str(int(out[-1]) * 100 + int(t))
+            changed = True
+        else:
+            out.append(t)
+    if not changed:
+        return None
+    grouped = tuple(out)
+    return next((a for a in numeric if a.toks == grouped), None)
 
 
 def _decided(d: Decision) -> Analysis:

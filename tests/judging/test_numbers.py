@@ -216,3 +216,24 @@ def test_numbers_with_their_counters(candidate: str, answerline: str, correct: b
     v = judge(candidate, answerline)
     assert v.correct is correct, v.explanation
     assert v.score >= 0.9 if correct else v.score < 0.3
+
+
+# (candidate, answerline, correct): numbers said in groups
+GROUPED = [
+    pytest.param("Boeing seven forty-seven", "Boeing 747", True, id="plane"),
+    pytest.param("Fahrenheit four fifty-one", "Fahrenheit 451", True, id="title"),
+    pytest.param("three sixty-five", "365", True, id="days"),
+    pytest.param("Boeing seven thirty-seven", "Boeing 747", False, id="other-plane"),
+    pytest.param("four fifty-two", "451", False, id="other-number"),
+    pytest.param("Boeing seven forty-seven max", "Boeing 747", False, id="more-words"),
+]
+
+
+@pytest.mark.parametrize(("candidate", "answerline", "correct"), GROUPED)
+def test_numbers_said_in_groups(candidate: str, answerline: str, correct: bool) -> None:
+    from judging.equivalence import judge
+
+    v = judge(candidate, answerline)
+    assert v.correct is correct, v.explanation
+    if not correct:
+        assert v.score < 0.9
