@@ -26,7 +26,8 @@ MAX_TAIL = 8
 # A normalized token from this set must be present for final_answer to be asked
 # (the judge tests it on the tokens it has anyway; non-ASCII texts are always asked).
 GATE = frozenset({
-    "no", "nope", "wait", "actually", "mean", "meant", "rather", "sorry", "oops",
+    "no", "nope", "wait", "actually", "mean", "meant", "rather", "sorry", "oops", "mistake",
+    "bad",
     "scratch", "make", "let", "correction", "but", "khong", "nham", "eh", "bukan", "salah",
     "ralat", "maksud", "maksudnya", "maaf", "melainkan", "tapi", "tetapi", "ibig",
     "hindi", "ma",
@@ -44,6 +45,7 @@ _BETWEEN_PUNCT = r"no|nope|không|khong|eh|bukan|hindi|tidak|不"
 # Markers that stand on their own.
 _ALONE = (
     r"no,?\s*wait|wait,?\s*no|no,?\s*actually|actually,?\s*no|i\s+mean|i\s+meant|"
+    r"no,?\s*sorry|sorry,?\s*no|my\s+mistake|my\s+bad|"
     r"or\s+rather|scratch\s+that|make\s+that|let\s+me\s+correct\s+(?:that|myself)|"
     r"ý tôi là|y toi la|maksud saya|maksudnya|ibig kong sabihin|"
     r"不对|不對|哦不|我是说|我是說|不不|更正|应该是|應該是|"

@@ -901,6 +901,8 @@ def _alt_matches_core(a: _Alt, core: tuple[str, ...], core_norm: str) -> bool:
     return not a.nums and len(a.norm) >= 4 and _close(core_norm, a.norm)
 
 
+# what ends the negated part of "not X but Y" (en, id/ms)
+_NEG_BUT = frozenset({"but", "tapi", "tetapi", "melainkan"})
 # negators that may stand inside a short answer: "Atlantic, not Pacific"
 _NEG_INNER = frozenset({"not", "khong", "bukan", "chang"})
 
@@ -914,10 +916,16 @@ def _names(a: _Alt, seg: tuple[str, ...]) -> bool:
     return bool(names) and all(t in seg for t in names)
 
 
-def _negated_inside(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> _Alt | None:
+# the longest answer read for a negated answer at its end ("…, not Hey Jude")
+_NEG_TAIL_MAX = 16
+
+
+def _negated_inside(core: tuple[str, ...], accept: tuple[_Alt, ...], *,
+                    whole_tail: bool = False) -> _Alt | None:
     """"X, not Y" (``Atlantic, not Pacific``, ``Huế, không phải Hà Nội``): the
     acceptable answer that Y names when X names none, else ``None`` ("Lisbon, not
-    Porto" for "Lisbon" is right)."""
+    Porto" for "Lisbon" is right). ``whole_tail`` (a longer answer): Y must be the
+    answer itself, word for word, not a phrase holding it."""
     inner = [k for k in range(1, len(core) - 1) if core[k] in _NEG_INNER]
     if not inner:
         return None
@@ -929,6 +937,9 @@ def _negated_inside(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> _Alt | N
         return None
     if any(_names(a, before) for a in accept):
         return None
+    if whole_tail:
+        tail = " ".join(after)
+        return next((a for a in accept if tail == a.norm), None)
     return next((a for a in accept if _names(a, after)), None)
 
 
@@ -1057,6 +1068,9 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             rest = core[1:]
             while rest and rest[0] in _NEG_FILLER:
                 rest = rest[1:]
+            if not _NEG_BUT.isdisjoint(rest):
+                # "not the Atlantic but the Pacific": only the part before "but" is negated
+                rest = rest[:min(rest.index(t) for t in _NEG_BUT if t in rest)]
             rest = strip_articles(_strip_fillers(rest)) if rest else rest
         elif len(core) >= 2 and core[-1] in _NEG_AFTER:
             rest = core[:-1]
@@ -1072,6 +1086,14 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _result("negation", False, negated.alt.text,
                                f"the answer names another answer and negates "
                                f"'{negated.alt.text}'", _ZERO)
+    elif len(core) <= _NEG_TAIL_MAX and not _NEG_INNER.isdisjoint(core[-_SHORT_TOKENS:-1]):
+        # a sentence that ends by negating an answer: "This sounds like Let It Be, not
+        # Hey Jude" (the tail after the negation must be the answer, word for word)
+        negated = _negated_inside(core, accept, whole_tail=True)
+        if negated is not None:
+            return _result("negation", False, negated.alt.text,
+                           f"the answer names another answer and negates "
+                           f"'{negated.alt.text}'", _ZERO)
 
     # 5. hedge between two answers
     if len(core) <= 9 and not _HEDGE_SPLIT.isdisjoint(core):
