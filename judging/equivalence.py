@@ -1575,31 +1575,33 @@ def question_kind(question: str) -> tuple[float, ...]:
 
 
 # The highest score of a grey verdict on a short candidate that adds words to an
-# acceptable answer or drops some of its words (adds_or_drops): humans accept ~9 in
-# 10 of them, but that is where other entities hide that no rule sees without world
-# knowledge (`London, Ontario` for `London`, `New Guinea` for `Papua New Guinea`,
-# `Cộng hòa Dominica` for `Dominica`), so none is scored past 0.9, the line above
-# which a verdict is taken as settled and not looked at again.
+# acceptable answer, drops some of its words, or both (adds_or_drops): humans accept
+# ~9 in 10 of them, but that is where other entities hide that no rule sees without
+# world knowledge (`London, Ontario` for `London`, `New Guinea` for `Papua New Guinea`,
+# `Cộng hòa Dominica` for `Dominica`, `Washington State` for `Washington, D.C.`), so
+# none is scored past 0.9, the line above which a verdict is taken as settled and not
+# looked at again.
 ADD_DROP_CAP = 0.89
 
 
 def adds_or_drops(features: Sequence[float]) -> bool:
     """A grey pair's features say: a short candidate (core of at most four words,
-    feature ``short``) that holds every content word of an acceptable answer and
-    words of its own (``recall`` 1, ``precision`` under 1), or only some of an
-    answer's words and none of its own (``recall`` between 0 and 1, ``precision`` 1).
-    Its score is capped at :data:`ADD_DROP_CAP`."""
+    feature ``short``) that shares words with an acceptable answer without being it:
+    every content word of the answer and words of its own (``recall`` 1,
+    ``precision`` under 1), only some of the answer's words (``recall`` between 0 and
+    1), with or without words of its own (since 2026.12.5: a word swapped is where
+    another entity hides most). Its score is capped at :data:`ADD_DROP_CAP`."""
     if not features[_SHORT_FEATURE]:
         return False
     recall, precision = features[_RECALL_FEATURE], features[_PRECISION_FEATURE]
-    return (recall >= 1.0 and precision < 1.0) or (0.0 < recall < 1.0 and precision >= 1.0)
+    return (recall >= 1.0 and precision < 1.0) or 0.0 < recall < 1.0
 
 
 def adds_or_drops_many(x: np.ndarray) -> np.ndarray:
     """:func:`adds_or_drops` of every row of a (n, n_features) feature matrix."""
     recall, precision = x[:, _RECALL_FEATURE], x[:, _PRECISION_FEATURE]
     return (x[:, _SHORT_FEATURE] > 0) & (((recall >= 1.0) & (precision < 1.0))
-                                         | ((recall > 0.0) & (recall < 1.0) & (precision >= 1.0)))
+                                         | ((recall > 0.0) & (recall < 1.0)))
 
 
 @dataclass(frozen=True)

@@ -281,6 +281,7 @@ ADDS_OR_DROPS = [
     ("Cộng hòa Dominica", "Dominica"),
     ("New Guinea", "Papua New Guinea"),
     ("Beverly Hills", "Beverly Hills Cop"),
+    ("Washington State", "Washington, D.C."),  # a word added and one dropped
 ]
 
 
