@@ -589,7 +589,8 @@ class _Cand:
         self.memo = memo
 
 
-_NUM_START = re.compile(r" (-?\d[^ ]*)")
+_NUM_START = re.compile(r" (\d[^ ]*)")
+_SIGNED_START = re.compile(r" (-?\d[^ ]*)")  # (with a signed number: "-40")
 
 
 @lru_cache(maxsize=65536)
@@ -687,7 +688,7 @@ def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
         core_content = frozenset(core) - STOPWORDS
     months, pairs = _NO_MONTHS if _MONTHS.isdisjoint(tok_set) else _month_days(toks)
     # numbers_in() over the digit-led tokens only (the others never count)
-    digit_led = _NUM_START.findall(" " + joined)
+    digit_led = (_NUM_START if "-" not in joined else _SIGNED_START).findall(" " + joined)
     return _Cand(
         toks,
         full_norm,

@@ -300,11 +300,9 @@ def tokens(text: str) -> tuple[str, ...]:
     """
     if text.isascii():
         chunks = text.split()
-        if "-" in text and _MINUS.search(text) is not None:
-            return _tokens_reference(text)
     else:
         chunks = _folded_chunks(text)
-        if chunks is None or _MINUS.search(" ".join(chunks)) is not None:
+        if chunks is None:
             return _tokens_reference(text)
     # one consistent memo for the whole call: clear_chunk_cache() swaps in a new one
     memo = _MEMO
@@ -335,12 +333,9 @@ def tokens_many(texts: Sequence[str]) -> list[tuple[str, ...]]:
     for text in texts:
         if text.isascii():
             chunks = text.split()
-            if "-" in text and _MINUS.search(text) is not None:
-                append(_tokens_reference(text))
-                continue
         else:
             chunks = _folded_chunks(text)
-            if chunks is None or _MINUS.search(" ".join(chunks)) is not None:
+            if chunks is None:
                 append(_tokens_reference(text))
                 continue
         low = list(map(get, chunks))
@@ -395,6 +390,8 @@ def _tokens_flagged(text: str, chunks: list[str], low: list[str | None], memo: _
     words: list[str] = low  # type: ignore[assignment]  # every None filled in
     if not flags:
         return tuple(words)
+    if flags & _MINUS_SIGN:
+        return _tokens_reference(text)
     if flags & _ENDS_OPEN and not closed and _crosses(chunks, at, flags_of):
         return _tokens_closed(text, memo, flags)
     present: set[str] = set()
@@ -583,6 +580,9 @@ _INIT_END = 8
 _DEC_END = 16
 _ENDS_OPEN = _INIT_END | _DEC_END
 _NOT_ONE_WORD = 64  # "X-rays", "(1901)-" or "-": the chunk is not exactly one word
+# "-40", "(-40": a minus sign (see _MINUS); the text goes to the reference pipeline,
+# which reads it as "minus" (rare: no chunk path of its own)
+_MINUS_SIGN = 128
 _ONE_LETTER_START = re.compile(r"[A-Za-z]\b")
 _TWO_DIGIT_START = re.compile(r"\d{1,2}\b")
 # _SPACED_DECIMAL.sub("_", text) == _SPACED_DECIMAL_FAST.sub(r"\1_", text), twice as
@@ -613,6 +613,10 @@ def _add_chunk(chunk: str, memo: _Memo) -> str:
     """
     low_of, orig_of, flags_of, flagged_of, quiet_of = memo
     core = chunk.strip(_PLAIN_PUNCT) if not chunk.isalnum() else chunk
+    if chunk[0] in "-([" and _MINUS.match(chunk.lstrip("([")):
+        flags_of[chunk] = _MINUS_SIGN
+        flagged_of[chunk] = ""
+        return ""
     if core.isalpha() and (len(core) > 1 or core == chunk):
         # A plain word, perhaps with punctuation around it: "awarded", "(Germany),".
         # Two letters at least when a full stop may follow (a lone "J." may start
@@ -957,7 +961,7 @@ def content_tokens(text: str) -> frozenset[str]:
     return frozenset(t for t in tokens(text) if t not in STOPWORDS)
 
 
-_NUMBER_TOKEN = re.compile(r"^\d+(?:\.\d+)?$")
+_NUMBER_TOKEN = re.compile(r"\d+(?:\.\d+)?$")  # (with match(): from its start)
 
 
 def signed_numbers(toks: tuple[str, ...]) -> tuple[str, ...]:
@@ -1009,10 +1013,6 @@ def numbers_in(toks: tuple[str, ...]) -> frozenset[str]:
     """
     out = set()
     for t in toks:
-        if t[:1] == "-" and t[1:2].isdigit() and _NUMBER_TOKEN.match(t[1:]):
-            t = t[1:].rstrip("0").rstrip(".") if "." in t else t[1:].lstrip("0")
-            out.add("-" + t if t else "0")
-            continue
         # (isdecimal() is what the pattern's \d accepts: a whole integer needs no regex)
         if t.isdecimal() or (t[:1].isdigit() and _NUMBER_TOKEN.match(t)):
             if "." in t:
@@ -1022,6 +1022,9 @@ def numbers_in(toks: tuple[str, ...]) -> frozenset[str]:
                 if 5 <= len(t) <= 6 and _YEAR_PREFIX.match(t):
                     out.add(t[:4])
             out.add(t)
+        elif t[:1] == "-" and t[1:2].isdigit() and _NUMBER_TOKEN.match(t, 1):
+            t = t[1:].rstrip("0").rstrip(".") if "." in t else t[1:].lstrip("0")
+            out.add("-" + t if t else "0")
     return frozenset(out)
 
 

@@ -159,6 +159,9 @@ def test_numbers_in_integer_shortcut_matches_the_pattern() -> None:
      {"-89.2", "-128.6"}),
     ("minus 0.50", ("-0.5",), {"-0.5"}),
     ("minus zero", ("0",), {"0"}),
+    ("a -1,000 b", ("a", "-1000", "b"), {"-1000"}),
+    ("x (-3.5%)", ("x", "-3.5", "percent"), {"-3.5"}),
+    ("-13. 5", ("-13.5",), {"-13.5"}),
     # not a sign: a hyphen inside a word or between numbers, or no number after
     ("COVID-19", ("covid", "19"), {"19"}),
     ("1914-1918", ("1914", "1918"), {"1914", "1918"}),
@@ -174,3 +177,6 @@ def test_a_minus_sign_makes_a_signed_number(text: str, toks: tuple[str, ...],
     assert got == toks
     assert numbers_in(got) == nums
     assert tokens_many([text]) == [tokens(text)]  # the batch path reads it alike
+    from judging.normalize import _tokens_reference
+
+    assert tokens(text) == _tokens_reference(text)  # the chunk path, as the reference
