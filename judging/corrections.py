@@ -59,11 +59,14 @@ _MARKER = re.compile(
     rf"|{_BEFORE}(?:{_AFTER_PUNCT})(?:\s*{_P})*(?=\s|$|\w)",
     re.IGNORECASE,
 )
-# "not X but Y", "bukan X tapi Y", "không phải X mà là Y", "不是X是Y", "ไม่ใช่X แต่เป็นY",
-# "X이/가 아니라 Y": the answer is Y.
+# "not X but Y", "not X, Y", "bukan X tapi Y", "không phải X mà là Y", "不是X是Y",
+# "ไม่ใช่X แต่เป็นY", "X이/가 아니라 Y": the answer is Y.
 _NOT_BUT = re.compile(
     r"^\s*(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai|chẳng phải|chang phai)"
     r"\s+.+?(?:\s|,)(?:but|tapi|tetapi|melainkan|mà là|ma la|mà|ma)\s+"
+    # "not X, Y" without "but": "not the Atlantic, the Indian Ocean"
+    r"|^\s*(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai)\s+[^,;]{1,40}?\s*[,;]\s*"
+    r"(?=\w)"
     r"|^\s*(?:不是|并非|並非)[^是]+?[，,\s]*(?:而)?是"
     r"|^\s*ไม่ใช่.+?(?:\s*)แต่(?:เป็น)?"
     r"|\S(?:이|가)?\s*아니(?:라|고)\s*(?=\S)",

@@ -70,6 +70,8 @@ QUALIFIERS = frozenset({
     # a state's distinguishing word ("Democratic Republic of the Congo" / "Republic of
     # the Congo")
     "democratic",
+    # colours that tell siblings apart ("Blue Nile" / "White Nile" / "Nile")
+    "blue", "white",
 })
 # Words that describe rather than name: never the evidence of a substitution.
 GENERIC = frozenset({

@@ -43,7 +43,7 @@ from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.corrections import GATE as _CORRECTION_GATE
 from judging.corrections import MAX_HEAD, MAX_TAIL, final_answer
 from judging.entities import BUILT_WORDS as _BUILT_WORDS
-from judging.entities import GENERIC
+from judging.entities import FEATURE_AFTER, FEATURE_BEFORE, GENERIC
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
@@ -231,7 +231,9 @@ _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
               # copula is stripped (normalize)
               "거", "겁니다", "거야", "것 같아", "것 같습니다",
               # id/ms and vi hedges after the answer ("Yogyakarta kayaknya", "Huế thì phải")
-              "kayaknya", "sepertinya", "mungkin", "thi phai", "chac vay")
+              "kayaknya", "sepertinya", "mungkin", "thi phai", "chac vay",
+              # id/ms particles after the answer ("Kuala Lumpur lah", "Medan kot")
+              "lah", "kot", "sih", "deh")
 )
 _REFUSAL = (
     "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",
@@ -248,6 +250,7 @@ _NOT_PERSON_FIRST = frozenset(
      "west", "great", "lake", "mount", "mt", "fort", "port", "the", "republic", "kingdom",
      "state", "university", "battle", "treaty", "river", "cape", "gulf", "bay", "isle",
      "el", "la", "le", "big", "little", "old", "upper", "lower", "central", "royal",
+     "blue", "white",  # (entities.QUALIFIERS: "Blue Nile" is no person)
      "northern", "southern", "eastern", "western", "justice", "judge", "president", "general",
      "king", "queen", "prince", "princess", "sir", "dame", "lord", "lady", "dr", "mr", "mrs",
      "ms", "pope", "emperor", "senator", "governor", "captain", "chief", "executive", "chef",
@@ -908,12 +911,19 @@ _NEG_BUT = frozenset({"but", "tapi", "tetapi", "melainkan"})
 _NEG_INNER = frozenset({"not", "khong", "bukan", "chang"})
 
 
+# Words that say what kind of thing a name is, in English and (folded) in Indonesian/
+# Malay and Vietnamese: "Vịnh Hạ Long" is named by "Hạ Long", "Selat Sunda" by "Sunda".
+_KIND_WORDS = GENERIC | FEATURE_BEFORE | FEATURE_AFTER | frozenset(
+    {"kota", "pulau", "gunung", "sungai", "danau", "provinsi", "kabupaten", "tinh", "nui"})
+
+
 def _names(a: _Alt, seg: tuple[str, ...]) -> bool:
     """Does the phrase ``seg`` name answer ``a`` (as :func:`_alt_matches_core`, or all
-    of its words but generic ones: "Pacific" for "Pacific Ocean")?"""
+    of its words but generic ones: "Pacific" for "Pacific Ocean", "Hạ Long" for "Vịnh
+    Hạ Long")?"""
     if _alt_matches_core(a, seg, " ".join(seg)):
         return True
-    names = [t for t in a.content if t not in GENERIC]
+    names = [t for t in a.content if t not in _KIND_WORDS]
     return bool(names) and all(t in seg for t in names)
 
 
@@ -1024,8 +1034,15 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     # 1. exact / alias (not when both are written with marks and a mark differs:
     # Vietnamese "phô" is not "phở")
     clash = None
+    # a formula or code said letter by letter ("C O two" for "CO2", "H two O" for
+    # "H2O"): the words joined without spaces (tried only for a candidate of a few
+    # words with a number and a word of letters; "three sixty-five" is left to the
+    # number rules)
+    joined = "".join(core) if 1 < len(core) <= 4 and info.nums and any(
+        t.isalpha() for t in core) else ""
     for a in accept:
-        if full_norm == a.norm or core_norm == a.norm:
+        if full_norm == a.norm or core_norm == a.norm or (
+                joined and joined == a.norm.replace(" ", "")):
             if not info.text.isascii() and not a.alt.text.isascii() and marks_conflict(
                     info.text, a.alt.text):
                 clash = a
@@ -1078,7 +1095,10 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         if rest:
             rest_norm = " ".join(rest)
             for a in accept:
-                if _alt_matches_core(a, rest, rest_norm):
+                # (the answer without its kind word is negated too: "không phải Hạ
+                # Long" for "Vịnh Hạ Long")
+                if _alt_matches_core(a, rest, rest_norm) or (
+                        len(a.toks) > len(rest) and _names(a, rest)):
                     return _result("negation", False, a.alt.text,
                                    f"the answer negates '{a.alt.text}'", _ZERO)
         elif len(core) >= 3 and not _NEG_INNER.isdisjoint(core[1:-1]):
@@ -1171,7 +1191,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         # the surname rule, which reads "Madrid" as the surname of "Real Madrid"
         if len(core) <= 3 and not (_BUILT_WORDS.isdisjoint(core)
                                    and _BUILT_WORDS.isdisjoint(alt_tokens)):
-            built = built_on(core, accept)
+            built = built_on(core, accept, qtok)
             if built is not None:
                 return _decided(built)
         for a in persons:

@@ -267,6 +267,8 @@ _VI: _Lex = {
     **_lex("M", {"nghin": 1000, "ngan": 1000, "trieu": 10**6, "ty": 10**9}),
     **_lex("z", {"linh": 0, "le": 0}),
 }
+# the words a year read in full starts with (một nghìn ..., hai nghìn ..., folded)
+_VI_YEAR_STARTS = frozenset({"mot ", "hai "})
 _ID: _Lex = {
     **_lex("d", {"nol": 0, "kosong": 0, "satu": 1, "dua": 2, "tiga": 3, "empat": 4,
                  "lima": 5, "enam": 6, "tujuh": 7, "delapan": 8, "lapan": 8, "sembilan": 9}),
@@ -289,7 +291,7 @@ _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
 )
 
 # Counters, ordinal markers and copulas around a number: stripped before reading.
-_PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika", "百分之")
+_PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika", "百分之", "tahun ")
 _SUFFIXES = tuple(sorted({
     # zh / ja
     "个", "個", "年", "岁", "歳", "次", "名", "本", "号", "號", "人", "回", "枚", "匹",
@@ -417,6 +419,12 @@ def read_number(text: str) -> int | None:
         return d * m + r * m // 10
     if text[0] not in FIRST_CHARS and text.split(None, 1)[0] not in FIRST_WORDS:
         return None  # (most answers: no number word starts them)
+    if text.startswith("nam ") and text[4:8] in _VI_YEAR_STARTS:
+        # vi "năm một nghìn chín trăm năm mươi tư": "the year 1954" (năm is also
+        # five, but 5 and then a digit is no number; "năm mươi" is 50)
+        year = read_number(text[4:])
+        if year is not None and 1000 <= year <= 2100:
+            return year
     glued = _SPACES.sub("", text)
     for _name, lex, is_glued in _LEXICONS:
         if is_glued:

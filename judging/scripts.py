@@ -144,11 +144,15 @@ _SUFFIXES = tuple(sorted({
     "特别行政区", "自治区", "特别市", "市", "都", "省", "县", "県", "区", "府", "道", "州", "郡",
     "村", "町", "镇", "岛", "島", "国", "王国", "共和国", "ฯ", "มหานคร",
 }, key=len, reverse=True))
+# ... and titles said after a person's name (宮崎駿監督, 孙中山先生, 鲁迅老师): "Director
+# Miyazaki" is Miyazaki. (Not 天皇/皇帝: 明治天皇 is not the era 明治.)
+_TITLES_AFTER = ("監督", "监督", "先生", "老师", "老師", "教授", "博士", "大师", "大師", "様",
+                 "さま", "将军", "將軍", "選手", "选手")
 # ... and particles, copulas and polite endings (zh, ja, th, my, km, lo), after which
 # anything may follow (成都是省会). Longest first.
 _AFTER = tuple(sorted({
-    # zh particles and copulas
-    "是", "的", "吧", "吗", "嗎", "呢", "啊", "呀", "了", "啦", "嘛", "哦", "对", "對", "吧。",
+    # zh particles and copulas; "X wrote it" (是曹雪芹写的)
+    "写的", "寫的", "是", "的", "吧", "吗", "嗎", "呢", "啊", "呀", "了", "啦", "嘛", "哦", "对", "對", "吧。",
     # ja
     "です", "でした", "だ", "だと", "だよ", "である", "でしょう", "かな", "か", "は", "が", "を",
     "に", "で", "へ", "と", "の", "も", "や", "ね", "よ", "さん", "思います", "だと思います",
@@ -170,6 +174,8 @@ _BEFORE = tuple(sorted({
     # th
     "คือ", "เป็น", "ว่า", "ที่", "ใน", "ตอบ", "คำตอบ", "น่าจะ", "จังหวัด", "เมือง",
     "แม่น้ำ", "ภูเขา", "ประเทศ", "เกาะ", "ทะเล", "มหาสมุทร", "จ", "กรุง",
+    # th title before a person's name ("ท่านสุนทรภู่": the honourable Sunthon Phu)
+    "ท่าน",
     # my, km, lo
     "က", "မှာ", "គឺ", "ແມ່ນ",
 }, key=len, reverse=True))
@@ -190,7 +196,8 @@ def _folded(words: tuple[str, ...]) -> tuple[str, ...]:
                         reverse=True))
 
 
-_SUFFIXES = _folded(_SUFFIXES)
+_TITLES_AFTER = _folded(_TITLES_AFTER)
+_SUFFIXES = _folded((*_SUFFIXES, *_TITLES_AFTER))
 _AFTER = _folded(_AFTER)
 _BEFORE = _folded(_BEFORE)
 NEGATION_BEFORE = _folded(NEGATION_BEFORE)
@@ -257,7 +264,8 @@ def _strip_affixes(text: str) -> str:
 
 
 # the suffixes that name a kind of place (not ฯ, the abbreviation mark, nor มหานคร)
-_KIND_SUFFIXES = tuple(x for x in _SUFFIXES if x not in _folded(("ฯ", "มหานคร")))
+_KIND_SUFFIXES = tuple(x for x in _SUFFIXES
+                       if x not in _folded(("ฯ", "มหานคร")) and x not in _TITLES_AFTER)
 
 
 def _kind_suffixes_differ(a: str, c: str) -> bool:

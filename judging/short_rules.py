@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from judging.entities import (
     BUILT_WORDS,
     LICENSED,
+    PLACES,
     club_city,
     named_after,
     other_word,
@@ -218,7 +219,8 @@ def decade(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
     return None
 
 
-def built_on(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+def built_on(core: tuple[str, ...], accept: tuple[_Alt, ...],
+             question: frozenset[str] = frozenset()) -> Decision | None:
     """Rule 12d: wrong when the short answer is another entity built on an acceptable
     one-word answer, or the answer one built on it ("Real Madrid" for "Madrid",
     "Indian Ocean" for "India", "Dominican Republic" / "Dominica", see
@@ -226,7 +228,10 @@ def built_on(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None
     with the candidate must be so contradicted (an ``[accept]`` of the longer name
     licenses it); ``None`` otherwise. Only the city of a club named with a word
     before it ("Madrid" for "Real Madrid") is a prompt (rule ``prompt:club``), not
-    wrong: the club's own fans may say it."""
+    wrong: the club's own fans may say it. When the question itself names the kind
+    of thing the answer's extra word says ("Selat apa ...?" for "Selat Sunda", "...
+    vịnh nào?" for "Vịnh Hạ Long"), the answer without that word is its name, not
+    another entity (``question``: the question's content words)."""
     if len(core) > 3 or (BUILT_WORDS.isdisjoint(core)
                          and all(BUILT_WORDS.isdisjoint(a.toks) for a in accept)):
         return None
@@ -238,6 +243,9 @@ def built_on(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None
                                      f"names only the city of '{a.alt.text}' (without "
                                      f"'{club}'): prompt for the club", prompt=True)
             continue
+        if word is not None and word in question and len(a.toks) > len(core) and not (
+                len(core) == 1 and core[0] in PLACES):
+            return None  # "Sunda" for "Selat Sunda" asked as "Selat apa ...?"
         if word is None:
             if not set(core).isdisjoint(a.toks) or any(
                     _prefix_pair(c, t) for c in core for t in a.toks):
@@ -399,7 +407,7 @@ def may_be_number(word: str) -> bool:
     """Could a number word of another language start with ``word`` (see
     :func:`judging.numbers.read_number`)?"""
     return word[:1] in FIRST_CHARS or word in FIRST_WORDS or word[:2] in (
-        "ke", "th")
+        "ke", "th") or word == "tahun"  # (id/ms "tahun seribu ...": "the year 1...")
 
 
 _SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "embedded": 2, "shares": 1, "none": 0}
