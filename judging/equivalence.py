@@ -616,9 +616,9 @@ def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
 
 # _may_merge can be true only with a round number ("00 " in the text) or one of these
 _MERGE_GATE = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
-                         "billion", "trillion", *"bcdefghjklmnopqrstuvwxyz"})
+                         "billion", "trillion", "dozen", *"bcdefghjklmnopqrstuvwxyz"})
 _SCALE_WORDS = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
-                          "billion", "trillion"})
+                          "billion", "trillion", "dozen"})
 _LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
 _LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
 _NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang"})
@@ -629,7 +629,7 @@ _CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as co
 _TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
 
 _MERGE_HINT = re.compile(
-    r" (?:[a-z] [a-z] |point \d|(?:\d[^ ]*|a) (?:point|million|billion|trillion|quarters? |half |"
+    r" (?:[a-z] [a-z] |point \d|(?:\d[^ ]*|a) (?:point|million|billion|trillion|dozen|quarters? |half |"
     r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
 
 

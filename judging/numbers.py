@@ -33,7 +33,9 @@ import unicodedata
 
 __all__ = ["FIRST_CHARS", "FIRST_WORDS", "merge_number_tokens", "needs_merge", "read_number"]
 
-_LARGE = {"million": 10**6, "billion": 10**9, "trillion": 10**12}
+# scales that multiply the number before them ("2.5 million", "a dozen", "two dozen",
+# "half a dozen"; not "dozens", which counts nothing exactly)
+_LARGE = {"million": 10**6, "billion": 10**9, "trillion": 10**12, "dozen": 12}
 _FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25, "third": 1 / 3}
 # words whose presence (or two digit tokens in a row) may need a merge
 _GATE = frozenset({"and", "point", "half", "quarter", "quarters", "a", *_LARGE})
