@@ -137,44 +137,76 @@ SIGNED = [
 ]
 
 
-@pytest.mark.parametrize(("candidate", "answerline", "question", "correct"), SIGNED)
-def test_the_sign_of_a_number_decides(candidate: str, answerline: str, question: str,
-                                      correct: bool) -> None:
+DECADE_Q = "In which decade was this song released?"
+# decades with and without their century
+DECADES = [
+    pytest.param("the sixties", "1960s", DECADE_Q, True, id="words"),
+    pytest.param("nineteen sixties", "1960s", DECADE_Q, True, id="words-with-century"),
+    pytest.param("the nineteen-eighties", "the 1980s", DECADE_Q, True, id="hyphenated-with-century"),
+    pytest.param("the '60s", "1960s", DECADE_Q, True, id="apostrophe-digits"),
+    pytest.param("60s", "the 1960s", DECADE_Q, True, id="digits"),
+    pytest.param("1960s", "the sixties", DECADE_Q, True, id="century-added"),
+    pytest.param("sixties music", "1960s music", DECADE_Q, True, id="inside-a-name"),
+    pytest.param("the eighties", "1880s", DECADE_Q, True, id="other-century-from-the-question"),
+    pytest.param("the seventies", "1960s", DECADE_Q, False, id="other-decade"),
+    pytest.param("1970s", "1960s", DECADE_Q, False, id="other-decade-digits"),
+    pytest.param("the 1860s", "1960s", DECADE_Q, False, id="other-century"),
+    pytest.param("the eighteen sixties", "1960s", DECADE_Q, False, id="other-century-words"),
+    pytest.param("1965", "1960s", DECADE_Q, False, id="a-year-is-no-decade"),
+    pytest.param("60", "1960s", DECADE_Q, False, id="a-number-is-no-decade"),
+]
+
+
+# a number with its counter, in words or digits
+COUNTED = [
+    pytest.param("一千九百八十四年", "1984年", "", True, id="zh-year-words-for-digits"),
+    pytest.param("一九八四年", "1984年", "", True, id="zh-year-digit-by-digit"),
+    pytest.param("二〇〇八年", "2008年", "", True, id="zh-year-with-zero-sign"),
+    pytest.param("一千九百八十四年", "一九八四年", "", True, id="zh-two-readings"),
+    pytest.param("二〇〇七年", "2008年", "", False, id="zh-other-year"),
+    pytest.param("三月", "3月", "", True, id="zh-month"),
+    pytest.param("三月", "3日", "", False, id="zh-month-for-day"),
+    pytest.param("第三", "第3", "", True, id="zh-ordinal"),
+    pytest.param("第四", "第3", "", False, id="zh-other-ordinal"),
+    pytest.param("삼월", "3월", "", True, id="ko-month"),
+    pytest.param("삼일", "3월", "", False, id="ko-day-for-month"),
+    pytest.param("세번", "3 번", "", True, id="ko-counter-spacing"),
+    pytest.param("สามวัน", "3 เดือน", "", False, id="th-days-for-months"),
+    pytest.param("tiga bulan", "3 bulan", "", True, id="id-months"),
+    pytest.param("tiga hari", "3 bulan", "", False, id="id-days-for-months"),
+    pytest.param("ba ngày", "3 tháng", "", False, id="vi-days-for-months"),
+    pytest.param("ba tháng", "3 tháng", "", True, id="vi-months"),
+    # an answerline's number in words is read like a candidate's
+    pytest.param("101 Dalmatians", "One Hundred and One Dalmatians", "", True,
+                 id="en-worded-hundreds-in-the-answerline"),
+    pytest.param("102 Dalmatians", "One Hundred and One Dalmatians", "", False,
+                 id="en-other-number-than-the-answerline-words"),
+]
+
+
+# numbers said in groups
+GROUPED = [
+    pytest.param("Boeing seven forty-seven", "Boeing 747", "", True, id="plane"),
+    pytest.param("Fahrenheit four fifty-one", "Fahrenheit 451", "", True, id="title"),
+    pytest.param("three sixty-five", "365", "", True, id="days"),
+    pytest.param("Boeing seven thirty-seven", "Boeing 747", "", False, id="other-plane"),
+    pytest.param("four fifty-two", "451", "", False, id="other-number"),
+    pytest.param("Boeing seven forty-seven max", "Boeing 747", "", False, id="more-words"),
+]
+
+
+@pytest.mark.parametrize(("candidate", "answerline", "question", "correct"),
+                         SIGNED + DECADES + COUNTED + GROUPED)
+def test_number_families_are_judged(candidate: str, answerline: str, question: str,
+                                    correct: bool) -> None:
+    """Signed numbers, decades, counters and numbers said in groups (issue 13,
+    numbers): the right reading is accepted (in a sentence perhaps in the grey zone),
+    the trap rejected as settled, well under the grey zone."""
     from judging.equivalence import judge
 
     v = judge(candidate, answerline, question=question)
     assert v.correct is correct, v.explanation
-    if not correct:
-        assert v.score < 0.3, v  # a number mismatch, not a grey case
-
-
-# (candidate, answerline, correct) after "In which decade was this song released?"
-DECADES = [
-    pytest.param("the sixties", "1960s", True, id="words"),
-    pytest.param("nineteen sixties", "1960s", True, id="words-with-century"),
-    pytest.param("the nineteen-eighties", "the 1980s", True, id="hyphenated-with-century"),
-    pytest.param("the '60s", "1960s", True, id="apostrophe-digits"),
-    pytest.param("60s", "the 1960s", True, id="digits"),
-    pytest.param("1960s", "the sixties", True, id="century-added"),
-    pytest.param("sixties music", "1960s music", True, id="inside-a-name"),
-    pytest.param("the eighties", "1880s", True, id="other-century-from-the-question"),
-    pytest.param("the seventies", "1960s", False, id="other-decade"),
-    pytest.param("1970s", "1960s", False, id="other-decade-digits"),
-    pytest.param("the 1860s", "1960s", False, id="other-century"),
-    pytest.param("the eighteen sixties", "1960s", False, id="other-century-words"),
-    pytest.param("1965", "1960s", False, id="a-year-is-no-decade"),
-    pytest.param("60", "1960s", False, id="a-number-is-no-decade"),
-]
-
-
-@pytest.mark.parametrize(("candidate", "answerline", "correct"), DECADES)
-def test_decades_with_and_without_their_century(candidate: str, answerline: str,
-                                                correct: bool) -> None:
-    from judging.equivalence import judge
-
-    v = judge(candidate, answerline, question="In which decade was this song released?")
-    assert v.correct is correct, v.explanation
-    assert v.score >= 0.9 if correct else v.score < 0.3
+    assert v.score > 0.5 if correct else v.score < 0.3
 
 
 def test_decade_words_read_as_digits() -> None:
@@ -185,60 +217,3 @@ def test_decade_words_read_as_digits() -> None:
     assert decades(tokens("eighteen nineties")) == ("1890s",)
     assert decades(tokens("5 sixties")) == ("5", "60s")  # not a century: two words
     assert decades(("no", "decade")) == ("no", "decade")
-
-
-# (candidate, answerline, correct): a number with its counter, in words or digits
-COUNTED = [
-    pytest.param("一千九百八十四年", "1984年", True, id="zh-year-words-for-digits"),
-    pytest.param("一九八四年", "1984年", True, id="zh-year-digit-by-digit"),
-    pytest.param("二〇〇八年", "2008年", True, id="zh-year-with-zero-sign"),
-    pytest.param("一千九百八十四年", "一九八四年", True, id="zh-two-readings"),
-    pytest.param("二〇〇七年", "2008年", False, id="zh-other-year"),
-    pytest.param("三月", "3月", True, id="zh-month"),
-    pytest.param("三月", "3日", False, id="zh-month-for-day"),
-    pytest.param("第三", "第3", True, id="zh-ordinal"),
-    pytest.param("第四", "第3", False, id="zh-other-ordinal"),
-    pytest.param("삼월", "3월", True, id="ko-month"),
-    pytest.param("삼일", "3월", False, id="ko-day-for-month"),
-    pytest.param("세번", "3 번", True, id="ko-counter-spacing"),
-    pytest.param("สามวัน", "3 เดือน", False, id="th-days-for-months"),
-    pytest.param("tiga bulan", "3 bulan", True, id="id-months"),
-    pytest.param("tiga hari", "3 bulan", False, id="id-days-for-months"),
-    pytest.param("ba ngày", "3 tháng", False, id="vi-days-for-months"),
-    pytest.param("ba tháng", "3 tháng", True, id="vi-months"),
-    # an answerline's number in words is read like a candidate's
-    pytest.param("101 Dalmatians", "One Hundred and One Dalmatians", True,
-                 id="en-worded-hundreds-in-the-answerline"),
-    pytest.param("102 Dalmatians", "One Hundred and One Dalmatians", False,
-                 id="en-other-number-than-the-answerline-words"),
-]
-
-
-@pytest.mark.parametrize(("candidate", "answerline", "correct"), COUNTED)
-def test_numbers_with_their_counters(candidate: str, answerline: str, correct: bool) -> None:
-    from judging.equivalence import judge
-
-    v = judge(candidate, answerline)
-    assert v.correct is correct, v.explanation
-    assert v.score >= 0.9 if correct else v.score < 0.3
-
-
-# (candidate, answerline, correct): numbers said in groups
-GROUPED = [
-    pytest.param("Boeing seven forty-seven", "Boeing 747", True, id="plane"),
-    pytest.param("Fahrenheit four fifty-one", "Fahrenheit 451", True, id="title"),
-    pytest.param("three sixty-five", "365", True, id="days"),
-    pytest.param("Boeing seven thirty-seven", "Boeing 747", False, id="other-plane"),
-    pytest.param("four fifty-two", "451", False, id="other-number"),
-    pytest.param("Boeing seven forty-seven max", "Boeing 747", False, id="more-words"),
-]
-
-
-@pytest.mark.parametrize(("candidate", "answerline", "correct"), GROUPED)
-def test_numbers_said_in_groups(candidate: str, answerline: str, correct: bool) -> None:
-    from judging.equivalence import judge
-
-    v = judge(candidate, answerline)
-    assert v.correct is correct, v.explanation
-    if not correct:
-        assert v.score < 0.9
