@@ -193,7 +193,7 @@ _DECADE = re.compile(r"(?:1\d|20)?\d0s")
 
 
 def decade(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
-    """Rule 7c: correct when the short answer is an acceptable answer with its decade
+    """Rule 9a: correct when the short answer is an acceptable answer with its decade
     written without the century ("the sixties", "'60s" for "1960s", "60s music" for
     "1960s music") or with it for one without: the same decade, the century being the
     question's. Another decade shares no word, and the other rules reject it."""
