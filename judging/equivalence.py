@@ -62,10 +62,13 @@ from judging.normalize import (
 from judging.numbers import FIRST_CHARS, FIRST_WORDS, UNIT_WORDS, merge_number_tokens
 from judging.scripts import _batchim, strip_korean
 from judging.short_rules import (
+    MONEY_AFTER,
+    MONEY_BEFORE,
     Decision,
     acronym,
     built_on,
     confusable,
+    currency_word,
     decade,
     hangul_spacing,
     kind_change,
@@ -1096,6 +1099,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         found = script_rules(core_norm or full_norm, accept, prompts, rejects)
         if found is None and short:
             found = hangul_spacing(core_norm, accept)
+        if short and (found is None or not found[1]) and (
+                core_norm.endswith(MONEY_AFTER) or core_norm.startswith(MONEY_BEFORE)):
+            money = currency_word(core_norm, accept)  # 원화 for 원, เงินบาท for บาท
+            if money is not None:
+                found = money
         if found is not None:
             if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES
                     and (core_norm or full_norm)[:1] in FIRST_CHARS):

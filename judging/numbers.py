@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["FIRST_CHARS", "FIRST_WORDS", "UNITS", "UNIT_WORDS", "merge_number_tokens",
-           "needs_merge", "read_number"]
+__all__ = ["DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "UNITS", "UNIT_WORDS",
+           "merge_number_tokens", "needs_merge", "read_decimal", "read_number"]
 
 # scales that multiply the number before them ("2.5 million", "a dozen", "two dozen",
 # "half a dozen"; not "dozens", which counts nothing exactly)
@@ -449,6 +449,38 @@ def read_number(text: str) -> int | None:
                 return value
     return None
 
+
+# The word for the decimal point (folded): vi phẩy / chấm, id/ms koma / titik, ko 점 (as a
+# word), zh/ja 点 / 點, th จุด (glued).
+DECIMAL_MARKS = (" phay ", " cham ", " koma ", " titik ", " 점 ", "点", "點", "จุด")
+
+
+def read_decimal(text: str) -> str | None:
+    """A decimal said in number words of zh/ja/ko/th/vi/id, written with a point
+    (``"3.14"``), or ``None``: ``ba phẩy mười bốn`` (the digits after the point read as
+    a number, as Vietnamese says them) and ``ba phẩy một bốn``, ``tiga koma satu empat``,
+    ``三点一四``, ``삼 점 일사``, ``สามจุดหนึ่งสี่``. ``text`` is normalized (folded, lower
+    case); the part after the point is read digit by digit when every word (or, in a
+    script without spaces, every character) is one digit, as a whole number otherwise
+    (not when a counter or unit follows it: that is left to the other rules)."""
+    for mark in DECIMAL_MARKS:
+        if mark not in text:
+            continue
+        whole, _sep, frac = text.partition(mark)
+        whole, frac = whole.strip(), frac.strip()
+        if not whole or not frac:
+            return None
+        value = int(whole) if whole.isdecimal() and whole.isascii() else read_number(whole)
+        if value is None:
+            return None
+        units = frac.split() if mark.startswith(" ") else list(frac.replace(" ", ""))
+        digits = [read_number(u) for u in units]
+        if all(d is not None and 0 <= d <= 9 for d in digits):
+            return f"{value}." + "".join(map(str, digits))
+        # (a counter or unit after the decimal is not read: "三点一四米" is no "3.14")
+        rest = read_number(frac) if _strip(frac) == frac else None
+        return None if rest is None else f"{value}.{rest}"
+    return None
 
 # ------------------------------------------------------------------------- units
 

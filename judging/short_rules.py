@@ -27,13 +27,21 @@ from judging.entities import (
     substitution,
 )
 from judging.normalize import _DEMONYMS, strip_articles, tokens
-from judging.numbers import FIRST_CHARS, FIRST_WORDS, UNITS, read_number
+from judging.numbers import (
+    DECIMAL_MARKS,
+    FIRST_CHARS,
+    FIRST_WORDS,
+    UNITS,
+    read_decimal,
+    read_number,
+)
 from judging.scripts import HANGUL, NOSPACE, find_in_run, whole_number
 
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
 
-__all__ = ["Decision", "built_on", "comma_head", "confusable", "decade", "hyphen_words",
+__all__ = ["MONEY_AFTER", "MONEY_BEFORE", "Decision", "built_on", "comma_head", "confusable",
+           "currency_word", "decade", "hyphen_words",
            "may_be_number", "number_words", "other_unit", "prefix_word", "proper_words",
            "read_number_cached", "script_rules"]
 
@@ -373,6 +381,10 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
         if value is None and qtok:
             value = _number_and_unit(core_norm, qtok)
         if value is None:
+            if numeric and any(m in core_norm for m in DECIMAL_MARKS):
+                decimal = _decimal_words(core_norm, numeric)
+                if decimal is not None:
+                    return decimal
             return _phrase_number(core_norm, accept, numeric) if numeric else None
         for a in numeric:
             if str(value) in a.nums and not _other_counter(core_norm, a.norm):
@@ -429,6 +441,51 @@ def other_unit(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | No
     mine = " ".join(t for t in core if t in UNITS)
     return _decide("number", False, other.alt.text,
                    f"says '{mine}' where '{other.alt.text}' has '{theirs}': another unit")
+
+
+# generic words said with a currency's name: Thai เงิน ("money") before it (เงินบาท,
+# เงินเยน), Korean 화 (貨) after it (원화, 엔화, 달러화)
+MONEY_BEFORE = unicodedata.normalize("NFKC", "เงิน")
+MONEY_AFTER = "화"
+
+
+def currency_word(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Correct when the short answer is a currency an acceptable answer names
+    (:data:`judging.numbers.UNITS`) with the generic word for money before or after it
+    (``เงินบาท`` for ``บาท``, ``원화`` for ``원``, ``엔화`` for ``yen``); ``None`` otherwise
+    (``เงินเดือน``, "salary", is no currency)."""
+    text = core_norm.replace(" ", "")
+    if text.startswith(MONEY_BEFORE):
+        name = text[len(MONEY_BEFORE):]
+    elif text.endswith(MONEY_AFTER):
+        name = text[:-len(MONEY_AFTER)]
+    else:
+        return None
+    unit = UNITS.get(name)
+    if unit is None or unit[0] != "money":
+        return None
+    for a in accept:
+        if UNITS.get(a.norm.replace(" ", "")) == unit:
+            return _decide("affix", True, a.alt.text,
+                           f"'{core_norm}' is the currency '{a.alt.text}' with the word for money")
+    return None
+
+
+def _decimal_words(core_norm: str, numeric: Sequence[_Alt]) -> Decision | None:
+    """Correct when the short answer is a decimal in number words (``ba phẩy mười bốn``,
+    ``三点一四``: :func:`judging.numbers.read_decimal`) and an acceptable answer is that
+    decimal, written with a point (``3.14``) or a decimal comma (``3,14``, which the
+    tokenizer splits into ``3 14``). ``None`` otherwise (another decimal is left to the
+    other rules)."""
+    decimal = read_decimal(core_norm)
+    if decimal is None:
+        return None
+    parts = tuple(decimal.split("."))
+    for a in numeric:
+        if decimal in a.nums or a.toks == parts:
+            return _decide("number-words", True, a.alt.text,
+                           f"'{core_norm}' reads as {decimal}, as in '{a.alt.text}'")
+    return None
 
 
 def _phrase_number(core_norm: str, accept: tuple[_Alt, ...], numeric: Sequence[_Alt]

@@ -23,17 +23,21 @@ each row is a case the judge got wrong before the fix, or a trap the fix must no
   ``日本の都道府県はいくつ…``);
 * Korean ``달`` and ``개월`` (and Japanese ``か月`` / ``ヶ月`` / ``个月``) count the same months;
 * hiragana and katakana write the same word (``フジサン`` for ``ふじさん``, ``きじ`` for ``キジ``);
+* decimals said in number words (``ba phẩy mười bốn`` and ``ba phẩy một bốn`` for ``3,14``,
+  ``tiga koma satu empat``, ``三点一四``, ``삼 점 일사``, ``สามจุดหนึ่งสี่`` for ``3.14``:
+  ``numbers.read_decimal``; a unit after the decimal is not read);
+* a currency said with the word for money (``원화`` for ``원``, ``เงินบาท`` for ``บาท``; ``เงินเดือน``,
+  "salary", is no ``เดือน``);
 * an ordinal with the question's noun is no given name (``the 13th`` for ``Thirteenth
   Amendment`` after "Which amendment …?"; ``Seven`` for ``Seven Samurai`` stays wrong).
 
 Left as they were (blind6 misses): ``Oz the Great and Powerful`` for ``The Wizard of Oz``
 (a title sharing one word, grey 0.77); ``조지 H. W. 부시`` for ``조지 W. 부시 [accept 부시]`` (the
-accepted surname licenses the name; grey 0.89, the same in English); ``원화`` for ``원`` and
-``เงินบาท`` for ``บาท`` (a currency's generic word: knowledge of which words are kinds);
-``แม่น้ำโขง ไม่ใช่ เจ้าพระยาครับ`` ("Mekong, no, Chao Phraya", also read "Mekong is not the
-Chao Phraya": ambiguous without the pauses); ``ba phẩy mười bốn`` for ``3,14`` (decimals
-outside English are not read); ``seratus juta`` for ``1.000 juta`` (``1.000`` reads as 1, the
-English decimal, not the Indonesian thousand).
+accepted surname licenses the name; grey 0.89, the same in English);
+``แม่น้ำโขง ไม่ใช่ เจ้าพระยาครับ`` ("Mekong, no, Chao Phraya", also read "Mekong is not the Chao
+Phraya": ambiguous without the pauses); ``seratus juta`` for ``1.000 juta`` (``1.000`` reads as
+1, the English decimal, not the Indonesian thousand: the tokenizer reads one chunk at a
+time and cannot see the ``juta`` after it).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ import pytest
 
 from judging.corrections import final_answer
 from judging.equivalence import judge
-from judging.numbers import read_number
+from judging.numbers import read_decimal, read_number
 from judging.scripts import find_in_run
 
 JAYA = "Puncak Jaya [accept Piramida Carstensz]"
@@ -123,6 +127,23 @@ CASES = [
     pytest.param("きじ", "キジ [accept 雉]", "", True, id="ja-hiragana-for-katakana"),
     pytest.param("カラス", "キジ [accept 雉]", "", False, id="ja-other-word-in-kana"),
     pytest.param("ボーリング", "ボウリング", "", False, id="ja-long-vowel-stays-another-word"),
+    # decimals in number words
+    pytest.param("ba phẩy mười bốn", "3,14", "", True, id="vi-decimal-fraction-as-number"),
+    pytest.param("ba phẩy một bốn", "3,14", "", True, id="vi-decimal-digit-by-digit"),
+    pytest.param("ba phẩy mười lăm", "3,14", "", False, id="vi-other-decimal"),
+    pytest.param("tiga koma satu empat", "3.14", "", True, id="id-decimal"),
+    pytest.param("dua koma lima", "2,5", "", True, id="id-decimal-comma"),
+    pytest.param("三点一四", "3.14", "", True, id="zh-decimal"),
+    pytest.param("三点一五", "3.14", "", False, id="zh-other-decimal"),
+    pytest.param("삼 점 일사", "3.14", "", True, id="ko-decimal"),
+    pytest.param("สามจุดหนึ่งสี่", "3.14", "", True, id="th-decimal"),
+    # a currency with the word for money
+    pytest.param("원화", "원", "", True, id="ko-won-hwa"),
+    pytest.param("엔화", "원", "", False, id="ko-yen-hwa-for-won"),
+    pytest.param("เงินบาท", "บาท", "", True, id="th-ngoen-baht"),
+    pytest.param("เงินเยน", "บาท", "", False, id="th-ngoen-yen-for-baht"),
+    pytest.param("เงินเดือน", "เดือน", "", False, id="th-salary-is-no-month"),
+    pytest.param("영화", "영", "", False, id="ko-film-is-no-currency"),
     # an ordinal is no given name
     pytest.param("the 13th", "Thirteenth Amendment [accept 13th Amendment]", AMEND_Q, True,
                  id="en-ordinal-with-question-noun"),
@@ -159,6 +180,20 @@ def test_eh_corrections(text: str, tail: str | None) -> None:
 ])
 def test_number_words(text: str, value: int) -> None:
     assert read_number(text) == value
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("ba phay muoi bon", "3.14"),
+    ("ba cham mot bon", "3.14"),
+    ("tiga koma satu empat", "3.14"),
+    ("三点零五", "3.05"),
+    ("삼 점 일사", "3.14"),
+    ("三点一四米", None),  # (a unit after the decimal is not read)
+    ("ba phay", None),
+    ("ba muoi", None),
+])
+def test_read_decimal(text: str, value: str | None) -> None:
+    assert read_decimal(text) == value
 
 
 @pytest.mark.parametrize(("answer", "candidate", "kind"), [
