@@ -29,7 +29,7 @@ GATE = frozenset({
     "no", "nope", "wait", "actually", "mean", "meant", "rather", "sorry", "oops", "mistake",
     "bad",
     "scratch", "make", "let", "correction", "but", "khong", "nham", "eh", "bukan", "salah",
-    "ralat", "maksud", "maksudnya", "maaf", "melainkan", "tapi", "tetapi", "ibig",
+    "ralat", "maksud", "maksudnya", "maaf", "melainkan", "tapi", "tetapi", "ibig", "silap",
     "hindi", "ma",
 })
 
@@ -48,6 +48,10 @@ _ALONE = (
     r"no,?\s*sorry|sorry,?\s*no|my\s+mistake|my\s+bad|"
     r"or\s+rather|scratch\s+that|make\s+that|let\s+me\s+correct\s+(?:that|myself)|"
     r"ý tôi là|y toi la|maksud saya|maksudnya|ibig kong sabihin|"
+    # id/ms "eh" with the word that says the slip ("Semeru, eh bukan, Puncak Jaya",
+    # "Puncak Jaya, eh salah, Rinjani", ms "eh silap", "eh tak"): the pair needs no
+    # punctuation between its words
+    r"\beh,?\s+(?:bukan|salah|silap|sori|maaf|ralat|tak|tidak)\b|"
     r"不对|不對|哦不|我是说|我是說|不不|更正|应该是|應該是|"
     r"じゃなくて|ではなくて|じゃなく|ではなく|間違えた|訂正|"
     r"ไม่สิ|เอ๊ย|เอ้ย|หมายถึง|ขอโทษ"

@@ -59,19 +59,23 @@ from judging.normalize import (
     tokens,
     tokens_many,
 )
-from judging.numbers import merge_number_tokens
-from judging.scripts import strip_korean
+from judging.numbers import FIRST_CHARS, FIRST_WORDS, UNIT_WORDS, merge_number_tokens
+from judging.scripts import _batchim, strip_korean
 from judging.short_rules import (
+    MONEY_AFTER,
+    MONEY_BEFORE,
     Decision,
     acronym,
     built_on,
     confusable,
+    currency_word,
     decade,
     hangul_spacing,
     kind_change,
     marks_conflict,
     may_be_number,
     number_words,
+    other_unit,
     prefix_word,
     proper_words,
     read_number_cached,
@@ -954,6 +958,26 @@ def _negated_inside(core: tuple[str, ...], accept: tuple[_Alt, ...], *,
     return next((a for a in accept if _names(a, after)), None)
 
 
+# script-rule rejections that number words may overturn (rule 3b before 7b)
+_NUMBER_OVERRIDES = frozenset({"other-word", "no-match"})
+
+
+def _korean_or(text: str, core: tuple[str, ...]) -> tuple[str, ...]:
+    """``core`` with ``또는`` ("or") after each word but the last that ``text`` says
+    with the particle (이)나 ("박찬욱이나 봉준호": "Park Chan-wook or Bong Joon-ho"),
+    which the normalizer takes off; ``core`` itself when the words do not line up."""
+    words = [w.strip(".,;:!?\"'()") for w in text.split()]
+    if len(words) != len(core):
+        return core
+    out: list[str] = []
+    for w, t in zip(words, core, strict=True):
+        out.append(t)
+        if len(w) >= 3 and w[-1] == "나" and not w.endswith("하나") and (
+                _batchim(w[-3]) if w[-2] == "이" else not _batchim(w[-2])):
+            out.append("또는")
+    return tuple(out) if len(out) > len(core) and out[-1] != "또는" else core
+
+
 def _hedge(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> str | None:
     """Two different answers joined by "or": return the wrong one, else None."""
     if not any(t in _HEDGE_SPLIT for t in core) or len(core) > 9:
@@ -1075,7 +1099,21 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         found = script_rules(core_norm or full_norm, accept, prompts, rejects)
         if found is None and short:
             found = hangul_spacing(core_norm, accept)
+        if short and (found is None or not found[1]) and (
+                core_norm.endswith(MONEY_AFTER) or core_norm.startswith(MONEY_BEFORE)):
+            money = currency_word(core_norm, accept)  # 원화 for 원, เงินบาท for บาท
+            if money is not None:
+                found = money
         if found is not None:
+            if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES
+                    and (core_norm or full_norm)[:1] in FIRST_CHARS):
+                # number words that another acceptable answer writes in digits, its
+                # counter or the question's unit aside ("十七" for "17音 [accept 十七音]"
+                # after "何音", "百分之七十" for "70%"): rule 7b decides
+                worded = number_words(core_norm or full_norm, info.nums, accept, numeric,
+                                      _question_tokens(question))
+                if worded is not None and worded[1]:
+                    found = worded
             return _decided(found)
 
     # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải
@@ -1122,6 +1160,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         if wrong is not None:
             return _result("hedge", False, None,
                            f"the answer hedges between a correct answer and '{wrong}'", _ZERO)
+    elif script and 2 <= len(core) <= 9 and "나 " in info.text:
+        # Korean "X(이)나 Y": "X or Y" (the normalizer took the particle off)
+        wrong = _hedge(_korean_or(info.text, core), accept)
+        if wrong is not None:
+            return _result("hedge", False, None,
+                           f"the answer hedges between a correct answer and '{wrong}'", _ZERO)
 
     cand_nums = info.nums
     qtok = _question_tokens(question)
@@ -1150,8 +1194,13 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                     return _result("installment", False, a.alt.text,
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", _ZERO)
-        if (numeric and not cand_nums and may_be_number(core[0])) or (
-                cand_nums and len(numeric) < len(accept)):
+        if (numeric and not cand_nums and (may_be_number(core[0]) or (len(core) >= 2 and (
+                not FIRST_WORDS.isdisjoint(core) or (
+                    "ke" in core_norm and any(t[:2] == "ke" for t in core)))))) or (
+                cand_nums and len(numeric) < len(accept)) or (
+                not numeric and not cand_nums and core[0] in FIRST_WORDS):
+            # (the second line: number words inside a phrase, "thế kỷ mười chín" for
+            # "thế kỷ 19", "sila keempat"; the last: against answers in number words)
             worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
             if worded is not None:
                 return _decided(worded)
@@ -1165,7 +1214,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             return _result("number", False, numeric[0].alt.text,
                            f"the numbers in the answer ({', '.join(sorted(cand_nums))}) "
                            f"differ from '{numeric[0].alt.text}'", _ZERO)
-    elif len(core) <= 12 and not cand_nums and may_be_number(core[0]):
+        if cand_nums and numeric and not UNIT_WORDS.isdisjoint(core):
+            # the same number in another unit: "100 miles" for "100 kilometers"
+            unit = other_unit(core, accept)
+            if unit is not None:
+                return _decided(unit)
+    elif numeric and len(core) <= 12 and not cand_nums and may_be_number(core[0]):
         # number words of a long reading ("một nghìn chín trăm bốn mươi lăm" is seven words)
         worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
         if worded is not None:
@@ -1211,7 +1265,10 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                    f"'{a.alt.text}'", _ZERO)
         for a in persons:
             if "," not in a.alt.text and core_norm == a.given and not any(
-                    b.norm == core_norm or b.surname == core_norm for b in accept):
+                    b.norm == core_norm or b.surname == core_norm for b in accept) and not (
+                    # a number and the question's noun: "13th" for "Thirteenth Amendment"
+                    # after "Which amendment ...?" (no given name)
+                    core_norm.isdecimal() and qtok.issuperset(a.toks[1:])):
                 return _result("given-name", False, a.alt.text,
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", _ZERO)
 

@@ -31,7 +31,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["FIRST_CHARS", "FIRST_WORDS", "merge_number_tokens", "needs_merge", "read_number"]
+__all__ = ["DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "UNITS", "UNIT_WORDS",
+           "merge_number_tokens", "needs_merge", "read_decimal", "read_number"]
 
 # scales that multiply the number before them ("2.5 million", "a dozen", "two dozen",
 # "half a dozen"; not "dozens", which counts nothing exactly)
@@ -276,10 +277,10 @@ _ID: _Lex = {
                  "lima": 5, "enam": 6, "tujuh": 7, "delapan": 8, "lapan": 8, "sembilan": 9}),
     **_lex("m", {"puluh": 10, "ratus": 100}),
     **_lex("M", {"ribu": 1000, "juta": 10**6, "miliar": 10**9, "bilion": 10**9}),
-    **_lex("a", {"sepuluh": 10, "sebelas": 11, "seratus": 100}),
+    # (seribu in the section: "seribu juta" is 10**9, "seribu sembilan ratus" 1900)
+    **_lex("a", {"sepuluh": 10, "sebelas": 11, "seratus": 100, "seribu": 1000}),
     # "dua belas" = 12: "belas" adds ten to the digit before it
     "belas": ("b", 10),
-    "seribu": ("A", 1000),
     "sejuta": ("A", 10**6),
 }
 _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
@@ -309,6 +310,12 @@ _SUFFIXES = tuple(sorted({
     # th
     "คน", "ครั้ง", "ปี", "ตัว", "อัน", "วัน", "เดือน", "ค่ะ", "ครับ", "คะ", "นะ",
     "ชั่วโมง", "บาท", "เปอร์เซ็นต์",
+    # units of measure (zh, ja, ko, th): 8848米 is 八千八百四十八米, not 8848英尺
+    "米", "公里", "千米", "厘米", "公分", "英里", "英尺", "英寸", "公斤", "千克", "克", "吨", "磅",
+    "秒", "分钟", "メートル", "キロメートル", "センチ", "センチメートル", "マイル", "フィート",
+    "インチ", "キログラム", "グラム", "トン", "ポンド", "미터", "킬로미터", "센티미터", "마일", "피트",
+    "인치", "킬로그램", "그램", "톤", "파운드", "초", "เมตร", "กิโลเมตร", "เซนติเมตร", "ไมล์", "ฟุต",
+    "กิโลกรัม", "กรัม", "ตัน", "ปอนด์", "วินาที", "นาที",
     # vi / id (folded, spaced)
     " lan", " nguoi", " cai", " kali", " orang", " buah", " tahun",
     " gio", " thang", " ngay", " tuoi", " phan tram", " dong", " jam", " bulan", " hari",
@@ -441,3 +448,96 @@ def read_number(text: str) -> int | None:
             if value is not None:
                 return value
     return None
+
+
+# The word for the decimal point (folded): vi phẩy / chấm, id/ms koma / titik, ko 점 (as a
+# word), zh/ja 点 / 點, th จุด (glued).
+DECIMAL_MARKS = (" phay ", " cham ", " koma ", " titik ", " 점 ", "点", "點", "จุด")
+
+
+def read_decimal(text: str) -> str | None:
+    """A decimal said in number words of zh/ja/ko/th/vi/id, written with a point
+    (``"3.14"``), or ``None``: ``ba phẩy mười bốn`` (the digits after the point read as
+    a number, as Vietnamese says them) and ``ba phẩy một bốn``, ``tiga koma satu empat``,
+    ``三点一四``, ``삼 점 일사``, ``สามจุดหนึ่งสี่``. ``text`` is normalized (folded, lower
+    case); the part after the point is read digit by digit when every word (or, in a
+    script without spaces, every character) is one digit, as a whole number otherwise
+    (not when a counter or unit follows it: that is left to the other rules)."""
+    for mark in DECIMAL_MARKS:
+        if mark not in text:
+            continue
+        whole, _sep, frac = text.partition(mark)
+        whole, frac = whole.strip(), frac.strip()
+        if not whole or not frac:
+            return None
+        value = int(whole) if whole.isdecimal() and whole.isascii() else read_number(whole)
+        if value is None:
+            return None
+        units = frac.split() if mark.startswith(" ") else list(frac.replace(" ", ""))
+        digits = [read_number(u) for u in units]
+        if all(d is not None and 0 <= d <= 9 for d in digits):
+            return f"{value}." + "".join(map(str, digits))
+        # (a counter or unit after the decimal is not read: "三点一四米" is no "3.14")
+        rest = read_number(frac) if _strip(frac) == frac else None
+        return None if rest is None else f"{value}.{rest}"
+    return None
+
+# ------------------------------------------------------------------------- units
+
+def _units(kind: str, groups: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, str]]:
+    return {unicodedata.normalize("NFKC", w): (kind, unit)
+            for unit, words in groups.items() for w in words}
+
+
+# Units of measure and currencies, as normalized tokens (lower case, marks folded),
+# by kind: the judge reads "100 miles" for "100 kilometers" as another answer (the
+# same number in another unit of the same kind). Words that are also ordinary words
+# or several units (kilo, pound, 度, 일, nam, won, 동) are left out.
+UNITS: dict[str, tuple[str, str]] = {
+    **_units("length", {
+        "m": ("meter", "meters", "metre", "metres", "미터", "米", "メートル", "เมตร", "met"),
+        "km": ("kilometer", "kilometers", "kilometre", "kilometres", "km", "킬로미터", "公里",
+               "千米", "キロメートル", "กิโลเมตร", "kilomet"),
+        "cm": ("centimeter", "centimeters", "centimetre", "centimetres", "cm", "센티미터",
+               "厘米", "公分", "センチメートル", "センチ", "เซนติเมตร", "sentimeter", "xentimet"),
+        "mi": ("mile", "miles", "마일", "英里", "マイル", "ไมล์", "mil"),
+        "ft": ("foot", "feet", "ft", "피트", "英尺", "フィート", "ฟุต", "kaki"),
+        "in": ("inch", "inches", "인치", "英寸", "インチ", "inci"),
+        "yd": ("yard", "yards", "야드", "码", "ヤード", "หลา"),
+    }),
+    **_units("mass", {
+        "kg": ("kilogram", "kilograms", "kilogramme", "kilogrammes", "kg", "킬로그램", "公斤",
+               "千克", "キログラム", "กิโลกรัม", "kilogam"),
+        "g": ("gram", "grams", "gramme", "grammes", "그램", "克", "グラム", "กรัม", "gam"),
+        "lb": ("lb", "lbs", "파운드", "磅", "ポンド", "ปอนด์", "pon"),
+        "t": ("ton", "tons", "tonne", "tonnes", "톤", "吨", "噸", "トン", "ตัน"),
+        "oz": ("ounce", "ounces", "온스", "盎司", "オンス", "ออนซ์"),
+    }),
+    **_units("temperature", {
+        "c": ("celsius", "centigrade", "섭씨", "摄氏", "セ氏", "摂氏", "เซลเซียส"),
+        "f": ("fahrenheit", "화씨", "华氏", "カ氏", "華氏", "ฟาเรนไฮต์"),
+        "k": ("kelvin", "kelvins", "켈빈", "开尔文", "ケルビン", "เคลวิน"),
+    }),
+    **_units("time", {
+        "s": ("second", "seconds", "초", "秒", "วินาที", "giay", "detik"),
+        "min": ("minute", "minutes", "분", "分钟", "分間", "นาที", "phut", "menit"),
+        "h": ("hour", "hours", "시간", "小时", "時間", "ชั่วโมง", "gio", "jam"),
+        "d": ("day", "days", "วัน", "ngay", "hari"),
+        "wk": ("week", "weeks", "주일", "星期", "週間", "สัปดาห์", "tuan", "minggu"),
+        "mo": ("month", "months", "개월", "个月", "か月", "ヶ月", "เดือน", "thang", "bulan"),
+        "yr": ("year", "years", "ปี", "tahun"),
+    }),
+    **_units("money", {
+        "usd": ("dollar", "dollars", "usd", "달러", "美元", "ドル", "ดอลลาร์", "dolar"),
+        "eur": ("euro", "euros", "유로", "欧元", "ユーロ", "ยูโร"),
+        "jpy": ("yen", "엔", "日元", "円", "เยน"),
+        "cny": ("yuan", "renminbi", "rmb", "위안", "人民币", "人民元", "หยวน"),
+        "krw": ("원", "韩元", "ウォン", "วอน"),
+        "thb": ("baht", "바트", "泰铢", "バーツ", "บาท"),
+        "idr": ("rupiah", "루피아", "印尼盾", "ルピア", "รูเปียห์"),
+        "myr": ("ringgit", "링깃", "令吉", "リンギット", "ริงกิต"),
+        "vnd": ("dong", "越南盾", "ドン", "ดอง"),
+        "inr": ("rupee", "rupees", "루피", "卢比", "ルピー", "รูปี"),
+    }),
+}
+UNIT_WORDS = frozenset(UNITS)

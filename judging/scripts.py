@@ -203,7 +203,7 @@ _BEFORE = _folded(_BEFORE)
 NEGATION_BEFORE = _folded(NEGATION_BEFORE)
 NEGATION_AFTER = _folded(NEGATION_AFTER)
 
-MatchKind = str  # "exact", "found", "negated", "embedded", "shares", "none"
+MatchKind = str  # "exact", "found", "negated", "hedged", "embedded", "shares", "none"
 
 
 def _ok_after(rest: str, suffix_ok: bool = True) -> bool:
@@ -235,6 +235,20 @@ def _not_the_other(rest: str) -> bool:
             tail = rest[len(neg):]
             return bool(tail) and tail[0].isalnum() and not tail.startswith(_AFTER)
     return False
+
+
+# what か starts when it is no "or" before another answer: a guess (かな, かも, かと思う,
+# かしら, かね), or the end of a question
+_KA_TAGS = _folded(("かな", "かも", "かと", "かしら", "かね", "かい", "かなあ", "かなぁ"))
+
+
+def _or_another(rest: str) -> bool:
+    """Is ``rest`` (after a match) the particle か ("or") followed by another answer
+    (``宮崎駿か高畑勲``, ``宮崎駿か、高畑勲``), not a guess (``宮崎駿かな``, ``宮崎駿かも``)?"""
+    if rest.startswith(_KA_TAGS):
+        return False
+    tail = rest[1:].lstrip("、，, ")
+    return bool(tail) and tail[0].isalnum()
 
 
 def _ok_before(head: str) -> bool:
@@ -285,6 +299,8 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
     * ``"found"``: inside the candidate with a boundary on both sides
       (``答案是东京`` has ``东京``);
     * ``"negated"``: found, with a negation before or after it (``不是东京``);
+    * ``"hedged"``: found, followed by the Japanese "or" and another answer
+      (``宮崎駿か高畑勲``);
     * ``"embedded"``: only inside another word (``京都`` in ``東京都``, ``北京`` in
       ``北京大学``);
     * ``"shares"``: not there, but sharing characters (``東京`` vs ``京都``);
@@ -315,6 +331,9 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
             elif _ok_before(head) and _ok_after(rest):
                 if head.endswith(NEGATION_BEFORE) or rest.startswith(NEGATION_AFTER):
                     best = "negated"
+                elif rest[:1] == "か" and _or_another(rest) and find_in_run(
+                        answer, rest[1:]) not in ("exact", "found"):
+                    best = "hedged"  # 宮崎駿か高畑勲: "Miyazaki or Takahata"
                 else:
                     return "found"
             elif best == "none":

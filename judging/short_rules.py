@@ -27,14 +27,22 @@ from judging.entities import (
     substitution,
 )
 from judging.normalize import _DEMONYMS, strip_articles, tokens
-from judging.numbers import FIRST_CHARS, FIRST_WORDS, read_number
+from judging.numbers import (
+    DECIMAL_MARKS,
+    FIRST_CHARS,
+    FIRST_WORDS,
+    UNITS,
+    read_decimal,
+    read_number,
+)
 from judging.scripts import HANGUL, NOSPACE, find_in_run, whole_number
 
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
 
-__all__ = ["Decision", "built_on", "comma_head", "confusable", "decade", "hyphen_words",
-           "may_be_number", "number_words", "prefix_word", "proper_words",
+__all__ = ["MONEY_AFTER", "MONEY_BEFORE", "Decision", "built_on", "comma_head", "confusable",
+           "currency_word", "decade", "hyphen_words",
+           "may_be_number", "number_words", "other_unit", "prefix_word", "proper_words",
            "read_number_cached", "script_rules"]
 
 # (rule, correct, matched answerline text, detail, prompt)
@@ -350,7 +358,9 @@ def _number_and_unit(core_norm: str, qtok: frozenset[str]) -> int | None:
         return None
     for k in range(len(core_norm) - 1, 0, -1):
         unit = core_norm[k:]
-        if any(q.endswith(unit) for q in qtok):
+        # (a unit of two characters or more may stand anywhere in a question word:
+        # 都道府県 in 日本の都道府県はいくつありますか)
+        if any(q.endswith(unit) or (len(unit) >= 2 and unit in q) for q in qtok):
             value = read_number_cached(core_norm[:k])
             if value is not None:
                 return value
@@ -364,20 +374,36 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
     digits against an answer in such words. Wrong when the values differ and every
     acceptable answer is a number. ``qtok``: the question's words, whose unit may
     follow the number ("tiga sisi" for "Berapa sisi segitiga?")."""
-    if numeric and not cand_nums:
+    if not cand_nums:
+        if not numeric and core_norm.split(" ", 1)[0] not in FIRST_WORDS:
+            return None
         value = read_number_cached(core_norm)
         if value is None and qtok:
             value = _number_and_unit(core_norm, qtok)
         if value is None:
-            return None
+            if numeric and any(m in core_norm for m in DECIMAL_MARKS):
+                decimal = _decimal_words(core_norm, numeric)
+                if decimal is not None:
+                    return decimal
+            return _phrase_number(core_norm, accept, numeric) if numeric else None
         for a in numeric:
             if str(value) in a.nums and not _other_counter(core_norm, a.norm):
                 return _decide("number-words", True, a.alt.text,
                                f"'{core_norm}' reads as {value}, as in '{a.alt.text}'")
-        if len(numeric) == len(accept):
-            return _decide("number", False, numeric[0].alt.text,
-                           f"'{core_norm}' reads as {value}, not '{numeric[0].alt.text}'",
-                           )
+        # acceptable answers in number words ("13 [accept tiga belas]", "tiga belas"):
+        # numbers too, so another number contradicts them
+        # (only next to numeric answers that are numbers alone: "1.000 juta" reads as
+        # "1 juta", so its [accept seribu juta] is no evidence against "seribu")
+        worded = [] if len(numeric) == len(accept) or any(
+            len(a.nums) != len(a.toks) for a in numeric) else [
+            (a, read_number_cached(a.norm)) for a in accept if not a.nums]
+        for a, v in worded:
+            if v == value and not _other_counter(core_norm, a.norm):
+                return _decide("number-words", True, a.alt.text,
+                               f"'{core_norm}' reads as {value}, as '{a.alt.text}' does")
+        if len(numeric) == len(accept) or (worded and all(v is not None for _a, v in worded)):
+            first = (numeric or accept)[0].alt.text
+            return _decide("number", False, first, f"'{core_norm}' reads as {value}, not '{first}'")
         return None
     if cand_nums and len(numeric) < len(accept) and len(cand_nums) == 1:
         for a in accept:
@@ -392,6 +418,111 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
 read_number_cached = lru_cache(maxsize=16384)(read_number)
 
 
+def other_unit(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Wrong when the short answer gives an acceptable answer's number in another unit
+    of the same kind ("100 miles" for "100 kilometers", "132 kaki" for "132 meter",
+    "42.195마일" for "42.195킬로미터"; :data:`judging.numbers.UNITS`): every acceptable
+    answer with a unit whose numbers the answer gives says another unit, and none says
+    the answer's. An answer without a unit (``[accept 100]``) says nothing of the unit."""
+    said = {UNITS[t] for t in core if t in UNITS}
+    kinds = {k for k, _u in said}
+    other = None
+    for a in accept:
+        units = {UNITS[t] for t in a.toks if t in UNITS}
+        if not units or not a.nums:
+            continue
+        if units & said:
+            return None
+        if other is None and {k for k, _u in units} & kinds:
+            other = a
+    if other is None:
+        return None
+    theirs = " ".join(t for t in other.toks if t in UNITS)
+    mine = " ".join(t for t in core if t in UNITS)
+    return _decide("number", False, other.alt.text,
+                   f"says '{mine}' where '{other.alt.text}' has '{theirs}': another unit")
+
+
+# generic words said with a currency's name: Thai เงิน ("money") before it (เงินบาท,
+# เงินเยน), Korean 화 (貨) after it (원화, 엔화, 달러화)
+MONEY_BEFORE = unicodedata.normalize("NFKC", "เงิน")
+MONEY_AFTER = "화"
+
+
+def currency_word(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Correct when the short answer is a currency an acceptable answer names
+    (:data:`judging.numbers.UNITS`) with the generic word for money before or after it
+    (``เงินบาท`` for ``บาท``, ``원화`` for ``원``, ``엔화`` for ``yen``); ``None`` otherwise
+    (``เงินเดือน``, "salary", is no currency)."""
+    text = core_norm.replace(" ", "")
+    if text.startswith(MONEY_BEFORE):
+        name = text[len(MONEY_BEFORE):]
+    elif text.endswith(MONEY_AFTER):
+        name = text[:-len(MONEY_AFTER)]
+    else:
+        return None
+    unit = UNITS.get(name)
+    if unit is None or unit[0] != "money":
+        return None
+    for a in accept:
+        if UNITS.get(a.norm.replace(" ", "")) == unit:
+            return _decide("affix", True, a.alt.text,
+                           f"'{core_norm}' is the currency '{a.alt.text}' with the word for money")
+    return None
+
+
+def _decimal_words(core_norm: str, numeric: Sequence[_Alt]) -> Decision | None:
+    """Correct when the short answer is a decimal in number words (``ba phẩy mười bốn``,
+    ``三点一四``: :func:`judging.numbers.read_decimal`) and an acceptable answer is that
+    decimal, written with a point (``3.14``) or a decimal comma (``3,14``, which the
+    tokenizer splits into ``3 14``). ``None`` otherwise (another decimal is left to the
+    other rules)."""
+    decimal = read_decimal(core_norm)
+    if decimal is None:
+        return None
+    parts = tuple(decimal.split("."))
+    for a in numeric:
+        if decimal in a.nums or a.toks == parts:
+            return _decide("number-words", True, a.alt.text,
+                           f"'{core_norm}' reads as {decimal}, as in '{a.alt.text}'")
+    return None
+
+
+def _phrase_number(core_norm: str, accept: tuple[_Alt, ...], numeric: Sequence[_Alt]
+                   ) -> Decision | None:
+    """Number words inside a phrase of a spaced language against the same phrase with
+    digits ("thế kỷ mười chín" for "thế kỷ 19", "sila keempat" for "sila ke 3"):
+    correct when the words around the number are the answer's and the number words
+    read as its number; wrong when they read as another number and every acceptable
+    answer is such a phrase. ``None`` otherwise."""
+    words = core_norm.split()
+    if len(words) < 2 or (FIRST_WORDS.isdisjoint(words) and not any(
+            w[:2] == "ke" for w in words)):
+        return None
+    other = None
+    for a in numeric:
+        digits = [i for i, t in enumerate(a.toks) if t in a.nums]
+        if len(digits) != 1 or len(a.toks) < 2:
+            return None
+        i = digits[0]
+        before, after = a.toks[:i], a.toks[i + 1:]
+        n = len(words) - len(before) - len(after)
+        if n < 1 or tuple(words[:len(before)]) != before or (
+                after and tuple(words[-len(after):]) != after):
+            continue
+        value = read_number_cached(" ".join(words[len(before):len(before) + n]))
+        if value is None:
+            continue
+        if str(value) == a.toks[i]:
+            return _decide("number-words", True, a.alt.text,
+                           f"'{core_norm}' says the number of '{a.alt.text}' in words")
+        other = other or a
+    if other is not None and len(numeric) == len(accept):
+        return _decide("number", False, other.alt.text,
+                       f"'{core_norm}' says another number than '{other.alt.text}'")
+    return None
+
+
 def _other_counter(text: str, answer: str) -> bool:
     """Do two numbers carry different counters (``三月`` "March" and ``3日`` "the 3rd",
     ``삼 년`` and ``3개월``, ``tiga hari`` and ``3 bulan``)? Only when both are one
@@ -400,7 +531,14 @@ def _other_counter(text: str, answer: str) -> bool:
     if a is None or c is None:
         return False
     ca, cc = a[1].replace(" ", ""), c[1].replace(" ", "")
+    ca, cc = _SAME_COUNTER.get(ca, ca), _SAME_COUNTER.get(cc, cc)
     return ca != "\x00" and cc != "\x00" and ca != cc
+
+
+# counters that count the same thing (months: Korean 달 and 개월, Japanese か月 and ヶ月)
+_SAME_COUNTER = {unicodedata.normalize("NFKC", "\x00" + k): "\x00" + v for k, v in {
+    "달": "개월", "ヶ月": "か月", "カ月": "か月", "ケ月": "か月", "箇月": "か月", "个月": "か月",
+    "個月": "か月"}.items()}
 
 
 def may_be_number(word: str) -> bool:
@@ -410,7 +548,8 @@ def may_be_number(word: str) -> bool:
         "ke", "th") or word == "tahun"  # (id/ms "tahun seribu ...": "the year 1...")
 
 
-_SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "embedded": 2, "shares": 1, "none": 0}
+_SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "hedged": 3, "embedded": 2, "shares": 1,
+                "none": 0}
 # a candidate up to this many characters is "short" in a script without spaces
 _SHORT_RUN = 40
 
@@ -464,6 +603,11 @@ def hangul_spacing(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
     return None
 
 
+_KANA = re.compile("[\u3041-\u3096\u30a1-\u30f6]")
+# katakana to hiragana (the two syllabaries write the same sounds)
+_HIRAGANA = {c: c - 0x60 for c in range(0x30A1, 0x30F7)}
+
+
 def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
                   rejects: tuple[_Alt, ...]) -> Decision | None:
     """Rule 3b: answers in Chinese, Japanese, Thai, Myanmar, Khmer or Lao, matched at
@@ -488,6 +632,18 @@ def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
         kind = find_in_run(a.norm, cand)
         if _SCRIPT_RANK[kind] > _SCRIPT_RANK[best]:
             best, best_alt = kind, a
+    if scripted and _SCRIPT_RANK[best] < _SCRIPT_RANK["negated"] and _KANA.search(cand):
+        # the same word in hiragana and in katakana (ふじさん / フジサン, キジ / きじ)
+        hira = cand.translate(_HIRAGANA)
+        for a in accept:
+            if not NOSPACE.search(a.norm):
+                continue
+            a_hira = a.norm.translate(_HIRAGANA)
+            if (a_hira, hira) == (a.norm, cand):
+                continue  # (neither has katakana: nothing changes)
+            kind = find_in_run(a_hira, hira)
+            if _SCRIPT_RANK[kind] > _SCRIPT_RANK[best]:
+                best, best_alt = kind, a
     if best_alt is None:
         return None
     text = best_alt.alt.text
@@ -499,6 +655,9 @@ def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
     short = len(cand.replace(" ", "")) <= _SHORT_RUN
     if best == "negated" and short:
         return _decide("negation", False, text, f"the answer negates '{text}'")
+    if best == "hedged" and short:
+        return _decide("hedge", False, text,
+                       f"the answer hedges between '{text}' and another answer")
     if best in ("embedded", "shares") and short:
         detail = (f"has '{text}' only inside another word" if best == "embedded"
                   else f"shares characters with '{text}' but is another word")
