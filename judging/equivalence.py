@@ -95,7 +95,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.5"
+EQUIVALENCE_VERSION = "2026.12.6"
 
 CALIBRATOR_PATH = Path(__file__).with_name("calibrator.json")
 
