@@ -328,6 +328,7 @@ _HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs",
                           # answer is a filler, stripped before: "maybe Paris")
                           "maybe", "perhaps", "possibly", "mungkin",
                           "hoac", "atau",  # vi "hoặc", id/ms "atau"
+                          "hay", "ataupun",  # vi "hay (là)" (or), ms "ataupun"
                           "아니면", "또는", "혹은"})  # ko
 
 

@@ -31,6 +31,7 @@ from judging.numbers import (
     DECIMAL_MARKS,
     FIRST_CHARS,
     FIRST_WORDS,
+    SCALES,
     UNITS,
     read_decimal,
     read_number,
@@ -387,7 +388,8 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
                     return decimal
             return _phrase_number(core_norm, accept, numeric) if numeric else None
         for a in numeric:
-            if str(value) in a.nums and not _other_counter(core_norm, a.norm):
+            if (str(value) in a.nums or _scaled(a.toks) == value) and not _other_counter(
+                    core_norm, a.norm):
                 return _decide("number-words", True, a.alt.text,
                                f"'{core_norm}' reads as {value}, as in '{a.alt.text}'")
         # acceptable answers in number words ("13 [accept tiga belas]", "tiga belas"):
@@ -424,11 +426,11 @@ def other_unit(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | No
     "42.195마일" for "42.195킬로미터"; :data:`judging.numbers.UNITS`): every acceptable
     answer with a unit whose numbers the answer gives says another unit, and none says
     the answer's. An answer without a unit (``[accept 100]``) says nothing of the unit."""
-    said = {UNITS[t] for t in core if t in UNITS}
+    said = frozenset().union(*(UNITS[t] for t in core if t in UNITS))
     kinds = {k for k, _u in said}
     other = None
     for a in accept:
-        units = {UNITS[t] for t in a.toks if t in UNITS}
+        units = frozenset().union(*(UNITS[t] for t in a.toks if t in UNITS))
         if not units or not a.nums:
             continue
         if units & said:
@@ -462,10 +464,10 @@ def currency_word(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
     else:
         return None
     unit = UNITS.get(name)
-    if unit is None or unit[0] != "money":
+    if unit is None or not any(kind == "money" for kind, _u in unit):
         return None
     for a in accept:
-        if UNITS.get(a.norm.replace(" ", "")) == unit:
+        if unit & UNITS.get(a.norm.replace(" ", ""), _NONE):
             return _decide("affix", True, a.alt.text,
                            f"'{core_norm}' is the currency '{a.alt.text}' with the word for money")
     return None
@@ -532,7 +534,18 @@ def _other_counter(text: str, answer: str) -> bool:
         return False
     ca, cc = a[1].replace(" ", ""), c[1].replace(" ", "")
     ca, cc = _SAME_COUNTER.get(ca, ca), _SAME_COUNTER.get(cc, cc)
-    return ca != "\x00" and cc != "\x00" and ca != cc
+    if ca == "\x00" or cc == "\x00" or ca == cc:
+        return False
+    # one unit written two ways ("75 kg" / "tujuh puluh lima kilogram")
+    return not (ca[:1] == cc[:1] == "\x00" and UNITS.get(ca[1:], _NONE) & UNITS.get(cc[1:], _NONE))
+
+
+def _scaled(toks: tuple[str, ...]) -> int | None:
+    """The value of an answer that is digits and a scale word of a spaced language
+    ("2 tỷ" is 2 * 10**9, "270 juta" 270 * 10**6), else ``None``."""
+    if len(toks) >= 2 and toks[0].isdecimal() and toks[1] in SCALES:
+        return int(toks[0]) * SCALES[toks[1]]
+    return None
 
 
 # counters that count the same thing (months: Korean 달 and 개월, Japanese か月 and ヶ月)
