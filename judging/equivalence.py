@@ -62,6 +62,7 @@ from judging.normalize import (
 from judging.numbers import FIRST_CHARS, FIRST_WORDS, UNIT_WORDS, merge_number_tokens
 from judging.scripts import _batchim, strip_korean
 from judging.short_rules import (
+    DECADE_MARKS,
     MONEY_AFTER,
     MONEY_BEFORE,
     Decision,
@@ -70,6 +71,7 @@ from judging.short_rules import (
     confusable,
     currency_word,
     decade,
+    decade_words,
     hangul_spacing,
     kind_change,
     marks_conflict,
@@ -236,8 +238,11 @@ _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
               "거", "겁니다", "거야", "것 같아", "것 같습니다",
               # id/ms and vi hedges after the answer ("Yogyakarta kayaknya", "Huế thì phải")
               "kayaknya", "sepertinya", "mungkin", "thi phai", "chac vay",
-              # id/ms particles after the answer ("Kuala Lumpur lah", "Medan kot")
-              "lah", "kot", "sih", "deh")
+              # id/ms particles after the answer ("Kuala Lumpur lah", "Medan kot"), and
+              # the ones that address the asker ("Yupiter ya", "Yupiter kak", "... pak");
+              # vi "nhé" / "nha"
+              "lah", "kot", "sih", "deh", "ya", "kak", "dong", "nih", "kok", "pak", "bu",
+              "nhe", "nha")
 )
 _REFUSAL = (
     "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",
@@ -1115,6 +1120,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                       _question_tokens(question))
                 if worded is not None and worded[1]:
                     found = worded
+            elif not found[1] and info.nums and not DECADE_MARKS.isdisjoint(core):
+                found = decade_words(core, accept) or found  # 60年代 for 1960年代
             return _decided(found)
 
     # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải
@@ -1208,6 +1215,10 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
                 a.nums <= cand_nums or not (cand_nums - a.nums) or _approx(a.nums, cand_nums)
                 for a in numeric):
+            if not DECADE_MARKS.isdisjoint(core):
+                dec = decade_words(core, accept)  # "thập niên 60" for "thập niên 1960"
+                if dec is not None:
+                    return _decided(dec)
             grouped = _grouped_number(core, numeric)
             if grouped is not None:
                 return _result("number-words", True, grouped.alt.text,

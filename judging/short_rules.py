@@ -41,8 +41,8 @@ from judging.scripts import HANGUL, NOSPACE, find_in_run, whole_number
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
 
-__all__ = ["MONEY_AFTER", "MONEY_BEFORE", "Decision", "built_on", "comma_head", "confusable",
-           "currency_word", "decade", "hyphen_words",
+__all__ = ["DECADE_MARKS", "MONEY_AFTER", "MONEY_BEFORE", "Decision", "built_on", "comma_head",
+           "confusable", "currency_word", "decade", "decade_words", "hyphen_words",
            "may_be_number", "number_words", "other_unit", "prefix_word", "proper_words",
            "read_number_cached", "script_rules"]
 
@@ -473,6 +473,34 @@ def currency_word(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
     return None
 
 
+# words that make a number a decade in the seed languages (folded, as tokenized): vi
+# "thập niên 60", "những năm 60", id/ms "tahun 60-an", ko "60년대", zh/ja "60年代"
+DECADE_MARKS = frozenset({"nien", "an", "년대", "年代"})
+# words a decade may add or drop around its number ("tahun 60-an" for "1960-an")
+_DECADE_FRAME = frozenset({"thap", "nien", "nhung", "nam", "tahun", "an", "the"})
+
+
+def decade_words(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 9a in the other seed languages: correct when the short answer names an
+    acceptable answer's decade without its century (``thập niên 60`` for ``thập niên
+    1960``, ``tahun 60-an`` for ``1960-an``, ``60년대`` for ``1960년대``, ``60年代`` for
+    ``1960年代``): both say a decade word, the answer's four-digit decade ends in the
+    candidate's two digits, and the other words are the answer's or a decade's frame.
+    ``None`` otherwise (``70년대`` is left to the number rules)."""
+    nums = [t for t in core if t.isdecimal()]
+    if len(nums) != 1 or len(nums[0]) != 2 or nums[0][1] != "0":
+        return None
+    rest = {t for t in core if t != nums[0]}
+    for a in accept:
+        years = [t for t in a.toks if len(t) == 4 and t.isdecimal() and t.endswith(nums[0])]
+        if len(years) == 1 and not DECADE_MARKS.isdisjoint(a.toks) and not (
+                DECADE_MARKS.isdisjoint(core)) and rest <= (set(a.toks) | _DECADE_FRAME):
+            return _decide("decade", True, a.alt.text,
+                           f"'{' '.join(core)}' is the decade of '{a.alt.text}' without its "
+                           f"century")
+    return None
+
+
 def _decimal_words(core_norm: str, numeric: Sequence[_Alt]) -> Decision | None:
     """Correct when the short answer is a decimal in number words (``ba phẩy mười bốn``,
     ``三点一四``: :func:`judging.numbers.read_decimal`) and an acceptable answer is that
@@ -499,8 +527,13 @@ def _phrase_number(core_norm: str, accept: tuple[_Alt, ...], numeric: Sequence[_
     answer is such a phrase. ``None`` otherwise."""
     words = core_norm.split()
     if len(words) < 2 or (FIRST_WORDS.isdisjoint(words) and not any(
-            w[:2] == "ke" for w in words)):
+            w[:2] == "ke" or w[:1] in FIRST_CHARS for w in words)):
         return None
+    if "ke" in core_norm:
+        # an ordinal prefix on the first number word: "abad kedelapan belas" is "abad ke
+        # delapan belas", as "abad ke-18" is "abad ke 18"
+        words = [x for w in words for x in (
+            ("ke", w[2:]) if w[:2] == "ke" and w[2:] in FIRST_WORDS else (w,))]
     other = None
     for a in numeric:
         digits = [i for i, t in enumerate(a.toks) if t in a.nums]

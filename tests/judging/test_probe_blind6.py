@@ -40,6 +40,12 @@ units; digits before ``万`` / ``億`` (``1億2000万``); an answer of digits an
 tỷ``); thousands dots in groups of two or more (``2.000.000``); units as counters in
 Indonesian and Vietnamese (``tujuh puluh lima kilogram`` for ``75 kg``).
 
+Round 4: id/ms particles that address the asker after the answer (``ya``, ``kak``, ``dong``,
+``pak``, ...) and vi ``nhé`` / ``nha``; a decade without its century in vi, id/ms, ko, zh/ja
+(``thập niên 60``, ``tahun 60-an``, ``60년대``, ``60年代`` for the same with ``1960``); the
+Indonesian ordinal prefix on a number of several words (``abad kedelapan belas``), and Korean
+number words before a spaced counter (``십팔 세기``).
+
 Left as they were (blind6 misses): ``Oz the Great and Powerful`` for ``The Wizard of Oz``
 (a title sharing one word, grey 0.77); ``조지 H. W. 부시`` for ``조지 W. 부시 [accept 부시]`` (the
 accepted surname licenses the name; grey 0.89, the same in English);
@@ -188,6 +194,25 @@ CASES = [
     pytest.param("ba triệu", "2.000.000", "", False, id="vi-other-dotted-thousands"),
     pytest.param("tujuh puluh lima kilogram", "75 kg", "", True, id="id-unit-as-counter"),
     pytest.param("tujuh puluh lima pon", "75 kg", "", False, id="id-other-unit-as-counter"),
+    # round 4: particles after the answer, decades and ordinals in the other languages
+    pytest.param("Yupiter kak", "Yupiter", "", True, id="id-kak-particle"),
+    pytest.param("Yupiter ya", "Yupiter", "", True, id="id-ya-particle"),
+    pytest.param("Medan ya", "Jakarta", "", False, id="id-ya-other-city"),
+    pytest.param("bukan Jakarta ya", "Jakarta", "", False, id="id-ya-negated"),
+    pytest.param("Hà Nội nhé", "Hà Nội", "", True, id="vi-nhe-particle"),
+    pytest.param("Vitamin A", "Vitamin A", "", True, id="en-a-is-no-particle"),
+    pytest.param("thập niên 60", "thập niên 1960", "", True, id="vi-decade-without-century"),
+    pytest.param("thập niên 70", "thập niên 1960", "", False, id="vi-other-decade"),
+    pytest.param("tahun 60-an", "1960-an", "", True, id="id-decade-without-century"),
+    pytest.param("60년대", "1960년대", "", True, id="ko-decade-without-century"),
+    pytest.param("70년대", "1960년대", "", False, id="ko-other-decade"),
+    pytest.param("60年代", "1960年代", "", True, id="ja-decade-without-century"),
+    pytest.param("70年代", "1960年代", "", False, id="ja-other-decade"),
+    pytest.param("1965", "1960年代", "", False, id="ja-year-is-no-decade"),
+    pytest.param("abad kedelapan belas", "abad ke-18", "", True, id="id-ordinal-prefix-words"),
+    pytest.param("abad kesembilan belas", "abad ke-18", "", False, id="id-other-ordinal-words"),
+    pytest.param("십팔 세기", "18세기", "", True, id="ko-century-in-words"),
+    pytest.param("십구 세기", "18세기", "", False, id="ko-other-century-in-words"),
     # an ordinal is no given name
     pytest.param("the 13th", "Thirteenth Amendment [accept 13th Amendment]", AMEND_Q, True,
                  id="en-ordinal-with-question-noun"),
