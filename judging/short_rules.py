@@ -652,6 +652,23 @@ def hangul_spacing(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
 _KANA = re.compile("[\u3041-\u3096\u30a1-\u30f6]")
 # katakana to hiragana (the two syllabaries write the same sounds)
 _HIRAGANA = {c: c - 0x60 for c in range(0x30A1, 0x30F7)}
+# after that: ヴァ and バ, ヴィ and ビ ... write the same loanword (ヴァイオリン / バイオリン),
+# and so do a word with and without its final long-vowel mark (コンピューター /
+# コンピュータ; a mark inside a word stays: ボーリング "drilling" is not ボウリング)
+_VU = (("ゔぁ", "ば"), ("ゔぃ", "び"), ("ゔぇ", "べ"), ("ゔぉ", "ぼ"), ("ゔ", "ぶ"))
+_FINAL_LONG = re.compile("(?<=[\u30a1-\u30f6ー]{2}[\u30a1-\u30f6])ー(?![\u30a1-\u30f6ー])")
+
+
+def _kana_key(text: str) -> str:
+    """``text`` with a katakana word's final long-vowel mark dropped, katakana as
+    hiragana and ヴ as the ば row (see above)."""
+    if "ー" in text:
+        text = _FINAL_LONG.sub("", text)  # (on katakana: the word ends where it does)
+    text = text.translate(_HIRAGANA)
+    if "ゔ" in text:
+        for old, new in _VU:
+            text = text.replace(old, new)
+    return text
 
 
 def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
@@ -679,12 +696,13 @@ def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
         if _SCRIPT_RANK[kind] > _SCRIPT_RANK[best]:
             best, best_alt = kind, a
     if scripted and _SCRIPT_RANK[best] < _SCRIPT_RANK["negated"] and _KANA.search(cand):
-        # the same word in hiragana and in katakana (ふじさん / フジサン, キジ / きじ)
-        hira = cand.translate(_HIRAGANA)
+        # the same word in hiragana and in katakana (ふじさん / フジサン, キジ / きじ), with
+        # ヴ or バ, with or without its final long-vowel mark
+        hira = _kana_key(cand)
         for a in accept:
             if not NOSPACE.search(a.norm):
                 continue
-            a_hira = a.norm.translate(_HIRAGANA)
+            a_hira = _kana_key(a.norm)
             if (a_hira, hira) == (a.norm, cand):
                 continue  # (neither has katakana: nothing changes)
             kind = find_in_run(a_hira, hira)
