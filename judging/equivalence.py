@@ -207,6 +207,14 @@ _NEG_AFTER = frozenset(
                    "아니", "아니오", "아니었어요", "아니었다", "아님", "아니지", "아닌데",
                    "아니거든요")
     for form in (w, strip_korean(w)))
+# "I don't think (it's) X" and its vi / id forms (after folding): a doubt is a negation
+_DOUBT = tuple(tuple(p.split()) for p in (
+    "i dont think", "i do not think", "i dont believe", "i do not believe", "i doubt",
+    "toi khong nghi", "toi khong cho", "saya tidak rasa", "saya tidak pikir",
+    "saya tidak kira", "saya tak rasa", "saya tak fikir"))
+_DOUBTERS = frozenset(p[0] for p in _DOUBT)
+_DOUBT_SKIP = frozenset({"it", "its", "is", "that", "la", "rang", "bahwa", "itu", "ini",
+                         "the", "answer", "was"})
 # words between a negator and the answer: vi "phải", "là"; id "lah"; tl "ang", "si"
 _NEG_FILLER = frozenset({"phai", "la", "lah", "ang", "si", "ay"})
 _NEG_SKIP = ARTICLES | {"in", "at", "on", "from", "by", "to", "of", "be", "is", "it", "was",
@@ -631,7 +639,10 @@ _SCALE_WORDS = frozenset({"point", "half", "quarter", "quarters", "hundred", "th
                           "billion", "trillion", "dozen"})
 _LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
 _LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
-_NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang"})
+_NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang",
+                            # (corrections._NOT_ADVERB: "definitely not Lyon, it's Paris")
+                            "definitely", "certainly", "surely", "probably", "obviously",
+                            "clearly"})
 _CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as corrected
 
 
@@ -1138,6 +1149,14 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             rest = strip_articles(_strip_fillers(rest)) if rest else rest
         elif len(core) >= 2 and core[-1] in _NEG_AFTER:
             rest = core[:-1]
+        elif core[0] in _DOUBTERS:
+            # "I don't think it's Paris", "Tôi không nghĩ là Paris", "Saya tidak rasa
+            # Paris": a doubt about the answer negates it
+            n = next((len(p) for p in _DOUBT if core[:len(p)] == p), 0)
+            rest = core[n:] if n else ()
+            while rest and rest[0] in _DOUBT_SKIP:
+                rest = rest[1:]
+            rest = strip_articles(rest) if rest and rest[0] != "so" else ()
         if rest:
             rest_norm = " ".join(rest)
             for a in accept:

@@ -51,6 +51,10 @@ ba``) swap a number; katakana spellings of one loanword (``ヴァイオリン`` 
 final long-vowel mark, ``コンピューター`` / ``コンピュータ``, not inside a word or after fewer
 than three kana).
 
+Round 6: a doubt negates the answer (``I don't think it's Paris`` was accepted at 0.99; ``Tôi
+không nghĩ là …``, ``Saya tidak rasa …``), and an adverb before "not X, Y" keeps it a
+self-correction (``Definitely not Lyon, it's Paris``).
+
 Left as they were (blind6 misses): ``Oz the Great and Powerful`` for ``The Wizard of Oz``
 (a title sharing one word, grey 0.77); ``조지 H. W. 부시`` for ``조지 W. 부시 [accept 부시]`` (the
 accepted surname licenses the name; grey 0.89, the same in English);
@@ -232,6 +236,16 @@ CASES = [
     pytest.param("プリンタ", "プリンター", "", True, id="ja-final-long-vowel-dropped"),
     pytest.param("カー", "カ", "", False, id="ja-short-word-keeps-its-mark"),
     pytest.param("スーパー", "スパ", "", False, id="ja-inner-long-vowel-stays"),
+    # round 6: doubts and "definitely not X, Y"
+    pytest.param("I don't think it's Paris", "Paris", "", False, id="en-doubt-negates"),
+    pytest.param("I do not think it is Paris", "Paris", "", False, id="en-doubt-negates-long"),
+    pytest.param("I doubt it's Paris", "Paris", "", False, id="en-i-doubt"),
+    pytest.param("I think it's Paris", "Paris", "", True, id="en-think-unchanged"),
+    pytest.param("Tôi không nghĩ là Hà Nội", "Hà Nội", "", False, id="vi-doubt-negates"),
+    pytest.param("Saya tidak rasa Jakarta", "Jakarta", "", False, id="id-doubt-negates"),
+    pytest.param("Definitely not Lyon, it's Paris", "Paris", "", True, id="en-definitely-not-x-y"),
+    pytest.param("Definitely not Paris", "Paris", "", False, id="en-definitely-not-answer"),
+    pytest.param("Certainly not Paris, it's Lyon", "Paris", "", False, id="en-certainly-not-answer-y"),
     # an ordinal is no given name
     pytest.param("the 13th", "Thirteenth Amendment [accept 13th Amendment]", AMEND_Q, True,
                  id="en-ordinal-with-question-noun"),
