@@ -283,11 +283,24 @@ _ID: _Lex = {
     "belas": ("b", 10),
     "sejuta": ("A", 10**6),
 }
+# Japanese numbers read aloud in hiragana (さんびゃく, にじゅうご, ろっぴゃく): the readings
+# of the kanji numerals, with their sound changes; し and く (4 and 9) are left out, as
+# they are syllables of too many words, and a reading must hold a multiplier unless it is
+# one word (see read_number: くに "country" is no 92)
+_JA_KANA: _Lex = {
+    **_lex("d", {"れい": 0, "ぜろ": 0, "いち": 1, "いっ": 1, "に": 2, "さん": 3, "よん": 4,
+                 "ご": 5, "ろく": 6, "ろっ": 6, "なな": 7, "しち": 7, "はち": 8, "はっ": 8,
+                 "きゅう": 9}),
+    **_lex("m", {"じゅう": 10, "ひゃく": 100, "びゃく": 100, "ぴゃく": 100, "せん": 1000,
+                 "ぜん": 1000}),
+    **_lex("M", {"まん": 10**4, "おく": 10**8}),
+}
 _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
     # (name, lexicon, glued: read character runs by longest match, not by words)
     ("zh", _ZH, True),
     ("ko", _KO_SINO, True),
     ("ko-native", _KO_NATIVE, True),
+    ("ja-kana", _JA_KANA, True),
     ("th", _TH, True),
     ("vi", _VI, False),
     ("id", _ID, False),
@@ -461,6 +474,9 @@ def read_number(text: str) -> int | None:
             if not all(w in lex for w in words):
                 continue
             parts = [lex[w] for w in words]
+        if parts and _name == "ja-kana" and len(parts) > 1 and all(
+                k == "d" for k, _v in parts):
+            continue  # (kana digits in a row are a word: くに, にご)
         if parts:
             value = _value(parts)
             if value is not None:

@@ -374,11 +374,34 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
     if ((a[:1].isdigit() or a[:1] in FIRST_CHARS) and (c[:1].isdigit() or c[:1] in FIRST_CHARS)
             and (whole := whole_number(a)) is not None and whole == whole_number(c)):
         return "exact"  # 一千九百八十四年 / 1984年 / 一九八四年
+    if (a[:1].isdigit() or c[:1].isdigit()) and _number_then_same(a, c):
+        return "exact"  # 三十六計 / 36計, 一千零一夜 / 1001夜
     if best != "none":
         return best
     if set(a) & set(c) - set(" "):
         return "shares"
     return "none"
+
+
+_LEADING_DIGITS = re.compile("[0-9]+")
+
+
+def _number_then_same(a: str, c: str) -> bool:
+    """Is one text digits and a tail, and the other number words and the same tail
+    (``36計`` / ``三十六計``, ``1001夜`` / ``一千零一夜``)? The number starts both texts, so a
+    number word inside a word (``统一``, ``万一``) is never read."""
+    for x, y in ((a, c), (c, a)):
+        m = _LEADING_DIGITS.match(x)
+        if m is None or m.end() == len(x):
+            continue
+        tail = x[m.end():]
+        if _DIGITS.search(tail) or not y.endswith(tail) or len(y) == len(tail):
+            continue
+        head = y[:-len(tail)]
+        if head[:1] in FIRST_CHARS and strip_counters(head) == head and read_number(
+                head) == int(m.group()):
+            return True
+    return False
 
 
 def whole_number(text: str) -> tuple[int, str] | None:

@@ -55,6 +55,11 @@ Round 6: a doubt negates the answer (``I don't think it's Paris`` was accepted a
 không nghĩ là …``, ``Saya tidak rasa …``), and an adverb before "not X, Y" keeps it a
 self-correction (``Definitely not Lyon, it's Paris``).
 
+Round 7: Japanese numbers read aloud in hiragana (``さんびゃく`` for ``300``, ``にじゅうご``;
+``くに`` "country" is no 92: a reading needs a multiplier unless it is one word), and number
+words before the same word as digits (``三十六計`` for ``36計``, ``一千零一夜`` for ``1001夜``; the
+number must start both texts).
+
 Left as they were (blind6 misses): ``Oz the Great and Powerful`` for ``The Wizard of Oz``
 (a title sharing one word, grey 0.77); ``조지 H. W. 부시`` for ``조지 W. 부시 [accept 부시]`` (the
 accepted surname licenses the name; grey 0.89, the same in English);
@@ -246,6 +251,15 @@ CASES = [
     pytest.param("Definitely not Lyon, it's Paris", "Paris", "", True, id="en-definitely-not-x-y"),
     pytest.param("Definitely not Paris", "Paris", "", False, id="en-definitely-not-answer"),
     pytest.param("Certainly not Paris, it's Lyon", "Paris", "", False, id="en-certainly-not-answer-y"),
+    # round 7: numbers read aloud in kana, a number before the same word
+    pytest.param("さんびゃく", "300", "", True, id="ja-kana-number"),
+    pytest.param("よんひゃく", "300", "", False, id="ja-other-kana-number"),
+    pytest.param("にじゅうご", "25", "", True, id="ja-kana-tens-and-units"),
+    pytest.param("くに", "92", "", False, id="ja-kana-word-is-no-number"),
+    pytest.param("三十六計", "36計", "", True, id="zh-number-before-same-word"),
+    pytest.param("三十七計", "36計", "", False, id="zh-other-number-before-same-word"),
+    pytest.param("一千零一夜", "1001夜", "", True, id="zh-thousand-and-one-nights"),
+    pytest.param("统一", "统1", "", False, id="zh-number-inside-a-word-unread"),
     # an ordinal is no given name
     pytest.param("the 13th", "Thirteenth Amendment [accept 13th Amendment]", AMEND_Q, True,
                  id="en-ordinal-with-question-noun"),
@@ -279,8 +293,14 @@ def test_eh_corrections(text: str, tail: str | None) -> None:
     ("dua juta seribu", 2_001_000),
     ("sejuta lima ratus ribu", 1_500_000),
     ("八千八百四十八米", 8848),
+    ("さんびゃく", 300),
+    ("ろっぴゃく", 600),
+    ("さんぜんごひゃく", 3500),
+    ("ひゃく", 100),
+    ("くに", None),
+    ("さくら", None),
 ])
-def test_number_words(text: str, value: int) -> None:
+def test_number_words(text: str, value: int | None) -> None:
     assert read_number(text) == value
 
 
