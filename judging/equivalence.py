@@ -60,13 +60,14 @@ from judging.normalize import (
     tokens_many,
 )
 from judging.numbers import FIRST_CHARS, FIRST_WORDS, UNIT_WORDS, merge_number_tokens
-from judging.scripts import _batchim, strip_korean
+from judging.scripts import HANGUL, _batchim, strip_korean
 from judging.short_rules import (
     DECADE_MARKS,
     MONEY_AFTER,
     MONEY_BEFORE,
     Decision,
     acronym,
+    asks_who,
     built_on,
     confusable,
     currency_word,
@@ -77,11 +78,13 @@ from judging.short_rules import (
     marks_conflict,
     may_be_number,
     number_words,
+    other_person_hangul,
     other_unit,
     prefix_word,
     proper_words,
     read_number_cached,
     script_rules,
+    surname_in_run,
 )
 
 _extract_one = process.extractOne
@@ -1133,6 +1136,10 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                     found = worded
             elif not found[1] and info.nums and not DECADE_MARKS.isdisjoint(core):
                 found = decade_words(core, accept) or found  # 60年代 for 1960年代
+            elif (not found[1] and found[0] == "other-word" and short and question
+                  and asks_who(" ".join(_question_tokens(question)))):
+                # フレミング for アレクサンダー・フレミング after "誰 ...?"
+                found = surname_in_run(core_norm or full_norm, accept) or found
             return _decided(found)
 
     # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải
@@ -1303,6 +1310,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _result("given-name", False, a.alt.text,
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", _ZERO)
 
+        # 11 for Hangul names ("마리엘 헤밍웨이" for "어니스트 헤밍웨이 [accept 헤밍웨이]")
+        if script and len(core) == 2 and question and core[-1] in alt_tokens and HANGUL.search(
+                core[-1]) and asks_who(" ".join(qtok)):
+            other = other_person_hangul(core, accept)
+            if other is not None:
+                return _decided(other)
         # 12b. a confusable entity: shares words, swaps one the answerline does not license
         # (only when the answer shares a word with an acceptable answer)
         if not alt_tokens.isdisjoint(core):

@@ -41,10 +41,29 @@ from judging.scripts import HANGUL, NOSPACE, find_in_run, whole_number
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
 
-__all__ = ["DECADE_MARKS", "MONEY_AFTER", "MONEY_BEFORE", "Decision", "built_on", "comma_head",
-           "confusable", "currency_word", "decade", "decade_words", "hyphen_words",
-           "may_be_number", "number_words", "other_unit", "prefix_word", "proper_words",
-           "read_number_cached", "script_rules"]
+__all__ = [
+    "DECADE_MARKS",
+    "MONEY_AFTER",
+    "MONEY_BEFORE",
+    "Decision",
+    "asks_who",
+    "built_on",
+    "comma_head",
+    "confusable",
+    "currency_word",
+    "decade",
+    "decade_words",
+    "hyphen_words",
+    "may_be_number",
+    "number_words",
+    "other_person_hangul",
+    "other_unit",
+    "prefix_word",
+    "proper_words",
+    "read_number_cached",
+    "script_rules",
+    "surname_in_run",
+]
 
 # (rule, correct, matched answerline text, detail, prompt)
 Decision = tuple[str, bool, "str | None", str, bool]
@@ -498,6 +517,54 @@ def decade_words(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | 
             return _decide("decade", True, a.alt.text,
                            f"'{' '.join(core)}' is the decade of '{a.alt.text}' without its "
                            f"century")
+    return None
+
+
+# the question words that ask for a person (the question as normalized: zh/ja 谁 after
+# zhconv, th ใคร, ko 누구, vi ai, id/ms siapa)
+_WHO = ("谁", "だれ", "ใคร", "누구", "who")
+_WHO_WORDS = frozenset({"ai", "siapa", "siapakah", "who", "whom", "누구"})
+
+
+@lru_cache(maxsize=4096)
+def asks_who(qnorm: str) -> bool:
+    """Does a question (its tokens joined by spaces) ask for a person?"""
+    return any(w in qnorm for w in _WHO[:4]) or not _WHO_WORDS.isdisjoint(qnorm.split())
+
+
+def surname_in_run(cand: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 10 for names written in scripts without spaces: correct when the short
+    answer is the last part of an acceptable name of two to four parts (``フレミング``
+    for ``アレクサンダー・フレミング``, ``弗莱明`` for ``亚历山大·弗莱明``, ``เฮมิงเวย์`` for
+    ``เออร์เนสต์ เฮมิงเวย์``), its affixes aside. Asked only for a question about a
+    person (these scripts have no capitals to tell a name from a place)."""
+    for a in accept:
+        parts = a.norm.split()
+        if 2 <= len(parts) <= 4 and NOSPACE.search(parts[-1]) and len(parts[-1]) >= 2 and (
+                find_in_run(parts[-1], cand) == "exact"):
+            return _decide("surname", True, a.alt.text,
+                           f"'{cand}' is the surname of '{a.alt.text}'")
+    return None
+
+
+# Korean titles that may stand before a surname ("대통령 링컨": President Lincoln)
+_KO_TITLES = frozenset({"대통령", "장군", "감독", "박사", "교수", "왕", "여왕", "황제", "총리",
+                        "수상", "선생", "작가", "가수", "배우", "선수", "회장", "전"})
+
+
+def other_person_hangul(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 11 for names written in Hangul (no capitals tell a name there, so asked only
+    for a question about a person): wrong when the two-word answer has an acceptable
+    name's surname after another given name (``마리엘 헤밍웨이`` for ``어니스트 헤밍웨이
+    [accept 헤밍웨이]``, ``젭 부시`` for ``조지 W. 부시``), even when the surname alone is
+    accepted."""
+    if len(core) != 2 or core[0] in _KO_TITLES or any(a.toks == core for a in accept):
+        return None
+    for a in accept:
+        if len(a.toks) >= 2 and a.toks[-1] == core[-1] and core[0] not in a.toks and (
+                HANGUL.search(a.toks[-1])):
+            return _decide("other-person", False, a.alt.text,
+                           f"'{' '.join(core)}' shares only the surname with '{a.alt.text}'")
     return None
 
 

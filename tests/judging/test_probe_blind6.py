@@ -60,6 +60,12 @@ Round 7: Japanese numbers read aloud in hiragana (``さんびゃく`` for ``300`
 words before the same word as digits (``三十六計`` for ``36計``, ``一千零一夜`` for ``1001夜``; the
 number must start both texts).
 
+Round 8: a transliterated name's last part is its surname in Japanese, Chinese and Thai
+(``フレミング`` for ``アレクサンダー・フレミング``) and another given name before an accepted
+surname is another person in Hangul (``마리엘 헤밍웨이`` for ``어니스트 헤밍웨이 [accept 헤밍웨이]``,
+was accepted at 0.89); these scripts have no capitals to tell a name from a place, so both
+are asked only for a question about a person (谁, 誰, ใคร, 누구, ai, siapa, who).
+
 Left as they were (blind6 misses): ``Oz the Great and Powerful`` for ``The Wizard of Oz``
 (a title sharing one word, grey 0.77); ``조지 H. W. 부시`` for ``조지 W. 부시 [accept 부시]`` (the
 accepted surname licenses the name; grey 0.89, the same in English);
@@ -87,6 +93,8 @@ JAYA = "Puncak Jaya [accept Piramida Carstensz]"
 HAIKU_Q = "俳句は何音でできていますか？"
 PREF_Q = "日本の都道府県はいくつありますか？"
 AMEND_Q = "Which amendment to the U.S. Constitution abolished slavery?"
+KO_WHO = "『노인과 바다』를 쓴 사람은 누구입니까?"
+JA_WHO = "ペニシリンを発見したのは誰ですか？"
 
 # (candidate, answerline, question, correct)
 CASES = [
@@ -260,6 +268,22 @@ CASES = [
     pytest.param("三十七計", "36計", "", False, id="zh-other-number-before-same-word"),
     pytest.param("一千零一夜", "1001夜", "", True, id="zh-thousand-and-one-nights"),
     pytest.param("统一", "统1", "", False, id="zh-number-inside-a-word-unread"),
+    # round 8: transliterated names in Hangul and in scripts without spaces
+    pytest.param("마리엘 헤밍웨이", "어니스트 헤밍웨이 [accept 헤밍웨이]", KO_WHO, False,
+                 id="ko-other-given-name-accepted-surname"),
+    pytest.param("헤밍웨이", "어니스트 헤밍웨이 [accept 헤밍웨이]", KO_WHO, True,
+                 id="ko-accepted-surname"),
+    pytest.param("젭 부시", "조지 W. 부시 [accept 부시]", KO_WHO, False, id="ko-jeb-for-george"),
+    pytest.param("대통령 부시", "조지 W. 부시 [accept 부시]", KO_WHO, True, id="ko-title-and-surname"),
+    pytest.param("フレミング", "アレクサンダー・フレミング", JA_WHO, True, id="ja-katakana-surname"),
+    pytest.param("イアン・フレミング", "アレクサンダー・フレミング [accept フレミング]", JA_WHO, False,
+                 id="ja-other-given-name"),
+    pytest.param("ヨーク", "ニュー・ヨーク", "アメリカ最大の都市は？", False,
+                 id="ja-last-part-of-a-place"),
+    pytest.param("弗莱明", "亚历山大·弗莱明", "谁发现了青霉素？", True, id="zh-transliterated-surname"),
+    pytest.param("เฮมิงเวย์", "เออร์เนสต์ เฮมิงเวย์", "ใครเขียนเรื่องเฒ่าผู้พิชิต", True,
+                 id="th-transliterated-surname"),
+    pytest.param("เฮมิงเวย์", "เออร์เนสต์ เฮมิงเวย์", "", False, id="th-surname-needs-a-who-question"),
     # an ordinal is no given name
     pytest.param("the 13th", "Thirteenth Amendment [accept 13th Amendment]", AMEND_Q, True,
                  id="en-ordinal-with-question-noun"),
