@@ -237,6 +237,11 @@ _FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
         "chac la", "co le la", "co le", "dap an la", "saya pikir", "saya kira",
         "menurut saya", "jawabannya adalah", "jawabannya", "jawaban saya", "pasti",
         "mungkin", "sepertinya", "kayaknya", "kalau tidak salah",
+        # "not sure (but)" before the answer is a hedge, not a negation of it: vi "Tôi không
+        # chắc, có thể là X", id/ms "Saya tidak yakin, X"
+        "toi khong chac chan", "toi khong chac", "khong chac chan", "khong chac", "co the la",
+        "co the", "hinh nhu la", "hinh nhu", "saya tidak yakin", "saya kurang yakin",
+        "tidak yakin", "kurang yakin",
         # ko, as tokenized ("아마(도) X", "제 생각에(는) X", "정답은 X")
         "아마", "제 생각에", "제 생각엔", "내 생각에", "정답",
     )
@@ -253,7 +258,10 @@ _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
               # the ones that address the asker ("Yupiter ya", "Yupiter kak", "... pak");
               # vi "nhé" / "nha"
               "lah", "kot", "sih", "deh", "ya", "kak", "dong", "nih", "kok", "pak", "bu",
-              "nhe", "nha")
+              "nhe", "nha",
+              # tag questions after the answer: id/ms "X kan?", "X bukan?" (isn't it?),
+              # vi "X phải không?", "X đúng không?"
+              "kan", "bukan", "phai khong", "dung khong")
 )
 _REFUSAL = (
     "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",

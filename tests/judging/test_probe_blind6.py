@@ -66,6 +66,10 @@ surname is another person in Hangul (``마리엘 헤밍웨이`` for ``어니스�
 was accepted at 0.89); these scripts have no capitals to tell a name from a place, so both
 are asked only for a question about a person (谁, 誰, ใคร, 누구, ai, siapa, who).
 
+Round 9: "not sure" before the answer is a hedge (vi ``Tôi không chắc, có thể là Huế`` was a
+negation; id/ms ``Saya tidak yakin, …``), and tag questions after it are fillers (id/ms ``kan``,
+``bukan``, vi ``phải không``, ``đúng không``, th ``ใช่ไหม``).
+
 Left as they were (blind6 misses): ``Oz the Great and Powerful`` for ``The Wizard of Oz``
 (a title sharing one word, grey 0.77); ``조지 H. W. 부시`` for ``조지 W. 부시 [accept 부시]`` (the
 accepted surname licenses the name; grey 0.89, the same in English);
@@ -284,6 +288,16 @@ CASES = [
     pytest.param("เฮมิงเวย์", "เออร์เนสต์ เฮมิงเวย์", "ใครเขียนเรื่องเฒ่าผู้พิชิต", True,
                  id="th-transliterated-surname"),
     pytest.param("เฮมิงเวย์", "เออร์เนสต์ เฮมิงเวย์", "", False, id="th-surname-needs-a-who-question"),
+    # round 9: "not sure" before the answer, tag questions after it
+    pytest.param("Tôi không chắc, có thể là Huế", "Huế", "", True, id="vi-not-sure-maybe-x"),
+    pytest.param("Tôi không chắc", "Huế", "", False, id="vi-not-sure-alone"),
+    pytest.param("Saya tidak yakin, mungkin Jakarta", "Jakarta", "", True, id="id-not-sure-maybe-x"),
+    pytest.param("Saya tidak yakin, Bandung", "Jakarta", "", False, id="id-not-sure-other-city"),
+    pytest.param("Jakarta bukan?", "Jakarta", "", True, id="id-bukan-tag-question"),
+    pytest.param("Jakarta kan?", "Jakarta", "", True, id="id-kan-tag-question"),
+    pytest.param("bukan Jakarta", "Jakarta", "", False, id="id-bukan-before-still-negates"),
+    pytest.param("กรุงเทพใช่ไหม", "กรุงเทพ", "", True, id="th-chai-mai-tag-question"),
+    pytest.param("ไม่ใช่กรุงเทพใช่ไหม", "กรุงเทพ", "", False, id="th-negated-with-tag"),
     # an ordinal is no given name
     pytest.param("the 13th", "Thirteenth Amendment [accept 13th Amendment]", AMEND_Q, True,
                  id="en-ordinal-with-question-noun"),
