@@ -79,6 +79,7 @@ from judging.short_rules import (
     may_be_number,
     number_words,
     other_person_hangul,
+    other_subtitle,
     other_unit,
     prefix_word,
     proper_words,
@@ -1341,6 +1342,13 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             kind = kind_change(core, accept, qtok)
             if kind is not None:
                 return _decided(kind)
+
+    # 12f. another subtitle after the same series title ("The Lord of the Rings: The Two
+    # Towers" for "...: The Fellowship of the Ring"), at any length
+    if ":" in info.text and len(core) <= 16 and any(":" in a.alt.text for a in accept):
+        sub = other_subtitle(info.text, accept)
+        if sub is not None:
+            return _decided(sub)
 
     # 8. grey case: features for the calibrator
     return _grey(info, accept, qtok, alt_tokens, answer_short, script)

@@ -26,7 +26,7 @@ from judging.entities import (
     other_word,
     substitution,
 )
-from judging.normalize import _DEMONYMS, strip_articles, tokens
+from judging.normalize import _DEMONYMS, STOPWORDS, strip_articles, tokens
 from judging.numbers import (
     DECIMAL_MARKS,
     FIRST_CHARS,
@@ -148,11 +148,45 @@ def subtitle(core: tuple[str, ...], text: str, accept: tuple[_Alt, ...],
     if not rest:
         return None
     for a in accept:
-        if a.toks == title:
+        if a.toks == title or (title[:-1] == a.toks and title[-1].isdecimal() and int(
+                title[-1]) <= 30 and title[-1] not in a.nums):
+            # (or with its number: "Laskar Pelangi 2: Edensor" for "Laskar Pelangi")
             return _decide("other-entity", False, a.alt.text,
                            f"adds the subtitle '{' '.join(rest)}' to '{a.alt.text}': "
                            f"another installment")
     return None
+
+
+def other_subtitle(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Wrong when the answer (of any length) is an acceptable answer's series title with
+    another subtitle after the colon ("The Lord of the Rings: The Two Towers" for "The
+    Lord of the Rings: The Fellowship of the Ring", "Star Wars: The Empire Strikes Back"
+    for "Star Wars: A New Hope"; the title may follow a frame, "I think it is ..."): the
+    subtitles share no word. ``None`` otherwise."""
+    head, _sep, tail = text.partition(":")
+    title = strip_articles(tokens(head))
+    if not title or len(title) > 12:
+        return None
+    mine = {t for t in tokens(tail) if t not in STOPWORDS}
+    if not mine:
+        return None
+    found = None
+    for a in accept:
+        if ":" not in a.alt.text:
+            return None  # (an answer without a subtitle: left to the other rules)
+        a_head, _sep, a_tail = a.alt.text.partition(":")
+        a_title = strip_articles(tokens(a_head))
+        # (the candidate's title may follow a frame: "I think it is The Lord of the Rings")
+        if not a_title or title[-len(a_title):] != a_title:
+            return None
+        theirs = {t for t in tokens(a_tail) if t not in STOPWORDS}
+        if not theirs or mine & theirs:
+            return None
+        found = found or a
+    if found is None:
+        return None
+    return _decide("other-entity", False, found.alt.text,
+                   f"gives another subtitle than '{found.alt.text}': another installment")
 
 
 # words an acronym may skip ("United States of America" -> USA)

@@ -70,6 +70,11 @@ Round 9: "not sure" before the answer is a hedge (vi ``Tôi không chắc, có t
 negation; id/ms ``Saya tidak yakin, …``), and tag questions after it are fillers (id/ms ``kan``,
 ``bukan``, vi ``phải không``, ``đúng không``, th ``ใช่ไหม``).
 
+Round 10: a number and a subtitle after the title are another installment (``Laskar Pelangi
+2: Edensor`` for ``Laskar Pelangi``, was accepted at 0.89), and so is another subtitle after the
+same series title at any length (``The Lord of the Rings: The Two Towers`` for ``…: The
+Fellowship of the Ring`` was accepted at 0.93).
+
 Left as they were (blind6 misses): ``Oz the Great and Powerful`` for ``The Wizard of Oz``
 (a title sharing one word, grey 0.77); ``조지 H. W. 부시`` for ``조지 W. 부시 [accept 부시]`` (the
 accepted surname licenses the name; grey 0.89, the same in English);
@@ -298,6 +303,18 @@ CASES = [
     pytest.param("bukan Jakarta", "Jakarta", "", False, id="id-bukan-before-still-negates"),
     pytest.param("กรุงเทพใช่ไหม", "กรุงเทพ", "", True, id="th-chai-mai-tag-question"),
     pytest.param("ไม่ใช่กรุงเทพใช่ไหม", "กรุงเทพ", "", False, id="th-negated-with-tag"),
+    # round 10: installments with a subtitle
+    pytest.param("Laskar Pelangi 2: Edensor", "Laskar Pelangi", "", False,
+                 id="id-number-and-subtitle"),
+    pytest.param("The Lord of the Rings: The Two Towers",
+                 "The Lord of the Rings: The Fellowship of the Ring", "", False,
+                 id="en-other-subtitle-long"),
+    pytest.param("I think it is The Lord of the Rings: The Return of the King",
+                 "The Lord of the Rings: The Fellowship of the Ring", "", False,
+                 id="en-other-subtitle-after-a-frame"),
+    pytest.param("Star Wars: Episode IV – A New Hope", "Star Wars: A New Hope", "", True,
+                 id="en-subtitle-sharing-words"),
+    pytest.param("John 3:16", "John 3:16", "", True, id="en-colon-unchanged"),
     # an ordinal is no given name
     pytest.param("the 13th", "Thirteenth Amendment [accept 13th Amendment]", AMEND_Q, True,
                  id="en-ordinal-with-question-noun"),
