@@ -257,9 +257,9 @@ _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
               "kayaknya", "sepertinya", "mungkin", "thi phai", "chac vay",
               # id/ms particles after the answer ("Kuala Lumpur lah", "Medan kot"), and
               # the ones that address the asker ("Yupiter ya", "Yupiter kak", "... pak");
-              # vi "nhé" / "nha"
+              # vi "nhé" (not "nha", the last syllable of Tây Ban Nha and Bồ Đào Nha)
               "lah", "kot", "sih", "deh", "ya", "kak", "dong", "nih", "kok", "pak", "bu",
-              "nhe", "nha",
+              "nhe",
               # tag questions after the answer: id/ms "X kan?", "X bukan?" (isn't it?),
               # vi "X phải không?", "X đúng không?"
               "kan", "bukan", "phai khong", "dung khong")

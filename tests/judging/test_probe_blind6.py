@@ -41,7 +41,7 @@ tỷ``); thousands dots in groups of two or more (``2.000.000``); units as count
 Indonesian and Vietnamese (``tujuh puluh lima kilogram`` for ``75 kg``).
 
 Round 4: id/ms particles that address the asker after the answer (``ya``, ``kak``, ``dong``,
-``pak``, ...) and vi ``nhé`` / ``nha``; a decade without its century in vi, id/ms, ko, zh/ja
+``pak``, ...) and vi ``nhé`` (not ``nha``, a syllable of ``Tây Ban Nha``); a decade without its century in vi, id/ms, ko, zh/ja
 (``thập niên 60``, ``tahun 60-an``, ``60년대``, ``60年代`` for the same with ``1960``); the
 Indonesian ordinal prefix on a number of several words (``abad kedelapan belas``), and Korean
 number words before a spaced counter (``십팔 세기``).
@@ -235,6 +235,7 @@ CASES = [
     pytest.param("Medan ya", "Jakarta", "", False, id="id-ya-other-city"),
     pytest.param("bukan Jakarta ya", "Jakarta", "", False, id="id-ya-negated"),
     pytest.param("Hà Nội nhé", "Hà Nội", "", True, id="vi-nhe-particle"),
+    pytest.param("nước Tây Ban Nha", "Tây Ban Nha", "", True, id="vi-nha-is-a-syllable"),
     pytest.param("Vitamin A", "Vitamin A", "", True, id="en-a-is-no-particle"),
     pytest.param("thập niên 60", "thập niên 1960", "", True, id="vi-decade-without-century"),
     pytest.param("thập niên 70", "thập niên 1960", "", False, id="vi-other-decade"),
