@@ -257,12 +257,12 @@ _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
               "kayaknya", "sepertinya", "mungkin", "thi phai", "chac vay",
               # id/ms particles after the answer ("Kuala Lumpur lah", "Medan kot"), and
               # the ones that address the asker ("Yupiter ya", "Yupiter kak", "... pak");
-              # vi "nhé" (not "nha", the last syllable of Tây Ban Nha and Bồ Đào Nha)
-              "lah", "kot", "sih", "deh", "ya", "kak", "dong", "nih", "kok", "pak", "bu",
-              "nhe",
-              # tag questions after the answer: id/ms "X kan?", "X bukan?" (isn't it?),
-              # vi "X phải không?", "X đúng không?"
-              "kan", "bukan", "phai khong", "dung khong")
+              # vi "nhé" (not "nha", the last syllable of Tây Ban Nha and Bồ Đào Nha; nor id
+              # "dong", vi "Đông" of Quảng Đông folded, nor "kan", of Naoto Kan)
+              "lah", "kot", "sih", "deh", "ya", "kak", "nih", "kok", "pak", "bu", "nhe",
+              # tag questions after the answer: id/ms "X bukan?" (isn't it?), vi "X phải
+              # không?", "X đúng không?"
+              "bukan", "phai khong", "dung khong")
 )
 _REFUSAL = (
     "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",

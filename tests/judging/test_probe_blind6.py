@@ -41,7 +41,8 @@ tỷ``); thousands dots in groups of two or more (``2.000.000``); units as count
 Indonesian and Vietnamese (``tujuh puluh lima kilogram`` for ``75 kg``).
 
 Round 4: id/ms particles that address the asker after the answer (``ya``, ``kak``, ``dong``,
-``pak``, ...) and vi ``nhé`` (not ``nha``, a syllable of ``Tây Ban Nha``); a decade without its century in vi, id/ms, ko, zh/ja
+``pak``, ...) and vi ``nhé`` (not ``nha``, ``dong``, ``kan``: syllables of ``Tây Ban Nha``,
+``Quảng Đông``, ``Naoto Kan``); a decade without its century in vi, id/ms, ko, zh/ja
 (``thập niên 60``, ``tahun 60-an``, ``60년대``, ``60年代`` for the same with ``1960``); the
 Indonesian ordinal prefix on a number of several words (``abad kedelapan belas``), and Korean
 number words before a spaced counter (``십팔 세기``).
@@ -67,8 +68,8 @@ was accepted at 0.89); these scripts have no capitals to tell a name from a plac
 are asked only for a question about a person (谁, 誰, ใคร, 누구, ai, siapa, who).
 
 Round 9: "not sure" before the answer is a hedge (vi ``Tôi không chắc, có thể là Huế`` was a
-negation; id/ms ``Saya tidak yakin, …``), and tag questions after it are fillers (id/ms ``kan``,
-``bukan``, vi ``phải không``, ``đúng không``, th ``ใช่ไหม``).
+negation; id/ms ``Saya tidak yakin, …``), and tag questions after it are fillers (id/ms
+``bukan``, vi ``phải không``, ``đúng không``, th ``ใช่ไหม``; not ``kan``).
 
 Round 10: a number and a subtitle after the title are another installment (``Laskar Pelangi
 2: Edensor`` for ``Laskar Pelangi``, was accepted at 0.89), and so is another subtitle after the
@@ -300,7 +301,8 @@ CASES = [
     pytest.param("Saya tidak yakin, mungkin Jakarta", "Jakarta", "", True, id="id-not-sure-maybe-x"),
     pytest.param("Saya tidak yakin, Bandung", "Jakarta", "", False, id="id-not-sure-other-city"),
     pytest.param("Jakarta bukan?", "Jakarta", "", True, id="id-bukan-tag-question"),
-    pytest.param("Jakarta kan?", "Jakarta", "", True, id="id-kan-tag-question"),
+    pytest.param("tỉnh Quảng Đông", "Quảng Đông", "", True, id="vi-dong-is-no-particle"),
+    pytest.param("Prime Minister Naoto Kan", "Naoto Kan", "", True, id="en-kan-is-no-particle"),
     pytest.param("bukan Jakarta", "Jakarta", "", False, id="id-bukan-before-still-negates"),
     pytest.param("กรุงเทพใช่ไหม", "กรุงเทพ", "", True, id="th-chai-mai-tag-question"),
     pytest.param("ไม่ใช่กรุงเทพใช่ไหม", "กรุงเทพ", "", False, id="th-negated-with-tag"),
