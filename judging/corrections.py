@@ -38,10 +38,11 @@ _P = r"[,;:.!?…、，。！？\-–—]"  # punctuation before / after a marke
 # and the ones of those that need punctuation after them too ("Canberra, no doubt",
 # "Jakarta, bukan Bandung" -- "not Bandung" -- are no corrections).
 _AFTER_PUNCT = (
-    r"wait|sorry|oops|correction|actually|nhầm|nham|à không|xin lỗi|salah|ralat|maaf|"
+    r"wait|sorry|oops|correction|actually|nhầm|nham|à không|ờ không|ừ không|ơ không|xin lỗi|"
+    r"salah|ralat|maaf|"
     r"いや違う|いや、違う|いや違った|いや|いいえ|違う|ちがう|아니요|아니오|아니|아냐|아니야|잠깐|정정"
 )
-_BETWEEN_PUNCT = r"no|nope|không|khong|eh|bukan|hindi|tidak|不"
+_BETWEEN_PUNCT = r"no|nope|không phải|khong phai|không|khong|eh|bukan|hindi|tidak|不是|不"
 # Markers that stand on their own.
 _ALONE = (
     r"no,?\s*wait|wait,?\s*no|no,?\s*actually|actually,?\s*no|i\s+mean|i\s+meant|"
@@ -52,7 +53,7 @@ _ALONE = (
     # "Puncak Jaya, eh salah, Rinjani", ms "eh silap", "eh tak"): the pair needs no
     # punctuation between its words
     r"\beh,?\s+(?:bukan|salah|silap|sori|maaf|ralat|tak|tidak)\b|"
-    r"不对|不對|哦不|我是说|我是說|不不|更正|应该是|應該是|"
+    r"不对|不對|哦不对|哦不對|哦不|我是说|我是說|不不|更正|应该是|應該是|"
     r"じゃなくて|ではなくて|じゃなく|ではなく|間違えた|訂正|"
     r"ไม่สิ|เอ๊ย|เอ้ย|หมายถึง|ขอโทษ"
 )
@@ -65,11 +66,15 @@ _MARKER = re.compile(
 )
 # "not X but Y", "not X, Y", "bukan X tapi Y", "không phải X mà là Y", "不是X是Y",
 # "ไม่ใช่X แต่เป็นY", "X이/가 아니라 Y": the answer is Y.
+# (an adverb before the "not" is part of it: "definitely not Lyon, it's Paris")
+_NOT_ADVERB = r"(?:(?:definitely|certainly|surely|probably|obviously|clearly)\s+)?"
 _NOT_BUT = re.compile(
-    r"^\s*(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai|chẳng phải|chang phai)"
+    rf"^\s*{_NOT_ADVERB}"
+    r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai|chẳng phải|chang phai)"
     r"\s+.+?(?:\s|,)(?:but|tapi|tetapi|melainkan|mà là|ma la|mà|ma)\s+"
     # "not X, Y" without "but": "not the Atlantic, the Indian Ocean"
-    r"|^\s*(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai)\s+[^,;]{1,40}?\s*[,;]\s*"
+    rf"|^\s*{_NOT_ADVERB}"
+    r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai)\s+[^,;]{1,40}?\s*[,;]\s*"
     r"(?=\w)"
     r"|^\s*(?:不是|并非|並非)[^是]+?[，,\s]*(?:而)?是"
     r"|^\s*ไม่ใช่.+?(?:\s*)แต่(?:เป็น)?"

@@ -199,21 +199,25 @@ def _content(toks: Iterable[str], keep: frozenset[str] = frozenset()) -> list[st
 _ID_ORDINALS = {"pertama": "1", "kesatu": "1", "kedua": "2", "ketiga": "3", "keempat": "4",
                 "kelima": "5", "keenam": "6", "ketujuh": "7", "kedelapan": "8",
                 "kesembilan": "9", "kesepuluh": "10"}
-_VI_ORDINALS = {"nhat": "1", "hai": "2", "ba": "3", "tu": "4", "nam": "5", "sau": "6",
-                "bay": "7", "tam": "8", "chin": "9", "muoi": "10"}
+_VI_ORDINALS = {"nhat": "1", "nhi": "2", "hai": "2", "ba": "3", "tu": "4", "nam": "5",
+                "sau": "6", "bay": "7", "tam": "8", "chin": "9", "muoi": "10"}
+# the words an ordinal follows in Vietnamese: "thứ nhất" (first), "hạng nhì" (second
+# place), "giải nhất" (first prize)
+_VI_ORDINAL_AFTER = frozenset({"thu", "hang", "giai"})
 
 
 def ordinal_digits(words: list[str]) -> list[str]:
     """``words`` with the ordinal words of Indonesian/Malay and Vietnamese as digits
     (``["perang", "dunia", "kedua"]`` -> ``[..., "2"]``, ``["thu", "nhat"]`` ->
-    ``["thu", "1"]``); the same list when it has none (the common case)."""
-    if "thu" not in words and _ID_ORDINALS.keys().isdisjoint(words):
+    ``["thu", "1"]``, ``["hang", "nhi"]`` -> ``["hang", "2"]``); the same list when it has
+    none (the common case)."""
+    if _VI_ORDINAL_AFTER.isdisjoint(words) and _ID_ORDINALS.keys().isdisjoint(words):
         return words
     out = list(words)
     for i, w in enumerate(words):
         if w in _ID_ORDINALS:
             out[i] = _ID_ORDINALS[w]
-        elif i and words[i - 1] == "thu" and w in _VI_ORDINALS:
+        elif i and words[i - 1] in _VI_ORDINAL_AFTER and w in _VI_ORDINALS:
             out[i] = _VI_ORDINALS[w]
     return out
 

@@ -60,26 +60,32 @@ from judging.normalize import (
     tokens_many,
 )
 from judging.numbers import FIRST_CHARS, FIRST_WORDS, UNIT_WORDS, merge_number_tokens
-from judging.scripts import _batchim, strip_korean
+from judging.scripts import HANGUL, _batchim, strip_korean
 from judging.short_rules import (
+    DECADE_MARKS,
     MONEY_AFTER,
     MONEY_BEFORE,
     Decision,
     acronym,
+    asks_who,
     built_on,
     confusable,
     currency_word,
     decade,
+    decade_words,
     hangul_spacing,
     kind_change,
     marks_conflict,
     may_be_number,
     number_words,
+    other_person_hangul,
+    other_subtitle,
     other_unit,
     prefix_word,
     proper_words,
     read_number_cached,
     script_rules,
+    surname_in_run,
 )
 
 _extract_one = process.extractOne
@@ -205,6 +211,14 @@ _NEG_AFTER = frozenset(
                    "아니", "아니오", "아니었어요", "아니었다", "아님", "아니지", "아닌데",
                    "아니거든요")
     for form in (w, strip_korean(w)))
+# "I don't think (it's) X" and its vi / id forms (after folding): a doubt is a negation
+_DOUBT = tuple(tuple(p.split()) for p in (
+    "i dont think", "i do not think", "i dont believe", "i do not believe", "i doubt",
+    "toi khong nghi", "toi khong cho", "saya tidak rasa", "saya tidak pikir",
+    "saya tidak kira", "saya tak rasa", "saya tak fikir"))
+_DOUBTERS = frozenset(p[0] for p in _DOUBT)
+_DOUBT_SKIP = frozenset({"it", "its", "is", "that", "la", "rang", "bahwa", "itu", "ini",
+                         "the", "answer", "was"})
 # words between a negator and the answer: vi "phải", "là"; id "lah"; tl "ang", "si"
 _NEG_FILLER = frozenset({"phai", "la", "lah", "ang", "si", "ay"})
 _NEG_SKIP = ARTICLES | {"in", "at", "on", "from", "by", "to", "of", "be", "is", "it", "was",
@@ -224,6 +238,11 @@ _FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
         "chac la", "co le la", "co le", "dap an la", "saya pikir", "saya kira",
         "menurut saya", "jawabannya adalah", "jawabannya", "jawaban saya", "pasti",
         "mungkin", "sepertinya", "kayaknya", "kalau tidak salah",
+        # "not sure (but)" before the answer is a hedge, not a negation of it: vi "Tôi không
+        # chắc, có thể là X", id/ms "Saya tidak yakin, X"
+        "toi khong chac chan", "toi khong chac", "khong chac chan", "khong chac", "co the la",
+        "co the", "hinh nhu la", "hinh nhu", "saya tidak yakin", "saya kurang yakin",
+        "tidak yakin", "kurang yakin",
         # ko, as tokenized ("아마(도) X", "제 생각에(는) X", "정답은 X")
         "아마", "제 생각에", "제 생각엔", "내 생각에", "정답",
     )
@@ -236,8 +255,14 @@ _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
               "거", "겁니다", "거야", "것 같아", "것 같습니다",
               # id/ms and vi hedges after the answer ("Yogyakarta kayaknya", "Huế thì phải")
               "kayaknya", "sepertinya", "mungkin", "thi phai", "chac vay",
-              # id/ms particles after the answer ("Kuala Lumpur lah", "Medan kot")
-              "lah", "kot", "sih", "deh")
+              # id/ms particles after the answer ("Kuala Lumpur lah", "Medan kot"), and
+              # the ones that address the asker ("Yupiter ya", "Yupiter kak", "... pak");
+              # vi "nhé" (not "nha", the last syllable of Tây Ban Nha and Bồ Đào Nha; nor id
+              # "dong", vi "Đông" of Quảng Đông folded, nor "kan", of Naoto Kan)
+              "lah", "kot", "sih", "deh", "ya", "kak", "nih", "kok", "pak", "bu", "nhe",
+              # tag questions after the answer: id/ms "X bukan?" (isn't it?), vi "X phải
+              # không?", "X đúng không?"
+              "bukan", "phai khong", "dung khong")
 )
 _REFUSAL = (
     "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",
@@ -328,6 +353,7 @@ _HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs",
                           # answer is a filler, stripped before: "maybe Paris")
                           "maybe", "perhaps", "possibly", "mungkin",
                           "hoac", "atau",  # vi "hoặc", id/ms "atau"
+                          "hay", "ataupun",  # vi "hay (là)" (or), ms "ataupun"
                           "아니면", "또는", "혹은"})  # ko
 
 
@@ -625,7 +651,10 @@ _SCALE_WORDS = frozenset({"point", "half", "quarter", "quarters", "hundred", "th
                           "billion", "trillion", "dozen"})
 _LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
 _LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
-_NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang"})
+_NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang",
+                            # (corrections._NOT_ADVERB: "definitely not Lyon, it's Paris")
+                            "definitely", "certainly", "surely", "probably", "obviously",
+                            "clearly"})
 _CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as corrected
 
 
@@ -1114,6 +1143,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                       _question_tokens(question))
                 if worded is not None and worded[1]:
                     found = worded
+            elif not found[1] and info.nums and not DECADE_MARKS.isdisjoint(core):
+                found = decade_words(core, accept) or found  # 60年代 for 1960年代
+            elif (not found[1] and found[0] == "other-word" and short and question
+                  and asks_who(" ".join(_question_tokens(question)))):
+                # フレミング for アレクサンダー・フレミング after "誰 ...?"
+                found = surname_in_run(core_norm or full_norm, accept) or found
             return _decided(found)
 
     # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải
@@ -1130,6 +1165,14 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             rest = strip_articles(_strip_fillers(rest)) if rest else rest
         elif len(core) >= 2 and core[-1] in _NEG_AFTER:
             rest = core[:-1]
+        elif core[0] in _DOUBTERS:
+            # "I don't think it's Paris", "Tôi không nghĩ là Paris", "Saya tidak rasa
+            # Paris": a doubt about the answer negates it
+            n = next((len(p) for p in _DOUBT if core[:len(p)] == p), 0)
+            rest = core[n:] if n else ()
+            while rest and rest[0] in _DOUBT_SKIP:
+                rest = rest[1:]
+            rest = strip_articles(rest) if rest and rest[0] != "so" else ()
         if rest:
             rest_norm = " ".join(rest)
             for a in accept:
@@ -1207,6 +1250,10 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
                 a.nums <= cand_nums or not (cand_nums - a.nums) or _approx(a.nums, cand_nums)
                 for a in numeric):
+            if not DECADE_MARKS.isdisjoint(core):
+                dec = decade_words(core, accept)  # "thập niên 60" for "thập niên 1960"
+                if dec is not None:
+                    return _decided(dec)
             grouped = _grouped_number(core, numeric)
             if grouped is not None:
                 return _result("number-words", True, grouped.alt.text,
@@ -1272,6 +1319,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _result("given-name", False, a.alt.text,
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", _ZERO)
 
+        # 11 for Hangul names ("마리엘 헤밍웨이" for "어니스트 헤밍웨이 [accept 헤밍웨이]")
+        if script and len(core) == 2 and question and core[-1] in alt_tokens and HANGUL.search(
+                core[-1]) and asks_who(" ".join(qtok)):
+            other = other_person_hangul(core, accept)
+            if other is not None:
+                return _decided(other)
         # 12b. a confusable entity: shares words, swaps one the answerline does not license
         # (only when the answer shares a word with an acceptable answer)
         if not alt_tokens.isdisjoint(core):
@@ -1289,6 +1342,13 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             kind = kind_change(core, accept, qtok)
             if kind is not None:
                 return _decided(kind)
+
+    # 12f. another subtitle after the same series title ("The Lord of the Rings: The Two
+    # Towers" for "...: The Fellowship of the Ring"), at any length
+    if ":" in info.text and len(core) <= 16 and any(":" in a.alt.text for a in accept):
+        sub = other_subtitle(info.text, accept)
+        if sub is not None:
+            return _decided(sub)
 
     # 8. grey case: features for the calibrator
     return _grey(info, accept, qtok, alt_tokens, answer_short, script)

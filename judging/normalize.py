@@ -893,13 +893,19 @@ def _script_word(word: str) -> str:
 
 
 def _decimal(word: str) -> str:
-    """``"36_0"`` -> ``"36"``, ``"3_50"`` -> ``"3.5"`` (the decimal point was kept as ``_``)."""
+    """``"36_0"`` -> ``"36"``, ``"3_50"`` -> ``"3.5"`` (the decimal point was kept as ``_``);
+    ``"2_500_000"`` -> ``"2500000"``: two points or more between groups of three digits
+    are thousands separators (Indonesian, Vietnamese: ``2.500.000``; one, ``1.000``, stays
+    a decimal point)."""
+    if word.count("_") >= 2 and _DOTTED_THOUSANDS.fullmatch(word):
+        return word.replace("_", "")
     word = word.replace("_", ".")
     if _NUMBER_TOKEN.match(word):
         word = word.rstrip("0").rstrip(".")
     return word
 
 
+_DOTTED_THOUSANDS = re.compile(r"\d{1,3}(?:_\d{3}){2,}")
 _CONVERTIBLE = frozenset(_NUMBER_WORDS) | frozenset(_ORDINAL_WORDS) | frozenset(_SCALES)
 # Every word _convert_numbers can change: number words and the Roman numerals it reads.
 _TRIGGERS = _CONVERTIBLE | frozenset(

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "UNITS", "UNIT_WORDS",
+__all__ = ["DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "SCALES", "UNITS", "UNIT_WORDS",
            "merge_number_tokens", "needs_merge", "read_decimal", "read_number"]
 
 # scales that multiply the number before them ("2.5 million", "a dozen", "two dozen",
@@ -283,11 +283,24 @@ _ID: _Lex = {
     "belas": ("b", 10),
     "sejuta": ("A", 10**6),
 }
+# Japanese numbers read aloud in hiragana (さんびゃく, にじゅうご, ろっぴゃく): the readings
+# of the kanji numerals, with their sound changes; し and く (4 and 9) are left out, as
+# they are syllables of too many words, and a reading must hold a multiplier unless it is
+# one word (see read_number: くに "country" is no 92)
+_JA_KANA: _Lex = {
+    **_lex("d", {"れい": 0, "ぜろ": 0, "いち": 1, "いっ": 1, "に": 2, "さん": 3, "よん": 4,
+                 "ご": 5, "ろく": 6, "ろっ": 6, "なな": 7, "しち": 7, "はち": 8, "はっ": 8,
+                 "きゅう": 9}),
+    **_lex("m", {"じゅう": 10, "ひゃく": 100, "びゃく": 100, "ぴゃく": 100, "せん": 1000,
+                 "ぜん": 1000}),
+    **_lex("M", {"まん": 10**4, "おく": 10**8}),
+}
 _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
     # (name, lexicon, glued: read character runs by longest match, not by words)
     ("zh", _ZH, True),
     ("ko", _KO_SINO, True),
     ("ko-native", _KO_NATIVE, True),
+    ("ja-kana", _JA_KANA, True),
     ("th", _TH, True),
     ("vi", _VI, False),
     ("id", _ID, False),
@@ -320,6 +333,9 @@ _SUFFIXES = tuple(sorted({
     " lan", " nguoi", " cai", " kali", " orang", " buah", " tahun",
     " gio", " thang", " ngay", " tuoi", " phan tram", " dong", " jam", " bulan", " hari",
     " persen", " rupiah",
+    # units of measure (id/ms, vi, folded): tujuh puluh lima kilogram is 75 kg
+    " meter", " kilometer", " km", " kilogram", " kg", " gram", " kaki", " inci", " mil",
+    " derajat", " met", " kilomet", " kilogam", " gam", " cm", " sentimeter",
 }, key=len, reverse=True))
 _SUFFIXES = tuple(sorted({unicodedata.normalize("NFKC", w) for w in _SUFFIXES}, key=len,
                          reverse=True))
@@ -331,6 +347,14 @@ def _segment(text: str, lex: _Lex) -> list[tuple[str, int]] | None:
     i = 0
     longest = max(map(len, lex))
     while i < len(text):
+        if "0" <= text[i] <= "9":
+            # digits before a scale (1億2000万, 3만): their value as it stands
+            j = i + 1
+            while j < len(text) and "0" <= text[j] <= "9":
+                j += 1
+            out.append(("n", int(text[i:j])))
+            i = j
+            continue
         for k in range(min(longest, len(text) - i), 0, -1):
             w = text[i:i + k]
             if w in lex:
@@ -352,6 +376,8 @@ def _value(parts: list[tuple[str, int]]) -> int | None:
             # "一九八四", "일구팔사": digits in a row read one by one
             digit = v if digit is None else digit * 10 + v
             seen = True
+        elif kind == "n":
+            digit = v  # (written in digits: 1億2000万)
         elif kind == "m":
             section += (1 if digit is None else digit) * v
             digit = None
@@ -400,6 +426,8 @@ def strip_counters(text: str) -> str:
 
 
 _SPACES = re.compile(r"\s+")
+# the scales written after digits in Chinese, Japanese and Korean (1億2000万, 3만)
+_GLUED_SCALES = ("万", "億", "亿", "만", "억")
 # a digit, 百/千/万 and a digit (一百八): written with the first digit, so Chinese (a
 # Japanese 百八 is 108)
 _ZH_SHORTENED = re.compile("^[一二两三四五六七八九][百千万][一二三四五六七八九]$")
@@ -426,7 +454,10 @@ def read_number(text: str) -> int | None:
         # Chinese drops the last unit: 一百八 is 180, 两千五 2500, 三万二 32000
         d, m, r = (_ZH[ch][1] for ch in text)
         return d * m + r * m // 10
-    if text[0] not in FIRST_CHARS and text.split(None, 1)[0] not in FIRST_WORDS:
+    if "0" <= text[0] <= "9":
+        if not any(map(text.__contains__, _GLUED_SCALES)):
+            return None  # (digits are read here only before a scale: 1億2000万, 3만)
+    elif text[0] not in FIRST_CHARS and text.split(None, 1)[0] not in FIRST_WORDS:
         return None  # (most answers: no number word starts them)
     if text.startswith("nam ") and text[4:8] in _VI_YEAR_STARTS:
         # vi "năm một nghìn chín trăm năm mươi tư": "the year 1954" (năm is also
@@ -443,6 +474,9 @@ def read_number(text: str) -> int | None:
             if not all(w in lex for w in words):
                 continue
             parts = [lex[w] for w in words]
+        if parts and _name == "ja-kana" and len(parts) > 1 and all(
+                k == "d" for k, _v in parts):
+            continue  # (kana digits in a row are a word: くに, にご)
         if parts:
             value = _value(parts)
             if value is not None:
@@ -484,16 +518,18 @@ def read_decimal(text: str) -> str | None:
 
 # ------------------------------------------------------------------------- units
 
-def _units(kind: str, groups: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, str]]:
-    return {unicodedata.normalize("NFKC", w): (kind, unit)
+def _units(kind: str, groups: dict[str, tuple[str, ...]]) -> dict[str, frozenset[tuple[str, str]]]:
+    return {unicodedata.normalize("NFKC", w): frozenset({(kind, unit)})
             for unit, words in groups.items() for w in words}
 
 
 # Units of measure and currencies, as normalized tokens (lower case, marks folded),
 # by kind: the judge reads "100 miles" for "100 kilometers" as another answer (the
 # same number in another unit of the same kind). Words that are also ordinary words
-# or several units (kilo, pound, 度, 일, nam, won, 동) are left out.
-UNITS: dict[str, tuple[str, str]] = {
+# or several units of one kind (kilo, 度, 일, nam, 동) are left out; a word that is a
+# unit of two kinds has both (pound: a mass and a currency, so "10 pounds" is neither
+# "10 kilograms" nor "10 dollars").
+UNITS: dict[str, frozenset[tuple[str, str]]] = {
     **_units("length", {
         "m": ("meter", "meters", "metre", "metres", "미터", "米", "メートル", "เมตร", "met"),
         "km": ("kilometer", "kilometers", "kilometre", "kilometres", "km", "킬로미터", "公里",
@@ -509,7 +545,7 @@ UNITS: dict[str, tuple[str, str]] = {
         "kg": ("kilogram", "kilograms", "kilogramme", "kilogrammes", "kg", "킬로그램", "公斤",
                "千克", "キログラム", "กิโลกรัม", "kilogam"),
         "g": ("gram", "grams", "gramme", "grammes", "그램", "克", "グラム", "กรัม", "gam"),
-        "lb": ("lb", "lbs", "파운드", "磅", "ポンド", "ปอนด์", "pon"),
+        "lb": ("lb", "lbs", "磅", "pon"),
         "t": ("ton", "tons", "tonne", "tonnes", "톤", "吨", "噸", "トン", "ตัน"),
         "oz": ("ounce", "ounces", "온스", "盎司", "オンス", "ออนซ์"),
     }),
@@ -532,12 +568,24 @@ UNITS: dict[str, tuple[str, str]] = {
         "eur": ("euro", "euros", "유로", "欧元", "ユーロ", "ยูโร"),
         "jpy": ("yen", "엔", "日元", "円", "เยน"),
         "cny": ("yuan", "renminbi", "rmb", "위안", "人民币", "人民元", "หยวน"),
-        "krw": ("원", "韩元", "ウォン", "วอน"),
+        "krw": ("won", "원", "韩元", "ウォン", "วอน"),
         "thb": ("baht", "바트", "泰铢", "バーツ", "บาท"),
         "idr": ("rupiah", "루피아", "印尼盾", "ルピア", "รูเปียห์"),
         "myr": ("ringgit", "링깃", "令吉", "リンギット", "ริงกิต"),
         "vnd": ("dong", "越南盾", "ドン", "ดอง"),
         "inr": ("rupee", "rupees", "루피", "卢比", "ルピー", "รูปี"),
+        "gbp": ("sterling", "英镑", "英鎊"),
     }),
+    # the era of a year or century: "5th century BC" is not "5th century AD"
+    **_units("era", {
+        "bc": ("bc", "bce", "tcn", "기원전", "公元前", "紀元前", "纪元前", "ก่อนคริสตกาล"),
+        "ad": ("ad", "ce", "scn", "masehi", "기원후", "公元", "紀元後", "纪元后"),
+    }),
+    "pound": frozenset({("mass", "lb"), ("money", "gbp")}),
+    "pounds": frozenset({("mass", "lb"), ("money", "gbp")}),
 }
+for _w in ("파운드", "ポンド", "ปอนด์"):  # (pound, of mass or money)
+    UNITS[unicodedata.normalize("NFKC", _w)] = UNITS["pound"]
 UNIT_WORDS = frozenset(UNITS)
+# scale words of the spaced languages (vi, id/ms) after digits: "2 tỷ", "270 juta"
+SCALES = {w: v for lex in (_VI, _ID) for w, (kind, v) in lex.items() if kind == "M"}

@@ -159,7 +159,7 @@ _AFTER = tuple(sorted({
     "と思います",
     # th
     "ค่ะ", "ครับ", "คะ", "นะ", "จ้ะ", "จ้า", "ครับผม", "คับ", "ฮะ", "เลย", "แน่นอน", "มั้ง",
-    "มั๊ง", "มั้ย", "หรือเปล่า",
+    "มั๊ง", "มั้ย", "หรือเปล่า", "ใช่ไหม", "ใช่มั้ย", "ใช่มั๊ย", "ไหม",
     # my, km, lo (polite endings)
     "ပါ", "ပါတယ်", "ဖြစ်ပါတယ်", "បាទ", "ចាស", "ເດີ", "ແມ່ນ",
 }, key=len, reverse=True))
@@ -242,13 +242,35 @@ def _not_the_other(rest: str) -> bool:
 _KA_TAGS = _folded(("かな", "かも", "かと", "かしら", "かね", "かい", "かなあ", "かなぁ"))
 
 
-def _or_another(rest: str) -> bool:
-    """Is ``rest`` (after a match) the particle か ("or") followed by another answer
-    (``宮崎駿か高畑勲``, ``宮崎駿か、高畑勲``), not a guess (``宮崎駿かな``, ``宮崎駿かも``)?"""
-    if rest.startswith(_KA_TAGS):
-        return False
-    tail = rest[1:].lstrip("、，, ")
-    return bool(tail) and tail[0].isalnum()
+# "or" between two answers: after a match (ja か, もしくは, または; zh 或者, 还是 ... are no
+# boundary, so a match before them is "embedded" already), and before one (北京还是上海)
+_OR_AFTER = _folded(("か", "もしくは", "または", "又は", "あるいは"))
+_OR_FIRST = frozenset(w[0] for w in _OR_AFTER)
+_OR_BEFORE = _folded(("还是", "還是", "或是", "或者是", "或者", "或", "もしくは", "または", "又は",
+                      "あるいは", "か", "หรือ", "หรือว่า"))
+
+
+# words before 还是 that make it "after all", not "or" (and _BEFORE's: 觉得, 答案, 是 ...)
+_THINK = (*_BEFORE, *_folded(("想", "看", "说", "說", "猜", "估计", "估計", "我", "感觉", "感覺")))
+
+
+def _hedged(answer: str, head: str, rest: str) -> bool:
+    """Is a match between ``head`` and ``rest`` one of two answers joined by "or"
+    (``宮崎駿か高畑勲``, ``宮崎駿か、高畑勲``, ``東京もしくは大阪``, ``北京还是上海``), the other
+    not ``answer`` too? A guess after the match is none (``宮崎駿かな``, ``宮崎駿かも``)."""
+    if rest.startswith(_OR_AFTER) and not rest.startswith(_KA_TAGS):
+        word = next(w for w in _OR_AFTER if rest.startswith(w))
+        other = rest[len(word):].lstrip("、，, ")
+        if other and other[0].isalnum() and find_in_run(answer, other) not in ("exact", "found"):
+            return True
+    if head.endswith(_OR_BEFORE):
+        word = next(w for w in _OR_BEFORE if head.endswith(w))
+        other = head[:-len(word)].rstrip("、，, ")
+        # (还是 is also "after all": 我觉得还是上海, 我想还是上海 say one answer)
+        if other and other[-1].isalnum() and not other.endswith(_THINK) and find_in_run(
+                answer, other) not in ("exact", "found"):
+            return True
+    return False
 
 
 def _ok_before(head: str) -> bool:
@@ -331,8 +353,8 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
             elif _ok_before(head) and _ok_after(rest):
                 if head.endswith(NEGATION_BEFORE) or rest.startswith(NEGATION_AFTER):
                     best = "negated"
-                elif rest[:1] == "か" and _or_another(rest) and find_in_run(
-                        answer, rest[1:]) not in ("exact", "found"):
+                elif (rest[:1] in _OR_FIRST or head.endswith(_OR_BEFORE)) and _hedged(
+                        answer, head, rest):
                     best = "hedged"  # 宮崎駿か高畑勲: "Miyazaki or Takahata"
                 else:
                     return "found"
@@ -352,11 +374,34 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
     if ((a[:1].isdigit() or a[:1] in FIRST_CHARS) and (c[:1].isdigit() or c[:1] in FIRST_CHARS)
             and (whole := whole_number(a)) is not None and whole == whole_number(c)):
         return "exact"  # 一千九百八十四年 / 1984年 / 一九八四年
+    if (a[:1].isdigit() or c[:1].isdigit()) and _number_then_same(a, c):
+        return "exact"  # 三十六計 / 36計, 一千零一夜 / 1001夜
     if best != "none":
         return best
     if set(a) & set(c) - set(" "):
         return "shares"
     return "none"
+
+
+_LEADING_DIGITS = re.compile("[0-9]+")
+
+
+def _number_then_same(a: str, c: str) -> bool:
+    """Is one text digits and a tail, and the other number words and the same tail
+    (``36計`` / ``三十六計``, ``1001夜`` / ``一千零一夜``)? The number starts both texts, so a
+    number word inside a word (``统一``, ``万一``) is never read."""
+    for x, y in ((a, c), (c, a)):
+        m = _LEADING_DIGITS.match(x)
+        if m is None or m.end() == len(x):
+            continue
+        tail = x[m.end():]
+        if _DIGITS.search(tail) or not y.endswith(tail) or len(y) == len(tail):
+            continue
+        head = y[:-len(tail)]
+        if head[:1] in FIRST_CHARS and strip_counters(head) == head and read_number(
+                head) == int(m.group()):
+            return True
+    return False
 
 
 def whole_number(text: str) -> tuple[int, str] | None:

@@ -26,11 +26,12 @@ from judging.entities import (
     other_word,
     substitution,
 )
-from judging.normalize import _DEMONYMS, strip_articles, tokens
+from judging.normalize import _DEMONYMS, STOPWORDS, strip_articles, tokens
 from judging.numbers import (
     DECIMAL_MARKS,
     FIRST_CHARS,
     FIRST_WORDS,
+    SCALES,
     UNITS,
     read_decimal,
     read_number,
@@ -40,10 +41,29 @@ from judging.scripts import HANGUL, NOSPACE, find_in_run, whole_number
 if TYPE_CHECKING:
     from judging.equivalence import _Alt
 
-__all__ = ["MONEY_AFTER", "MONEY_BEFORE", "Decision", "built_on", "comma_head", "confusable",
-           "currency_word", "decade", "hyphen_words",
-           "may_be_number", "number_words", "other_unit", "prefix_word", "proper_words",
-           "read_number_cached", "script_rules"]
+__all__ = [
+    "DECADE_MARKS",
+    "MONEY_AFTER",
+    "MONEY_BEFORE",
+    "Decision",
+    "asks_who",
+    "built_on",
+    "comma_head",
+    "confusable",
+    "currency_word",
+    "decade",
+    "decade_words",
+    "hyphen_words",
+    "may_be_number",
+    "number_words",
+    "other_person_hangul",
+    "other_unit",
+    "prefix_word",
+    "proper_words",
+    "read_number_cached",
+    "script_rules",
+    "surname_in_run",
+]
 
 # (rule, correct, matched answerline text, detail, prompt)
 Decision = tuple[str, bool, "str | None", str, bool]
@@ -128,11 +148,45 @@ def subtitle(core: tuple[str, ...], text: str, accept: tuple[_Alt, ...],
     if not rest:
         return None
     for a in accept:
-        if a.toks == title:
+        if a.toks == title or (title[:-1] == a.toks and title[-1].isdecimal() and int(
+                title[-1]) <= 30 and title[-1] not in a.nums):
+            # (or with its number: "Laskar Pelangi 2: Edensor" for "Laskar Pelangi")
             return _decide("other-entity", False, a.alt.text,
                            f"adds the subtitle '{' '.join(rest)}' to '{a.alt.text}': "
                            f"another installment")
     return None
+
+
+def other_subtitle(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Wrong when the answer (of any length) is an acceptable answer's series title with
+    another subtitle after the colon ("The Lord of the Rings: The Two Towers" for "The
+    Lord of the Rings: The Fellowship of the Ring", "Star Wars: The Empire Strikes Back"
+    for "Star Wars: A New Hope"; the title may follow a frame, "I think it is ..."): the
+    subtitles share no word. ``None`` otherwise."""
+    head, _sep, tail = text.partition(":")
+    title = strip_articles(tokens(head))
+    if not title or len(title) > 12:
+        return None
+    mine = {t for t in tokens(tail) if t not in STOPWORDS}
+    if not mine:
+        return None
+    found = None
+    for a in accept:
+        if ":" not in a.alt.text:
+            return None  # (an answer without a subtitle: left to the other rules)
+        a_head, _sep, a_tail = a.alt.text.partition(":")
+        a_title = strip_articles(tokens(a_head))
+        # (the candidate's title may follow a frame: "I think it is The Lord of the Rings")
+        if not a_title or title[-len(a_title):] != a_title:
+            return None
+        theirs = {t for t in tokens(a_tail) if t not in STOPWORDS}
+        if not theirs or mine & theirs:
+            return None
+        found = found or a
+    if found is None:
+        return None
+    return _decide("other-entity", False, found.alt.text,
+                   f"gives another subtitle than '{found.alt.text}': another installment")
 
 
 # words an acronym may skip ("United States of America" -> USA)
@@ -387,7 +441,8 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
                     return decimal
             return _phrase_number(core_norm, accept, numeric) if numeric else None
         for a in numeric:
-            if str(value) in a.nums and not _other_counter(core_norm, a.norm):
+            if (str(value) in a.nums or _scaled(a.toks) == value) and not _other_counter(
+                    core_norm, a.norm):
                 return _decide("number-words", True, a.alt.text,
                                f"'{core_norm}' reads as {value}, as in '{a.alt.text}'")
         # acceptable answers in number words ("13 [accept tiga belas]", "tiga belas"):
@@ -424,11 +479,11 @@ def other_unit(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | No
     "42.195마일" for "42.195킬로미터"; :data:`judging.numbers.UNITS`): every acceptable
     answer with a unit whose numbers the answer gives says another unit, and none says
     the answer's. An answer without a unit (``[accept 100]``) says nothing of the unit."""
-    said = {UNITS[t] for t in core if t in UNITS}
+    said = frozenset().union(*(UNITS[t] for t in core if t in UNITS))
     kinds = {k for k, _u in said}
     other = None
     for a in accept:
-        units = {UNITS[t] for t in a.toks if t in UNITS}
+        units = frozenset().union(*(UNITS[t] for t in a.toks if t in UNITS))
         if not units or not a.nums:
             continue
         if units & said:
@@ -462,12 +517,88 @@ def currency_word(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
     else:
         return None
     unit = UNITS.get(name)
-    if unit is None or unit[0] != "money":
+    if unit is None or not any(kind == "money" for kind, _u in unit):
         return None
     for a in accept:
-        if UNITS.get(a.norm.replace(" ", "")) == unit:
+        if unit & UNITS.get(a.norm.replace(" ", ""), _NONE):
             return _decide("affix", True, a.alt.text,
                            f"'{core_norm}' is the currency '{a.alt.text}' with the word for money")
+    return None
+
+
+# words that make a number a decade in the seed languages (folded, as tokenized): vi
+# "thập niên 60", "những năm 60", id/ms "tahun 60-an", ko "60년대", zh/ja "60年代"
+DECADE_MARKS = frozenset({"nien", "an", "년대", "年代"})
+# words a decade may add or drop around its number ("tahun 60-an" for "1960-an")
+_DECADE_FRAME = frozenset({"thap", "nien", "nhung", "nam", "tahun", "an", "the"})
+
+
+def decade_words(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 9a in the other seed languages: correct when the short answer names an
+    acceptable answer's decade without its century (``thập niên 60`` for ``thập niên
+    1960``, ``tahun 60-an`` for ``1960-an``, ``60년대`` for ``1960년대``, ``60年代`` for
+    ``1960年代``): both say a decade word, the answer's four-digit decade ends in the
+    candidate's two digits, and the other words are the answer's or a decade's frame.
+    ``None`` otherwise (``70년대`` is left to the number rules)."""
+    nums = [t for t in core if t.isdecimal()]
+    if len(nums) != 1 or len(nums[0]) != 2 or nums[0][1] != "0":
+        return None
+    rest = {t for t in core if t != nums[0]}
+    for a in accept:
+        years = [t for t in a.toks if len(t) == 4 and t.isdecimal() and t.endswith(nums[0])]
+        if len(years) == 1 and not DECADE_MARKS.isdisjoint(a.toks) and not (
+                DECADE_MARKS.isdisjoint(core)) and rest <= (set(a.toks) | _DECADE_FRAME):
+            return _decide("decade", True, a.alt.text,
+                           f"'{' '.join(core)}' is the decade of '{a.alt.text}' without its "
+                           f"century")
+    return None
+
+
+# the question words that ask for a person (the question as normalized: zh/ja 谁 after
+# zhconv, th ใคร, ko 누구, vi ai, id/ms siapa)
+_WHO = ("谁", "だれ", "ใคร", "누구", "who")
+_WHO_WORDS = frozenset({"ai", "siapa", "siapakah", "who", "whom", "누구"})
+
+
+@lru_cache(maxsize=4096)
+def asks_who(qnorm: str) -> bool:
+    """Does a question (its tokens joined by spaces) ask for a person?"""
+    return any(w in qnorm for w in _WHO[:4]) or not _WHO_WORDS.isdisjoint(qnorm.split())
+
+
+def surname_in_run(cand: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 10 for names written in scripts without spaces: correct when the short
+    answer is the last part of an acceptable name of two to four parts (``フレミング``
+    for ``アレクサンダー・フレミング``, ``弗莱明`` for ``亚历山大·弗莱明``, ``เฮมิงเวย์`` for
+    ``เออร์เนสต์ เฮมิงเวย์``), its affixes aside. Asked only for a question about a
+    person (these scripts have no capitals to tell a name from a place)."""
+    for a in accept:
+        parts = a.norm.split()
+        if 2 <= len(parts) <= 4 and NOSPACE.search(parts[-1]) and len(parts[-1]) >= 2 and (
+                find_in_run(parts[-1], cand) == "exact"):
+            return _decide("surname", True, a.alt.text,
+                           f"'{cand}' is the surname of '{a.alt.text}'")
+    return None
+
+
+# Korean titles that may stand before a surname ("대통령 링컨": President Lincoln)
+_KO_TITLES = frozenset({"대통령", "장군", "감독", "박사", "교수", "왕", "여왕", "황제", "총리",
+                        "수상", "선생", "작가", "가수", "배우", "선수", "회장", "전"})
+
+
+def other_person_hangul(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 11 for names written in Hangul (no capitals tell a name there, so asked only
+    for a question about a person): wrong when the two-word answer has an acceptable
+    name's surname after another given name (``마리엘 헤밍웨이`` for ``어니스트 헤밍웨이
+    [accept 헤밍웨이]``, ``젭 부시`` for ``조지 W. 부시``), even when the surname alone is
+    accepted."""
+    if len(core) != 2 or core[0] in _KO_TITLES or any(a.toks == core for a in accept):
+        return None
+    for a in accept:
+        if len(a.toks) >= 2 and a.toks[-1] == core[-1] and core[0] not in a.toks and (
+                HANGUL.search(a.toks[-1])):
+            return _decide("other-person", False, a.alt.text,
+                           f"'{' '.join(core)}' shares only the surname with '{a.alt.text}'")
     return None
 
 
@@ -497,8 +628,13 @@ def _phrase_number(core_norm: str, accept: tuple[_Alt, ...], numeric: Sequence[_
     answer is such a phrase. ``None`` otherwise."""
     words = core_norm.split()
     if len(words) < 2 or (FIRST_WORDS.isdisjoint(words) and not any(
-            w[:2] == "ke" for w in words)):
+            w[:2] == "ke" or w[:1] in FIRST_CHARS for w in words)):
         return None
+    if "ke" in core_norm:
+        # an ordinal prefix on the first number word: "abad kedelapan belas" is "abad ke
+        # delapan belas", as "abad ke-18" is "abad ke 18"
+        words = [x for w in words for x in (
+            ("ke", w[2:]) if w[:2] == "ke" and w[2:] in FIRST_WORDS else (w,))]
     other = None
     for a in numeric:
         digits = [i for i, t in enumerate(a.toks) if t in a.nums]
@@ -532,7 +668,18 @@ def _other_counter(text: str, answer: str) -> bool:
         return False
     ca, cc = a[1].replace(" ", ""), c[1].replace(" ", "")
     ca, cc = _SAME_COUNTER.get(ca, ca), _SAME_COUNTER.get(cc, cc)
-    return ca != "\x00" and cc != "\x00" and ca != cc
+    if ca == "\x00" or cc == "\x00" or ca == cc:
+        return False
+    # one unit written two ways ("75 kg" / "tujuh puluh lima kilogram")
+    return not (ca[:1] == cc[:1] == "\x00" and UNITS.get(ca[1:], _NONE) & UNITS.get(cc[1:], _NONE))
+
+
+def _scaled(toks: tuple[str, ...]) -> int | None:
+    """The value of an answer that is digits and a scale word of a spaced language
+    ("2 tỷ" is 2 * 10**9, "270 juta" 270 * 10**6), else ``None``."""
+    if len(toks) >= 2 and toks[0].isdecimal() and toks[1] in SCALES:
+        return int(toks[0]) * SCALES[toks[1]]
+    return None
 
 
 # counters that count the same thing (months: Korean 달 and 개월, Japanese か月 and ヶ月)
@@ -606,6 +753,23 @@ def hangul_spacing(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
 _KANA = re.compile("[\u3041-\u3096\u30a1-\u30f6]")
 # katakana to hiragana (the two syllabaries write the same sounds)
 _HIRAGANA = {c: c - 0x60 for c in range(0x30A1, 0x30F7)}
+# after that: ヴァ and バ, ヴィ and ビ ... write the same loanword (ヴァイオリン / バイオリン),
+# and so do a word with and without its final long-vowel mark (コンピューター /
+# コンピュータ; a mark inside a word stays: ボーリング "drilling" is not ボウリング)
+_VU = (("ゔぁ", "ば"), ("ゔぃ", "び"), ("ゔぇ", "べ"), ("ゔぉ", "ぼ"), ("ゔ", "ぶ"))
+_FINAL_LONG = re.compile("(?<=[\u30a1-\u30f6ー]{2}[\u30a1-\u30f6])ー(?![\u30a1-\u30f6ー])")
+
+
+def _kana_key(text: str) -> str:
+    """``text`` with a katakana word's final long-vowel mark dropped, katakana as
+    hiragana and ヴ as the ば row (see above)."""
+    if "ー" in text:
+        text = _FINAL_LONG.sub("", text)  # (on katakana: the word ends where it does)
+    text = text.translate(_HIRAGANA)
+    if "ゔ" in text:
+        for old, new in _VU:
+            text = text.replace(old, new)
+    return text
 
 
 def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
@@ -633,12 +797,13 @@ def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
         if _SCRIPT_RANK[kind] > _SCRIPT_RANK[best]:
             best, best_alt = kind, a
     if scripted and _SCRIPT_RANK[best] < _SCRIPT_RANK["negated"] and _KANA.search(cand):
-        # the same word in hiragana and in katakana (ふじさん / フジサン, キジ / きじ)
-        hira = cand.translate(_HIRAGANA)
+        # the same word in hiragana and in katakana (ふじさん / フジサン, キジ / きじ), with
+        # ヴ or バ, with or without its final long-vowel mark
+        hira = _kana_key(cand)
         for a in accept:
             if not NOSPACE.search(a.norm):
                 continue
-            a_hira = a.norm.translate(_HIRAGANA)
+            a_hira = _kana_key(a.norm)
             if (a_hira, hira) == (a.norm, cand):
                 continue  # (neither has katakana: nothing changes)
             kind = find_in_run(a_hira, hira)
