@@ -1496,10 +1496,11 @@ def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         if short_core and f_family < 1.0:
             if family_starts is None:
                 family_starts = {c[:5] for c in core_content if len(c) >= 5}
-            # a word family shares its first five letters (see _word_family)
+            # a word family shares its first five letters (see _word_family): only
+            # the core's words with the same five are tried
             fam = sum(1 for t in content if t[:5] in family_starts
-                      and any(_word_family(c, t) for c in core_content))
-            fam /= n_content
+                      and any(c[:5] == t[:5] and _word_family(c, t) for c in core_content)
+                      ) / n_content if family_starts else 0.0
             if fam > f_family:
                 f_family = fam
         if missing < f_missing:
