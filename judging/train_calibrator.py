@@ -10,7 +10,7 @@ is that probability through a Platt map per regime (long / short candidates), an
 a hard rule's score is the share of human "correct" labels for that rule, shrunk
 toward the rule's decision; both fitted with every data file weighing the same
 (:func:`balanced_weights`), so that no one data set's annotators stand for all.
-On top of both, the question's kind (:func:`judging.equivalence.question_kind`:
+On top of both, the question's kind (:func:`judging.calibration.question_kind`:
 "who", "when", "what/where/which", "latest/next/...") moves the scores, never the
 decisions: per side of the hard rules an offset logistic regression on the rate's
 logit (:func:`fit_question_hard`), and a term in the grey Platt maps
@@ -34,18 +34,20 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import minimize
 
-from judging.equivalence import (
+from judging.calibration import (
     CALIBRATOR_PATH,
-    EQUIVALENCE_VERSION,
     FEATURE_NAMES,
     QUESTION_KIND_NAMES,
     SCRIPT_RATE_SUFFIX,
-    Analysis,
     Calibrator,
     adds_or_drops_many,
+    question_kind,
+)
+from judging.equivalence import (
+    EQUIVALENCE_VERSION,
+    Analysis,
     analyze,
     candidate_script,
-    question_kind,
 )
 
 # ../shared/data/answer_equivalence beside the checkout; EARSHOT_JUDGING_DATA names
@@ -430,7 +432,7 @@ def cross_validated_predictions(rows: Sequence[Row], analyses: Sequence[Analysis
 
 
 def question_kinds(rows: Sequence[Row]) -> np.ndarray:
-    """:func:`~judging.equivalence.question_kind` of every row's question, one row each."""
+    """:func:`~judging.calibration.question_kind` of every row's question, one row each."""
     return np.array([question_kind(r.question) for r in rows], dtype=float).reshape(
         len(rows), len(QUESTION_KIND_NAMES))
 

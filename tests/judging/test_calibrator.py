@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judging import equivalence
-from judging.equivalence import (
+from judging import calibration, equivalence
+from judging.calibration import (
     CALIBRATOR_PATH,
     FEATURE_NAMES,
     QUESTION_KIND_NAMES,
@@ -290,9 +290,9 @@ def test_short_candidate_adding_or_dropping_words_scores_under_0_9(candidate: st
                                                                     answer: str) -> None:
     # other entities a rule cannot see hide there: never scored as settled
     a = equivalence.analyze(candidate, [answer])
-    assert a.hard is None and equivalence.adds_or_drops(a.features)
+    assert a.hard is None and calibration.adds_or_drops(a.features)
     single = equivalence.judge(candidate, [answer])
-    assert single.score <= equivalence.ADD_DROP_CAP
+    assert single.score <= calibration.ADD_DROP_CAP
     # the batch path (its array branch needs 64 grey pairs) gives the same score
     batch = equivalence.judge_many([candidate] * 70, [[answer]] * 70)
     assert {v.score for v in batch} == {single.score}
@@ -302,14 +302,14 @@ def test_adds_or_drops_leaves_the_same_words_and_long_candidates_alone() -> None
     same = equivalence.analyze("the Star Wars", ["Star Wars"])
     long = equivalence.analyze("London is the city that hosted the 2012 Summer Olympics",
                                ["London"])
-    assert not equivalence.adds_or_drops(long.features)
+    assert not calibration.adds_or_drops(long.features)
     x = np.array([same.features, long.features,
                   equivalence.analyze("London, Ontario", ["London"]).features])
-    assert equivalence.adds_or_drops_many(x).tolist() == [
-        equivalence.adds_or_drops(row) for row in x]
+    assert calibration.adds_or_drops_many(x).tolist() == [
+        calibration.adds_or_drops(row) for row in x]
     cal = Calibrator((), (), (), 0.0, platt=((1.0, 0.0), (1.0, 0.0)))
     capped = cal.scores(np.array([0.99, 0.99]), np.ones(2), None, np.array([True, False]))
-    assert capped.tolist() == [equivalence.ADD_DROP_CAP, pytest.approx(0.99)]
+    assert capped.tolist() == [calibration.ADD_DROP_CAP, pytest.approx(0.99)]
 
 
 def test_a_hand_written_table_weighs_its_share_of_one_data_set() -> None:

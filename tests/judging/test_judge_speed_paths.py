@@ -355,9 +355,9 @@ def test_same_word_skips_the_stem_only_where_stems_cannot_match() -> None:
 
 
 def _question_kind_regex(question: str) -> tuple[float, ...]:
-    """``equivalence.question_kind`` as one regular expression (its reading until
+    """``calibration.question_kind`` as one regular expression (its reading until
     2026.12.6; the judge now reads the question word by word, which is faster)."""
-    from judging.equivalence import _NO_KIND, _Q_RECENT, _Q_THIS_TIME
+    from judging.calibration import _NO_KIND, _Q_RECENT, _Q_THIS_TIME
 
     strip = r"[.,;:?!\"'()]*"
     recent_re = re.compile(
@@ -374,7 +374,7 @@ def _question_kind_regex(question: str) -> tuple[float, ...]:
 
 
 def test_question_kind_matches_its_regular_expression() -> None:
-    from judging.equivalence import question_kind
+    from judging.calibration import question_kind
 
     questions = ["", " ", "Now?", "(latest) thing", "this year", "THIS   Season's!",
                  "this season\u2019s", "this 'year'", "thisyear", "this yearly", "last-minute",

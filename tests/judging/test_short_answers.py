@@ -9,7 +9,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from judging.equivalence import CALIBRATOR_PATH, judge
+from judging.calibration import CALIBRATOR_PATH
+from judging.equivalence import judge
 from judging.train_calibrator import (
     REPO_DATA_DIR,
     balanced_weights,
