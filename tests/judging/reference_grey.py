@@ -17,6 +17,7 @@ from rapidfuzz.distance import Levenshtein
 
 from judging.equivalence import (
     _SHORT_TOKENS,
+    _ZERO,
     STOPWORDS,
     Analysis,
     _Alt,
@@ -255,8 +256,10 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
                         for a in accept)):
         # A short answer sharing no word, and no close spelling, with any answer:
         # whole-string similarity alone (Austria ~ Australia) is not evidence.
+        # (a hard verdict: scored by its rule, so its features are the zeros of every
+        # other hard rule's; the judge tests this before computing any feature)
         return _result("no-match", False, None,
-                       "shares no word or close spelling with any acceptable answer", feats)
+                       "shares no word or close spelling with any acceptable answer", _ZERO)
     if f_contains:
         rule = "contains"
     elif f_ratio >= 0.8 or f_rfuzzy > f_recall:
@@ -287,7 +290,10 @@ def reference_regime(g: Analysis, info: _Cand, answer_short: float, script: floa
     13), the plain way: the calibrator learnt long LLM sentences, where sharing words
     means being right; for a short answer against a short answer, sharing some words
     and adding others is a different entity. ``judging.equivalence._grey`` builds them
-    in its own feature tuple."""
+    in its own feature tuple. A hard verdict (the short ``no-match``) is returned as
+    it is: its features are already all of them, zero."""
+    if g.hard is not None:
+        return g
     f = g.features
     recall = f[2]
     swap = 1.0 if 0.0 < recall < 1.0 and f[9] < 1.0 and len(info.core) <= _SHORT_TOKENS else 0.0
