@@ -103,3 +103,52 @@ def test_responses_on_a_desktop_are_a_table(browser, live_server, dash):
     first = seen["rows"][0]["cells"]
     assert len({round(c["box"]["top"]) for c in first}) == 1, "a response is one table row"
     assert all(c["before"] in ("none", "normal") for c in first), "no card labels on a desktop"
+
+
+# Every researcher page of the workspace nav (and the pages its tables link to) at 390 px:
+# nothing scrolls sideways, and each record table marked phone-cards labels its cells
+# with its own headers. Numeric comparison tables may scroll inside their panel.
+PAGES = ["/", "/dashboard/", "/questions/", "/questions/q3/", "/responses/", "/seeds/", "/study/",
+         "/adjudicate/", "/adjudicate/{response}/", "/judging/agreement/", "/irt/", "/campaigns/"]
+
+PHONE_CARD_TABLES = """() => [...document.querySelectorAll('table.phone-cards')].map((table) => ({
+  id: table.id,
+  headHeight: table.tHead.getBoundingClientRect().height,
+  headers: [...table.tHead.rows[0].cells].map((th) => th.textContent.trim()),
+  rows: [...table.tBodies[0].rows].filter((tr) => !tr.querySelector('[colspan]'))
+    .map((tr) => [...tr.cells].map((td) => td.dataset.label)),
+}))"""
+
+
+def test_researcher_pages_fit_a_phone(browser, live_server, dash):
+    from quiz.models import Response
+
+    response = Response.objects.filter(project=dash.project).order_by("pk").first()
+    client = Client()
+    client.force_login(dash.researcher)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                          "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    wide, tables = {}, {}
+    try:
+        for path in PAGES:
+            url = f"{live_server.url}/p/{dash.project.slug}{path.format(response=response.pk)}"
+            answer = page.goto(url)
+            assert answer is not None and answer.status == 200, (path, answer and answer.status)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > PHONE["width"] + 1:
+                wide[path] = width
+            tables[path] = page.evaluate(PHONE_CARD_TABLES)
+    finally:
+        context.close()
+    assert not wide, f"pages wider than a {PHONE['width']} px phone: {wide}"
+    carded = {path: [t["id"] for t in found] for path, found in tables.items() if found}
+    assert set(carded) >= {"/questions/", "/questions/q3/", "/responses/", "/adjudicate/",
+                           "/adjudicate/{response}/", "/irt/"}, carded
+    for path, found in tables.items():
+        for table in found:
+            assert table["headHeight"] <= 1, (path, table["id"], "header row shown on a phone")
+            for labels in table["rows"]:
+                assert labels == table["headers"], (path, table["id"], labels, table["headers"])
