@@ -106,8 +106,8 @@ def test_responses_on_a_desktop_are_a_table(browser, live_server, dash):
 
 
 # Every researcher page of the workspace nav (and the pages its tables link to) at 390 px:
-# nothing scrolls sideways, and each record table marked phone-cards labels its cells
-# with its own headers. Numeric comparison tables may scroll inside their panel.
+# nothing scrolls sideways, each record table marked phone-cards labels its cells with
+# its own headers, and comparison tables scroll inside their panel with readable names.
 PAGES = ["/", "/dashboard/", "/questions/", "/questions/q3/", "/responses/", "/seeds/", "/study/",
          "/adjudicate/", "/adjudicate/{response}/", "/judging/agreement/", "/irt/", "/campaigns/"]
 
@@ -118,6 +118,13 @@ PHONE_CARD_TABLES = """() => [...document.querySelectorAll('table.phone-cards')]
   rows: [...table.tBodies[0].rows].filter((tr) => !tr.querySelector('[colspan]'))
     .map((tr) => [...tr.cells].map((td) => td.dataset.label)),
 }))"""
+
+
+# Comparison tables scroll inside their panel; a name cell in them keeps >= 8 rem (128 px).
+NARROW_NAMES = """() => [...document.querySelectorAll('.table-wrap > table.table:not(.phone-cards):not(.fit) td')]
+  .filter((td) => !td.classList.contains('num') && !td.hasAttribute('colspan'))
+  .filter((td) => td.getBoundingClientRect().width < 128)
+  .map((td) => td.textContent.trim().slice(0, 40)).slice(0, 5)"""
 
 
 def test_researcher_pages_fit_a_phone(browser, live_server, dash):
@@ -131,7 +138,7 @@ def test_researcher_pages_fit_a_phone(browser, live_server, dash):
                           "url": live_server.url}])
     page = context.new_page()
     page.set_default_timeout(30_000)
-    wide, tables = {}, {}
+    wide, tables, narrow = {}, {}, {}
     try:
         for path in PAGES:
             url = f"{live_server.url}/p/{dash.project.slug}{path.format(response=response.pk)}"
@@ -141,9 +148,12 @@ def test_researcher_pages_fit_a_phone(browser, live_server, dash):
             if width > PHONE["width"] + 1:
                 wide[path] = width
             tables[path] = page.evaluate(PHONE_CARD_TABLES)
+            narrow[path] = page.evaluate(NARROW_NAMES)
     finally:
         context.close()
     assert not wide, f"pages wider than a {PHONE['width']} px phone: {wide}"
+    narrow = {path: cells for path, cells in narrow.items() if cells}
+    assert not narrow, f"names squeezed into narrow columns: {narrow}"
     carded = {path: [t["id"] for t in found] for path, found in tables.items() if found}
     assert set(carded) >= {"/questions/", "/questions/q3/", "/responses/", "/adjudicate/",
                            "/adjudicate/{response}/", "/irt/"}, carded
