@@ -374,10 +374,9 @@ class _Alt:
 def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
     """Is ``alt`` a person's name? If so, also its surname and given name (normalized)."""
     words = alt.text.split()
-    if not 2 <= len(words) <= 5 or any(map(str.isdigit, alt.text)) or words[0] == "The":
+    if not 2 <= len(words) <= 5 or words[0] == "The":
         return False, None, None  # ("The Dark Knight Rises" is a title)
-    caps = [w for w in words if w[:1].isupper()]
-    if len(caps) < 2:
+    if len([w for w in words if w[:1].isupper()]) < 2:
         return False, None, None
     core = [t for t in toks if t not in _NAME_SUFFIXES]
     if (len(core) < 2 or core[0] in _NOT_PERSON_FIRST or core[-1] in _NOT_PERSON_LAST
@@ -386,6 +385,9 @@ def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | 
             or core[-1] in _COUNTRIES):  # ("Saudi Arabia")
         return False, None, None
     if any(t in STOPWORDS and t not in _NAME_PARTICLES for t in core):
+        return False, None, None
+    # (a name has no digits: tested last, as it reads every character)
+    if any(map(str.isdigit, alt.text)):
         return False, None, None
     # surname: the last word plus any particles before it ("van beethoven" -> "beethoven")
     surname = core[-1]
