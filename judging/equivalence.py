@@ -1370,9 +1370,20 @@ def _shares_nothing(info: _Cand, accept: tuple[_Alt, ...]) -> bool:
             return False
     core = info.core
     core_norm = info.core_norm
-    return not any(_lev_distance(core_norm, a.norm) <= _max_edits(len(a.norm))
-                   or any(_word_family(c, t) for c in core for t in a.content)
-                   for a in accept)
+    n = len(core_norm)
+    # (a word family shares its first five letters, see _word_family: only the answer
+    # words starting with a core word's five are tried)
+    starts = {c[:5] for c in core if len(c) >= 5}
+    for a in accept:
+        norm = a.norm
+        k = _max_edits(len(norm))
+        if (norm == core_norm) if not k else (
+                abs(len(norm) - n) <= k and _lev_distance(core_norm, norm, score_cutoff=k) <= k):
+            return False
+        if starts and any(t[:5] in starts and any(_word_family(c, t) for c in core)
+                          for t in a.content):
+            return False
+    return True
 
 
 def _grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
