@@ -48,7 +48,7 @@ from judging.calibration import (
     question_kind,
 )
 from judging.corrections import GATE as _CORRECTION_GATE
-from judging.corrections import MAX_HEAD, MAX_TAIL, final_answer
+from judging.corrections import MAX_HEAD, MAX_TAIL, TAIL_PARTICLES, final_answer, without_particle
 from judging.entities import BUILT_WORDS as _BUILT_WORDS
 from judging.entities import FEATURE_AFTER, FEATURE_BEFORE, GENERIC
 from judging.normalize import (
@@ -66,10 +66,18 @@ from judging.normalize import (
     tokens,
     tokens_many,
 )
-from judging.numbers import FIRST_CHARS, FIRST_WORDS, UNIT_WORDS, merge_number_tokens
+from judging.numbers import (
+    FIRST_CHARS,
+    FIRST_WORDS,
+    FRACTION_MARKS,
+    FRACTION_WORDS,
+    UNIT_WORDS,
+    merge_number_tokens,
+)
 from judging.scripts import HANGUL, _batchim, strip_korean
 from judging.short_rules import (
     DECADE_MARKS,
+    GENERATION_WORDS,
     MONEY_AFTER,
     MONEY_BEFORE,
     Decision,
@@ -80,6 +88,8 @@ from judging.short_rules import (
     currency_word,
     decade,
     decade_words,
+    fraction,
+    generation,
     hangul_spacing,
     kind_change,
     marks_conflict,
@@ -1026,6 +1036,16 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
     return _analyze(_candidate(candidate), answerline, question)
 
 
+def _without_particle(info: _Cand, alt_tokens: frozenset[str]) -> _Cand:
+    """``info`` less a particle after the answer that the answerline does not use: tl
+    "po" (polite), id/ms "dong", "kan", vi "nha" ("Pinatubo po", "Borobudur dong"; see
+    :data:`judging.corrections.TAIL_PARTICLES`); ``info`` itself otherwise."""
+    if len(info.toks) < 2 or info.toks[-1] in alt_tokens:
+        return info
+    bare = without_particle(info.text)
+    return info if bare is None else (_candidate(bare) or info)
+
+
 def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str) -> Analysis:
     """:func:`analyze` for a candidate already described (``None``: no words)."""
     if info is None:
@@ -1033,6 +1053,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     key = answerline if isinstance(answerline, str) else tuple(answerline)
     (_line, accept, prompts, rejects, alt_tokens, answer_short, numeric, persons,
      required) = _prepared(key)
+    if info.toks[-1] in TAIL_PARTICLES:
+        info = _without_particle(info, alt_tokens)
     cand = info.toks
     full_norm = info.full_norm
     core = info.core
@@ -1076,6 +1098,18 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         if p is not None:
             return _result("prompt", False, p.alt.text,
                            f"the answerline says prompt on '{p.alt.text}'", _ZERO, prompt=True)
+
+    # 3a. a fraction against fractions ("3분의 1" for "2/3", "三分之二", "two thirds",
+    # "dua pertiga"): only a short answer with a fraction word, a slash, a script's
+    # fraction mark or two numbers alone
+    if short and (
+            not FRACTION_WORDS.isdisjoint(cand) or "/" in info.text
+            or (len(core) == 2 and core[1].isdigit() and core[0].isdigit())
+            or (len(core) == 1 and "." in core_norm and info.nums)
+            or (not full_norm.isascii() and any(m in full_norm for m in FRACTION_MARKS))):
+        frac = fraction(info.text, core, accept)
+        if frac is not None:
+            return _decided(frac)
 
     # 3b. scripts without spaces: character-level matching with affix tolerance
     script = 0.0 if full_norm.isascii() else 1.0
@@ -1266,6 +1300,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                    f"'{core_norm}' shares only the surname with "
                                    f"'{a.alt.text}'", _ZERO)
         for a in persons:
+            if "," not in a.alt.text and core_norm == a.given and a.surname in qtok:
+                # the question names the surname: "Serena" after "Which Williams sister
+                # ...?" (the given name is what it asks for)
+                return _result("given-name-asked", True, a.alt.text,
+                               f"'{core_norm}' is the given name of '{a.alt.text}', whose "
+                               f"surname the question says", _ZERO)
             if "," not in a.alt.text and core_norm == a.given and not any(
                     b.norm == core_norm or b.surname == core_norm for b in accept) and not (
                     # a number and the question's noun: "13th" for "Thirteenth Amendment"
@@ -1280,6 +1320,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             other = other_person_hangul(core, accept)
             if other is not None:
                 return _decided(other)
+        # 12a. another generation of one name ("Johann Strauss I" for "Johann Strauss II",
+        # "Alexandre Dumas fils" for "Alexandre Dumas [accept Dumas père]")
+        if len(core) >= 2 and core[-1] in GENERATION_WORDS:
+            other_gen = generation(core, accept)
+            if other_gen is not None:
+                return _decided(other_gen)
         # 12b. a confusable entity: shares words, swaps one the answerline does not license
         # (only when the answer shares a word with an acceptable answer)
         if not alt_tokens.isdisjoint(core):
