@@ -512,6 +512,10 @@ for _p in sorted(_FILLER_PREFIXES, key=len, reverse=True):
 _SUFFIX_BY_LAST: dict[str, tuple[tuple[str, ...], ...]] = {}
 for _p in sorted(_FILLER_SUFFIXES, key=len, reverse=True):
     _SUFFIX_BY_LAST[_p[-1]] = (*_SUFFIX_BY_LAST.get(_p[-1], ()), _p)
+for _w in TAIL_PARTICLES:
+    # (no filler: a key here only sends the answer down _describe's filler branch, which
+    # marks it for _without_particle at no cost to other answers)
+    _SUFFIX_BY_LAST.setdefault(_w, ())
 
 
 def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
@@ -558,6 +562,7 @@ class _Cand:
         "months",
         "nums",
         "pairs",
+        "particle",
         "refusal",
         "text",
         "tok_set",
@@ -569,7 +574,7 @@ class _Cand:
                  content: frozenset[str], content_set: frozenset[str],
                  core_content: frozenset[str], months: frozenset[str],
                  pairs: frozenset[tuple[str, str]], refusal: bool, disclaimer: bool,
-                 memo: dict, text: str) -> None:
+                 memo: dict, text: str, particle: bool = False) -> None:
         self.text = text  # as written (rule 12b reads its comma)
         self.toks = toks
         self.full_norm = full_norm
@@ -585,6 +590,7 @@ class _Cand:
         self.refusal = refusal
         self.disclaimer = disclaimer
         self.memo = memo
+        self.particle = particle  # ends with one of TAIL_PARTICLES
 
 
 _NUM_START = re.compile(r" (\d[^ ]*)")
@@ -672,8 +678,10 @@ def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
         tok_set = frozenset(toks)
     n = len(toks)
     full_norm = joined[len(toks[0]) + 1:] if n > 1 and toks[0] in ARTICLES else joined
+    particle = False
     if toks[0] in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
         core = _strip_fillers(toks)
+        particle = toks[-1] in TAIL_PARTICLES
     else:
         core = strip_articles(toks)
     content_set = tok_set - STOPWORDS
@@ -706,6 +714,7 @@ def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
         n > 8 and any(map(full_norm.__contains__, _DISCLAIMER)),
         {},
         text,
+        particle,
     )
 
 
@@ -1053,7 +1062,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     key = answerline if isinstance(answerline, str) else tuple(answerline)
     (_line, accept, prompts, rejects, alt_tokens, answer_short, numeric, persons,
      required) = _prepared(key)
-    if info.toks[-1] in TAIL_PARTICLES:
+    if info.particle:
         info = _without_particle(info, alt_tokens)
     cand = info.toks
     full_norm = info.full_norm
@@ -1101,8 +1110,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
 
     # 3a. a fraction against fractions ("3분의 1" for "2/3", "三分之二", "two thirds",
     # "dua pertiga"): only a short answer with a fraction word, a slash, a script's
-    # fraction mark or two numbers alone
-    if short and (
+    # fraction mark or two numbers alone, against an answerline with a number
+    if numeric and short and (
             not FRACTION_WORDS.isdisjoint(cand) or "/" in info.text
             or (len(core) == 2 and core[1].isdigit() and core[0].isdigit())
             or (len(core) == 1 and "." in core_norm and info.nums)
@@ -1322,7 +1331,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 return _decided(other)
         # 12a. another generation of one name ("Johann Strauss I" for "Johann Strauss II",
         # "Alexandre Dumas fils" for "Alexandre Dumas [accept Dumas père]")
-        if len(core) >= 2 and core[-1] in GENERATION_WORDS:
+        if core[-1] in GENERATION_WORDS:
             other_gen = generation(core, accept)
             if other_gen is not None:
                 return _decided(other_gen)
