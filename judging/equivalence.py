@@ -73,6 +73,7 @@ from judging.numbers import (
     FRACTION_WORDS,
     UNIT_WORDS,
     merge_number_tokens,
+    read_fraction,
 )
 from judging.scripts import HANGUL, _batchim, strip_korean
 from judging.short_rules import (
@@ -1868,7 +1869,8 @@ def clear_caches() -> None:
     for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, _prepared, _candidate, _question_tokens,
-               _stem_preimage, proper_words, read_number_cached, question_kind):
+               _stem_preimage, proper_words, read_number_cached, question_kind,
+               read_fraction):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()
