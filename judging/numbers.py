@@ -306,13 +306,15 @@ _TL_FILLERS = frozenset({"na", "at", "t"})
 _TL: _Lex = {
     **_lex("d", {"isa": 1, "isang": 1, "dalawa": 2, "dalawang": 2, "tatlo": 3, "tatlong": 3,
                  "apat": 4, "lima": 5, "limang": 5, "anim": 6, "pito": 7, "pitong": 7,
-                 "walo": 8, "walong": 8, "siyam": 9}),
+                 "walo": 8, "walong": 8, "siyam": 9,
+                 # the ordinals less their "ika" (ikalawa, ikatlo: second, third)
+                 "lawa": 2, "tlo": 3}),
     **_lex("m", {"daan": 100, "raan": 100}),
     **_lex("M", {"libo": 1000, "libong": 1000}),
     **_lex("a", {"sampu": 10, "sampung": 10, "labing": 10, "labin": 10, "labim": 10,
                  "labindalawa": 12, "labintatlo": 13, "labinlima": 15, "labimpito": 17,
                  "labingwalo": 18, "labinwalo": 18, "labinsiyam": 19, "labingsiyam": 19,
-                 "sandaan": 100, "sanlibo": 1000,
+                 "sandaan": 100, "sanlibo": 1000, "una": 1,
                  **{w + e: v for w, v in {"dalawampu": 20, "tatlumpu": 30, "apatnapu": 40,
                                           "limampu": 50, "animnapu": 60, "pitumpu": 70,
                                           "walumpu": 80, "siyamnapu": 90}.items()

@@ -709,7 +709,8 @@ def may_be_number(word: str) -> bool:
     """Could a number word of another language start with ``word`` (see
     :func:`judging.numbers.read_number`)?"""
     return word[:1] in FIRST_CHARS or word in FIRST_WORDS or word[:2] in (
-        "ke", "th") or word == "tahun"  # (id/ms "tahun seribu ...": "the year 1...")
+        "ke", "th") or word == "tahun" or (  # (id/ms "tahun seribu ...": "the year 1...")
+        word[:3] == "ika")  # (tl ordinals: "ikalawa", "ikaapat")
 
 
 _SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "hedged": 3, "embedded": 2, "shares": 1,

@@ -147,6 +147,10 @@ CASES = [
     # variants written after the fixes, in other seed languages (checked, not scored)
     pytest.param("labing-anim po", "16", "", True, id="v-tl-teen-po"),
     pytest.param("tatlumpu", "30", "", True, id="v-tl-tens"),
+    pytest.param("ikalawa", "2", "", True, id="v-tl-ordinal-second"),
+    pytest.param("ikatlo", "2", "", False, id="v-tl-ordinal-third-for-second"),
+    pytest.param("ikaapat", "4", "", True, id="v-tl-ordinal-fourth"),
+    pytest.param("una", "1", "", True, id="v-tl-una"),
     pytest.param("Mount Apo po", "Mount Apo", "", True, id="v-tl-po-place"),
     pytest.param("Davao po", "Mount Apo", "", False, id="v-tl-po-other-place"),
     pytest.param("Bandung dong", "Jakarta", "", False, id="v-id-dong-other-city"),
@@ -162,6 +166,10 @@ CASES = [
     pytest.param("two fifths", "2/5", "", True, id="v-en-fifths"),
     pytest.param("three fifths", "2/5", "", False, id="v-en-other-fifths"),
     pytest.param("Ken Griffey Jr.", "Ken Griffey Sr.", "", False, id="v-en-jr-for-sr"),
+    pytest.param("요한 슈트라우스 1세", "요한 슈트라우스 2세", "", False, id="v-ko-regnal-se"),
+    pytest.param("ナポレオン三世", "ナポレオン1世", "", False, id="v-ja-regnal-sei"),
+    pytest.param("ナポレオン一世", "ナポレオン1世", "", True, id="v-ja-regnal-same"),
+    pytest.param("拿破仑三世", "拿破仑一世", "", False, id="v-zh-regnal-shi"),
     pytest.param("Venus", "Venus Williams", "Which Williams sister is older?", True,
                  id="v-en-given-surname-asked"),
 ]
