@@ -1310,9 +1310,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                    f"'{core_norm}' shares only the surname with "
                                    f"'{a.alt.text}'", _ZERO)
         for a in persons:
-            if "," not in a.alt.text and core_norm == a.given and a.surname in qtok:
+            if core_norm == a.given and len(a.toks) == 2 and a.surname in qtok and (
+                    "," not in a.alt.text):
                 # the question names the surname: "Serena" after "Which Williams sister
-                # ...?" (the given name is what it asks for)
+                # ...?" (the given name is what it asks for; not of a name with a middle
+                # name: "John" for "John Quincy Adams" after "Which Adams ...?")
                 return _result("given-name-asked", True, a.alt.text,
                                f"'{core_norm}' is the given name of '{a.alt.text}', whose "
                                f"surname the question says", _ZERO)

@@ -8,7 +8,8 @@ each row is a case the judge got wrong before the fix, or a trap the fix must no
   answerline does not use the word (``the river Po``, ``Quảng Đông``, ``Tây Ban Nha``
   stay words: ``corrections.without_particle``);
 * Tagalog numbers (``pito``, ``labing-isa``, ``dalawampu't isa``, ``dalawang daan``,
-  ``isang libo siyam na raan siyamnapu't walo``) and the Spanish-derived ones (``siyete``);
+  ``isang libo siyam na raan siyamnapu't walo``, the ordinals ``ikalawa`` / ``ikaapat``) and
+  the Spanish-derived ones (``siyete``, ``una``);
 * a copula after a number's counter is no counter (``六十分です`` for ``60分``, ``열두 달이요``,
   ``สิบสองเดือนครับ``; ``六十秒です`` stays another unit);
 * radians are an angle unit, and so is ``degrees`` where no temperature unit is said
@@ -42,7 +43,7 @@ from judging.equivalence import judge
 from judging.numbers import read_fraction, read_number
 
 WILLIAMS_Q = "Which Williams sister has won 23 Grand Slam singles titles?"
-ROOSEVELT_Q = "Which Roosevelt was president during World War II?"
+ROOSEVELT_Q = "Which Roosevelt led the Rough Riders?"
 STRAUSS = "Johann Strauss II [accept Johann Strauss the Younger or Johann Strauss Jr.]"
 DUMAS = "Alexandre Dumas [accept Dumas père]"
 PINATUBO = "Bulkang Pinatubo [accept Pinatubo]"
@@ -140,10 +141,10 @@ CASES = [
     pytest.param("Venus", "Serena Williams", WILLIAMS_Q, False, id="en-other-given-name"),
     pytest.param("Serena", "Serena Williams", "Who has won 23 Grand Slam singles titles?",
                  False, id="en-given-name-alone"),
-    pytest.param("Franklin", "Franklin D. Roosevelt", ROOSEVELT_Q, True,
-                 id="en-given-with-initial"),
-    pytest.param("Eleanor", "Franklin D. Roosevelt", ROOSEVELT_Q, False,
-                 id="en-other-roosevelt"),
+    pytest.param("Theodore", "Theodore Roosevelt", ROOSEVELT_Q, True, id="en-given-asked"),
+    pytest.param("Eleanor", "Theodore Roosevelt", ROOSEVELT_Q, False, id="en-other-roosevelt"),
+    pytest.param("John", "John Quincy Adams", "Which Adams was the sixth U.S. president?",
+                 False, id="en-given-of-a-three-word-name"),
     # variants written after the fixes, in other seed languages (checked, not scored)
     pytest.param("labing-anim po", "16", "", True, id="v-tl-teen-po"),
     pytest.param("tatlumpu", "30", "", True, id="v-tl-tens"),
