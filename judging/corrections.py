@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GATE", "MAX_HEAD", "MAX_TAIL", "final_answer"]
+__all__ = ["GATE", "MAX_HEAD", "MAX_TAIL", "TAIL_PARTICLES", "final_answer", "without_particle"]
 
 MAX_HEAD = 6
 MAX_TAIL = 8
@@ -144,3 +144,22 @@ def final_answer(text: str) -> str | None:
     if last is None:
         return None
     return text[last.end():].strip(" ,;:.!?…、，。！？-–—") or None
+
+
+# Particles said after an answer, in lower case, that the judge's filler list cannot
+# hold because they are also words of answers (read only when the answerline does not
+# use the word, see ``equivalence._analyze``): Tagalog "po" / "ho" / "opo" (polite; the
+# river Po is written with a capital), id/ms "dong" and "kan" (not vi "Đông" of Quảng
+# Đông nor Naoto Kan), vi "nha" (not Tây Ban Nha).
+TAIL_PARTICLES = frozenset({"po", "ho", "opo", "dong", "kan", "nha"})
+_LAST_WORD = re.compile(r"^(.*\w)\W+(\w+)\W*$", re.DOTALL)
+
+
+def without_particle(text: str) -> str | None:
+    """``text`` less its last word when that word is one of :data:`TAIL_PARTICLES`
+    written in lower case ("Pinatubo po." -> "Pinatubo"); ``None`` otherwise."""
+    m = _LAST_WORD.match(text)
+    if m is None or m.group(2) not in TAIL_PARTICLES:
+        return None
+    return m.group(1)
+

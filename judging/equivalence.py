@@ -48,7 +48,7 @@ from judging.calibration import (
     question_kind,
 )
 from judging.corrections import GATE as _CORRECTION_GATE
-from judging.corrections import MAX_HEAD, MAX_TAIL, final_answer
+from judging.corrections import MAX_HEAD, MAX_TAIL, TAIL_PARTICLES, final_answer, without_particle
 from judging.entities import BUILT_WORDS as _BUILT_WORDS
 from judging.entities import FEATURE_AFTER, FEATURE_BEFORE, GENERIC
 from judging.normalize import (
@@ -66,10 +66,19 @@ from judging.normalize import (
     tokens,
     tokens_many,
 )
-from judging.numbers import FIRST_CHARS, FIRST_WORDS, UNIT_WORDS, merge_number_tokens
+from judging.numbers import (
+    FIRST_CHARS,
+    FIRST_WORDS,
+    FRACTION_MARKS,
+    FRACTION_WORDS,
+    UNIT_WORDS,
+    merge_number_tokens,
+    read_fraction,
+)
 from judging.scripts import HANGUL, _batchim, strip_korean
 from judging.short_rules import (
     DECADE_MARKS,
+    GENERATION_WORDS,
     MONEY_AFTER,
     MONEY_BEFORE,
     Decision,
@@ -80,6 +89,8 @@ from judging.short_rules import (
     currency_word,
     decade,
     decade_words,
+    fraction,
+    generation,
     hangul_spacing,
     kind_change,
     marks_conflict,
@@ -504,6 +515,10 @@ for _p in sorted(_FILLER_PREFIXES, key=len, reverse=True):
 _SUFFIX_BY_LAST: dict[str, tuple[tuple[str, ...], ...]] = {}
 for _p in sorted(_FILLER_SUFFIXES, key=len, reverse=True):
     _SUFFIX_BY_LAST[_p[-1]] = (*_SUFFIX_BY_LAST.get(_p[-1], ()), _p)
+for _w in TAIL_PARTICLES:
+    # (no filler: a key here only sends the answer down _describe's filler branch, which
+    # marks it for _without_particle at no cost to other answers)
+    _SUFFIX_BY_LAST.setdefault(_w, ())
 
 
 def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
@@ -550,6 +565,7 @@ class _Cand:
         "months",
         "nums",
         "pairs",
+        "particle",
         "refusal",
         "text",
         "tok_set",
@@ -561,7 +577,7 @@ class _Cand:
                  content: frozenset[str], content_set: frozenset[str],
                  core_content: frozenset[str], months: frozenset[str],
                  pairs: frozenset[tuple[str, str]], refusal: bool, disclaimer: bool,
-                 memo: dict, text: str) -> None:
+                 memo: dict, text: str, particle: bool = False) -> None:
         self.text = text  # as written (rule 12b reads its comma)
         self.toks = toks
         self.full_norm = full_norm
@@ -577,6 +593,7 @@ class _Cand:
         self.refusal = refusal
         self.disclaimer = disclaimer
         self.memo = memo
+        self.particle = particle  # ends with one of TAIL_PARTICLES
 
 
 _NUM_START = re.compile(r" (\d[^ ]*)")
@@ -664,8 +681,10 @@ def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
         tok_set = frozenset(toks)
     n = len(toks)
     full_norm = joined[len(toks[0]) + 1:] if n > 1 and toks[0] in ARTICLES else joined
+    particle = False
     if toks[0] in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
         core = _strip_fillers(toks)
+        particle = toks[-1] in TAIL_PARTICLES
     else:
         core = strip_articles(toks)
     content_set = tok_set - STOPWORDS
@@ -698,6 +717,7 @@ def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
         n > 8 and any(map(full_norm.__contains__, _DISCLAIMER)),
         {},
         text,
+        particle,
     )
 
 
@@ -1028,6 +1048,16 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
     return _analyze(_candidate(candidate), answerline, question)
 
 
+def _without_particle(info: _Cand, alt_tokens: frozenset[str]) -> _Cand:
+    """``info`` less a particle after the answer that the answerline does not use: tl
+    "po" (polite), id/ms "dong", "kan", vi "nha" ("Pinatubo po", "Borobudur dong"; see
+    :data:`judging.corrections.TAIL_PARTICLES`); ``info`` itself otherwise."""
+    if len(info.toks) < 2 or info.toks[-1] in alt_tokens:
+        return info
+    bare = without_particle(info.text)
+    return info if bare is None else (_candidate(bare) or info)
+
+
 def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str) -> Analysis:
     """:func:`analyze` for a candidate already described (``None``: no words)."""
     if info is None:
@@ -1035,6 +1065,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     key = answerline if isinstance(answerline, str) else tuple(answerline)
     (_line, accept, prompts, rejects, alt_tokens, answer_short, numeric, persons,
      required) = _prepared(key)
+    if info.particle:
+        info = _without_particle(info, alt_tokens)
     cand = info.toks
     full_norm = info.full_norm
     core = info.core
@@ -1078,6 +1110,18 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         if p is not None:
             return _result("prompt", False, p.alt.text,
                            f"the answerline says prompt on '{p.alt.text}'", _ZERO, prompt=True)
+
+    # 3a. a fraction against fractions ("3분의 1" for "2/3", "三分之二", "two thirds",
+    # "dua pertiga"): only a short answer with a fraction word, a slash, a script's
+    # fraction mark or two numbers alone, against an answerline with a number
+    if numeric and short and (
+            not FRACTION_WORDS.isdisjoint(cand) or "/" in info.text
+            or (len(core) == 2 and core[1].isdigit() and core[0].isdigit())
+            or (len(core) == 1 and "." in core_norm and info.nums)
+            or (not full_norm.isascii() and any(m in full_norm for m in FRACTION_MARKS))):
+        frac = fraction(info.text, core, accept)
+        if frac is not None:
+            return _decided(frac)
 
     # 3b. scripts without spaces: character-level matching with affix tolerance
     script = 0.0 if full_norm.isascii() else 1.0
@@ -1268,6 +1312,14 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                    f"'{core_norm}' shares only the surname with "
                                    f"'{a.alt.text}'", _ZERO)
         for a in persons:
+            if core_norm == a.given and len(a.toks) == 2 and a.surname in qtok and (
+                    "," not in a.alt.text):
+                # the question names the surname: "Serena" after "Which Williams sister
+                # ...?" (the given name is what it asks for; not of a name with a middle
+                # name: "John" for "John Quincy Adams" after "Which Adams ...?")
+                return _result("given-name-asked", True, a.alt.text,
+                               f"'{core_norm}' is the given name of '{a.alt.text}', whose "
+                               f"surname the question says", _ZERO)
             if "," not in a.alt.text and core_norm == a.given and not any(
                     b.norm == core_norm or b.surname == core_norm for b in accept) and not (
                     # a number and the question's noun: "13th" for "Thirteenth Amendment"
@@ -1282,6 +1334,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             other = other_person_hangul(core, accept)
             if other is not None:
                 return _decided(other)
+        # 12a. another generation of one name ("Johann Strauss I" for "Johann Strauss II",
+        # "Alexandre Dumas fils" for "Alexandre Dumas [accept Dumas père]")
+        if core[-1] in GENERATION_WORDS:
+            other_gen = generation(core, accept)
+            if other_gen is not None:
+                return _decided(other_gen)
         # 12b. a confusable entity: shares words, swaps one the answerline does not license
         # (only when the answer shares a word with an acceptable answer)
         if not alt_tokens.isdisjoint(core):
@@ -1856,7 +1914,8 @@ def clear_caches() -> None:
     for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, _prepared, _candidate, _question_tokens,
-               _stem_preimage, proper_words, read_number_cached, question_kind):
+               _stem_preimage, proper_words, read_number_cached, question_kind,
+               read_fraction):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()

@@ -30,9 +30,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from fractions import Fraction
+from functools import lru_cache
 
-__all__ = ["DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "SCALES", "UNITS", "UNIT_WORDS",
-           "merge_number_tokens", "needs_merge", "read_decimal", "read_number"]
+__all__ = ["COPULAS", "DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "FRACTION_MARKS", "FRACTION_WORDS", "SCALES",
+           "UNITS", "UNIT_WORDS", "merge_number_tokens", "needs_merge", "read_decimal",
+           "read_fraction", "read_number", "strip_copulas"]
 
 # scales that multiply the number before them ("2.5 million", "a dozen", "two dozen",
 # "half a dozen"; not "dozens", which counts nothing exactly)
@@ -295,6 +298,31 @@ _JA_KANA: _Lex = {
                  "ぜん": 1000}),
     **_lex("M", {"まん": 10**4, "おく": 10**8}),
 }
+# Tagalog: the native numbers, with the linker -ng / na before daan and libo ("dalawang
+# daan", "apat na raan"), the teens (labing-isa is read "labing" + "isa"), the tens as
+# one word (dalawampu, and dalawampu't before the units: "dalawampu't isa" is 21), and the
+# Spanish-derived numbers Filipinos say as often (siyete, otso)
+_TL_FILLERS = frozenset({"na", "at", "t"})
+_TL: _Lex = {
+    **_lex("d", {"isa": 1, "isang": 1, "dalawa": 2, "dalawang": 2, "tatlo": 3, "tatlong": 3,
+                 "apat": 4, "lima": 5, "limang": 5, "anim": 6, "pito": 7, "pitong": 7,
+                 "walo": 8, "walong": 8, "siyam": 9,
+                 # the ordinals less their "ika" (ikalawa, ikatlo: second, third)
+                 "lawa": 2, "tlo": 3}),
+    **_lex("m", {"daan": 100, "raan": 100}),
+    **_lex("M", {"libo": 1000, "libong": 1000}),
+    **_lex("a", {"sampu": 10, "sampung": 10, "labing": 10, "labin": 10, "labim": 10,
+                 "labindalawa": 12, "labintatlo": 13, "labinlima": 15, "labimpito": 17,
+                 "labingwalo": 18, "labinwalo": 18, "labinsiyam": 19, "labingsiyam": 19,
+                 "sandaan": 100, "sanlibo": 1000, "una": 1,
+                 **{w + e: v for w, v in {"dalawampu": 20, "tatlumpu": 30, "apatnapu": 40,
+                                          "limampu": 50, "animnapu": 60, "pitumpu": 70,
+                                          "walumpu": 80, "siyamnapu": 90}.items()
+                    for e in ("", "t", "ng")},
+                 "uno": 1, "dos": 2, "tres": 3, "kuwatro": 4, "kwatro": 4, "singko": 5,
+                 "sais": 6, "siyete": 7, "syete": 7, "otso": 8, "nuwebe": 9, "diyes": 10}),
+    **_lex("z", dict.fromkeys(_TL_FILLERS, 0)),
+}
 _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
     # (name, lexicon, glued: read character runs by longest match, not by words)
     ("zh", _ZH, True),
@@ -304,6 +332,7 @@ _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
     ("th", _TH, True),
     ("vi", _VI, False),
     ("id", _ID, False),
+    ("tl", _TL, False),
 )
 
 # Counters, ordinal markers and copulas around a number: stripped before reading.
@@ -419,6 +448,20 @@ def _strip(text: str) -> str:
     return text
 
 
+# copulas and polite endings that may follow a number's counter ("六十分です", "열두 달이요",
+# "สิบสองเดือนครับ"): they say nothing of the counter
+COPULAS = tuple(sorted({unicodedata.normalize("NFKC", w) for w in (
+    "です", "だ", "是", "吧", "。", "입니다", "이에요", "예요", "이요", "요", "이다", "ค่ะ", "ครับ",
+    "คะ", "นะ")}, key=len, reverse=True))
+
+
+def strip_copulas(counter: str) -> str:
+    """``counter`` without the copulas and polite endings after it (``分です`` -> ``分``)."""
+    while counter.endswith(COPULAS):
+        counter = counter[:-len(next(c for c in COPULAS if counter.endswith(c)))]
+    return counter
+
+
 def strip_counters(text: str) -> str:
     """``text`` without the counters, ordinal markers and copulas that
     :func:`read_number` takes off around a number (``一次`` -> ``一``)."""
@@ -435,7 +478,7 @@ _ZH_SHORTENED = re.compile("^[一二两三四五六七八九][百千万][一二�
 # lexicon's word
 FIRST_CHARS = frozenset(w[0] for _n, lex, glued in _LEXICONS if glued for w in lex) | frozenset(
     p[0] for p in _PREFIXES if not p.isascii())
-FIRST_WORDS = frozenset(w for _n, lex, glued in _LEXICONS if not glued for w in lex)
+FIRST_WORDS = frozenset(w for _n, lex, glued in _LEXICONS if not glued for w in lex) - _TL_FILLERS
 
 
 def read_number(text: str) -> int | None:
@@ -549,6 +592,11 @@ UNITS: dict[str, frozenset[tuple[str, str]]] = {
         "t": ("ton", "tons", "tonne", "tonnes", "톤", "吨", "噸", "トン", "ตัน"),
         "oz": ("ounce", "ounces", "온스", "盎司", "オンス", "ออนซ์"),
     }),
+    # (degree is an angle only where no temperature unit is said: other_unit)
+    **_units("angle", {
+        "deg": ("degree", "degrees"),
+        "rad": ("radian", "radians", "라디안", "弧度", "ラジアン", "เรเดียน"),
+    }),
     **_units("temperature", {
         "c": ("celsius", "centigrade", "섭씨", "摄氏", "セ氏", "摂氏", "เซลเซียส"),
         "f": ("fahrenheit", "화씨", "华氏", "カ氏", "華氏", "ฟาเรนไฮต์"),
@@ -589,3 +637,81 @@ for _w in ("파운드", "ポンド", "ปอนด์"):  # (pound, of mass or m
 UNIT_WORDS = frozenset(UNITS)
 # scale words of the spaced languages (vi, id/ms) after digits: "2 tỷ", "270 juta"
 SCALES = {w: v for lex in (_VI, _ID) for w, (kind, v) in lex.items() if kind == "M"}
+
+
+# ---------------------------------------------------------------------- fractions
+
+_EN_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+                    "fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
+                    "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8, "ninth": 9,
+                    "ninths": 9, "tenth": 10, "tenths": 10}
+_EN_NUMERATORS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                  "seven": 7, "eight": 8, "nine": 9}
+_EN_FRACTION = re.compile(r"(?:(\d+|[a-z]+) )?(" + "|".join(_EN_DENOMINATORS) + ")")
+_SLASH = re.compile(r"(\d+) ?/ ?(\d+)")
+# den first: zh 三分之二, ja 3分の2, ko 3분의 2 (all 2/3); num first: th สองในสาม, สองส่วนสาม
+_DEN_FIRST = re.compile("(.+?)(?:分之|分の|분의)(.+)")
+_NUM_FIRST = re.compile("(.+?)(?:" + unicodedata.normalize("NFKC", "ใน|ส่วน") + ")(.+)")
+_ID_PER = {"setengah": Fraction(1, 2), "seperdua": Fraction(1, 2)}
+# the words a fraction may be said with (tokens of the candidate: the judge asks
+# read_fraction only when one is there, or "/", or two numbers alone)
+FRACTION_WORDS = frozenset({*_EN_DENOMINATORS, "phan", "per", *_ID_PER}) | frozenset(
+    p + w for p in ("per", "seper") for w in ("dua", "tiga", "empat", "lima", "enam", "tujuh",
+                                             "delapan", "lapan", "sembilan", "sepuluh"))
+_FRACTION_END = ".!?。 "
+# the marks of a fraction in scripts without spaces (as normalized: NFKC)
+FRACTION_MARKS = tuple(unicodedata.normalize("NFKC", m) for m in ("分之", "分の", "분", "ใน", "ส่วน"))
+
+
+def _whole(text: str) -> int | None:
+    text = text.strip()
+    if text.isdecimal() and text.isascii():
+        return int(text)
+    return read_number(text) if text else None
+
+
+def _ratio(num: int | None, den: int | None) -> Fraction | None:
+    return Fraction(num, den) if num is not None and den else None
+
+
+@lru_cache(maxsize=4096)
+def read_fraction(text: str, folded: str = "") -> Fraction | None:
+    """The value of a short answer that is a fraction, or ``None``: ``2/3``, ``two
+    thirds``, ``three-quarters``, ``one fourth``; zh ``三分之二``, ja ``3分の2``, ko ``3분의
+    2`` (the denominator first); th ``สองในสาม`` / ``สองส่วนสาม``; vi ``hai phần ba``; id/ms
+    ``dua per tiga``, ``dua pertiga``, ``tiga perempat``, ``setengah``. ``text`` is the
+    answer as written, ``folded`` its normalized tokens joined by spaces (vi and id/ms
+    are read from them). A lone ordinal ("third") is no fraction; "half" is."""
+    t = unicodedata.normalize("NFKC", text).lower().replace("-", " ").strip(_FRACTION_END)
+    t = strip_copulas(t.replace(" ", "") if not t.isascii() else t).strip(_FRACTION_END)
+    if t.isascii():
+        if (m := _SLASH.fullmatch(t)) is not None:
+            return _ratio(int(m.group(1)), int(m.group(2)))
+        t = t.removeprefix("the ").removeprefix("a ") if t not in ("a half",) else "half"
+        if (m := _EN_FRACTION.fullmatch(t)) is not None:
+            num_word, den_word = m.groups()
+            if num_word is None:
+                return Fraction(1, 2) if den_word == "half" else None
+            num = int(num_word) if num_word.isdecimal() else _EN_NUMERATORS.get(num_word)
+            return _ratio(num, _EN_DENOMINATORS[den_word])
+    else:
+        if (m := _DEN_FIRST.fullmatch(t)) is not None:
+            return _ratio(_whole(m.group(2)), _whole(m.group(1)))
+        if (m := _NUM_FIRST.fullmatch(t)) is not None:
+            return _ratio(_whole(m.group(1)), _whole(m.group(2)))
+    words = folded.split()
+    if not words:
+        return None
+    if len(words) == 1 and words[0] in _ID_PER:
+        return _ID_PER[words[0]]
+    for mark in ("phan", "per"):
+        if mark in words[1:-1]:
+            i = words.index(mark)
+            return _ratio(_whole(" ".join(words[:i])), _whole(" ".join(words[i + 1:])))
+    last = words[-1]
+    if last.startswith("seper") and len(words) == 1:
+        return _ratio(1, _whole(last[5:]))
+    if last.startswith("per") and len(words) >= 2:
+        return _ratio(_whole(" ".join(words[:-1])), _whole(last[3:]))
+    return None
+

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from judging.numbers import FIRST_CHARS, read_number, strip_counters
+from judging.numbers import FIRST_CHARS, read_number, strip_copulas, strip_counters
 
 __all__ = [
     "HANGUL",
@@ -416,7 +416,8 @@ def whole_number(text: str) -> tuple[int, str] | None:
     if value is None:
         return None
     i = text.find(core)
-    return value, text[:i] + "\x00" + text[i + len(core):]
+    # (a copula after the counter is no counter: 六十分です is 60分)
+    return value, text[:i] + "\x00" + strip_copulas(text[i + len(core):])
 
 
 # an ordinal marker and the number words after it (ครั้งที่หนึ่ง, 第一, 제일)

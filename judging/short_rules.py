@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,7 @@ from judging.numbers import (
     SCALES,
     UNITS,
     read_decimal,
+    read_fraction,
     read_number,
 )
 from judging.scripts import HANGUL, NOSPACE, find_in_run, whole_number
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DECADE_MARKS",
+    "GENERATION_WORDS",
     "MONEY_AFTER",
     "MONEY_BEFORE",
     "Decision",
@@ -53,6 +56,8 @@ __all__ = [
     "currency_word",
     "decade",
     "decade_words",
+    "fraction",
+    "generation",
     "hyphen_words",
     "may_be_number",
     "number_words",
@@ -473,17 +478,29 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
 read_number_cached = lru_cache(maxsize=16384)(read_number)
 
 
+_DEGREE = ("angle", "deg")
+
+
+def _said_units(toks: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    """The units ``toks`` say (``degrees`` is an angle unless a temperature unit is said
+    with it: "100 degrees Celsius")."""
+    said = frozenset().union(*(UNITS[t] for t in toks if t in UNITS))
+    if _DEGREE in said and any(k == "temperature" for k, _u in said):
+        said = said - {_DEGREE}
+    return said
+
+
 def other_unit(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
     """Wrong when the short answer gives an acceptable answer's number in another unit
     of the same kind ("100 miles" for "100 kilometers", "132 kaki" for "132 meter",
     "42.195마일" for "42.195킬로미터"; :data:`judging.numbers.UNITS`): every acceptable
     answer with a unit whose numbers the answer gives says another unit, and none says
     the answer's. An answer without a unit (``[accept 100]``) says nothing of the unit."""
-    said = frozenset().union(*(UNITS[t] for t in core if t in UNITS))
+    said = _said_units(core)
     kinds = {k for k, _u in said}
     other = None
     for a in accept:
-        units = frozenset().union(*(UNITS[t] for t in a.toks if t in UNITS))
+        units = _said_units(a.toks)
         if not units or not a.nums:
             continue
         if units & said:
@@ -692,7 +709,8 @@ def may_be_number(word: str) -> bool:
     """Could a number word of another language start with ``word`` (see
     :func:`judging.numbers.read_number`)?"""
     return word[:1] in FIRST_CHARS or word in FIRST_WORDS or word[:2] in (
-        "ke", "th") or word == "tahun"  # (id/ms "tahun seribu ...": "the year 1...")
+        "ke", "th") or word == "tahun" or (  # (id/ms "tahun seribu ...": "the year 1...")
+        word[:3] == "ika")  # (tl ordinals: "ikalawa", "ikaapat")
 
 
 _SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "hedged": 3, "embedded": 2, "shares": 1,
@@ -831,3 +849,86 @@ def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
         return _decide("no-match", False, None,
                        "shares no character with any acceptable answer")
     return None
+
+
+_DECIMAL = re.compile(r"\d+\.\d+")
+
+
+def _alt_fraction(a: _Alt) -> Fraction | None:
+    return read_fraction(a.alt.text, " ".join(tokens(a.alt.text)))
+
+
+def fraction(text: str, core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """A short answer that is a fraction (:func:`judging.numbers.read_fraction`: ``3분의
+    1``, ``三分之二``, ``two thirds``, ``dua pertiga``) against answers that are fractions
+    (or decimals): correct when one has its value, wrong when every acceptable answer is
+    a fraction of another value ("3분의 1" for "2/3" shared the digits 2 and 3); ``None``
+    when an acceptable answer is no fraction."""
+    mine = read_fraction(text, " ".join(core))
+    if mine is None and len(core) == 1 and _DECIMAL.fullmatch(core[0]):
+        mine = Fraction(core[0])  # a decimal against fractions: "0.75" for "3/4"
+    if mine is None:
+        return None
+    other = None
+    for a in accept:
+        theirs = _alt_fraction(a)
+        if theirs is None and len(a.nums) == 1 and "." in next(iter(a.nums)):
+            theirs = Fraction(next(iter(a.nums)))  # a decimal: 0.75 is 3/4
+        if theirs is None:
+            return None
+        if abs(theirs - mine) < Fraction(1, 1000):
+            return _decide("number-words", True, a.alt.text,
+                           f"'{text}' is the fraction {mine}, as '{a.alt.text}'")
+        if abs(theirs - mine) < Fraction(1, 100):
+            return None  # (a rounded decimal: "0.33" for "1/3" is left to the other rules)
+        other = other or a
+    if other is None:
+        return None
+    return _decide("number", False, other.alt.text,
+                   f"'{text}' is the fraction {mine}, not '{other.alt.text}'")
+
+
+# Words that tell two people of one name apart (the last word of the name, or "the"
+# and it): a regnal or generational numeral, and the generation words, which say young
+# or old; a numeral and a generation word are not compared ("Johann Strauss II" is "the
+# Younger", another family's II need not be)
+_GENERATION = {"jr": "young", "junior": "young", "younger": "young", "fils": "young",
+               "sr": "old", "senior": "old", "elder": "old", "pere": "old",
+               "i": "1", "ii": "2", "iii": "3", "iv": "4", "1": "1", "2": "2", "3": "3", "4": "4"}
+GENERATION_WORDS = frozenset(_GENERATION)
+
+
+def _generation(toks: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
+    """A name's words less its generation mark, and the mark (``None``: none)."""
+    mark = _GENERATION.get(toks[-1]) if len(toks) >= 2 else None
+    if mark is None:
+        return toks, None
+    base = toks[:-2] if len(toks) >= 3 and toks[-2] == "the" else toks[:-1]
+    return base, mark
+
+
+def generation(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Wrong when a short name ends with a generation mark (``Johann Strauss I``,
+    ``Alexandre Dumas fils``, ``Pliny the Younger``) and an acceptable answer is the same
+    name with another mark of the same kind (``Johann Strauss II``, ``Dumas père``) or,
+    for a young/old mark, with none while another acceptable answer has the other mark
+    ("Alexandre Dumas fils" for "Alexandre Dumas [accept Dumas père]"). ``None`` when an
+    acceptable answer has the answer's mark, or the names differ (``Henry VII``)."""
+    base, mark = _generation(core)
+    if mark is None or not base or not all(t.isalpha() for t in base):
+        return None
+    marks = [_generation(a.toks) for a in accept]
+    if any(m == mark for _b, m in marks):
+        return None
+    numeral = mark.isdigit()
+    others = {m for _b, m in marks if m is not None and m.isdigit() == numeral}
+    for a, (a_base, a_mark) in zip(accept, marks, strict=True):
+        if a_base != base:
+            continue
+        if (a_mark is not None and a_mark.isdigit() == numeral) or (
+                a_mark is None and not numeral and others):
+            return _decide("other-person", False, a.alt.text,
+                           f"'{' '.join(core)}' names another generation than "
+                           f"'{a.alt.text}'")
+    return None
+

@@ -9,8 +9,8 @@ Run on demand (not collected by pytest)::
 
 The probe rows (source ``earshot_probe_2026_12_03`` in
 ``judging/data/short_answers.jsonl``) carry a field ``probe``: ``fix`` (read while
-fixing the rules), ``heldback``, ``blind2``, ``blind3``, ``blind4``, ``blind5`` and
-``blind6`` (scored once before being read, then fixed where the cause was general). The
+fixing the rules), ``heldback``, ``blind2``, ``blind3``, ``blind4``, ``blind5``,
+``blind6`` and ``blind7`` (scored once before being read, then fixed where the cause was general). The
 table itself is always read from this checkout; ``--root`` only picks the judge.
 """
 
@@ -42,7 +42,8 @@ def report(rows: list[dict]) -> str:
         parts[r["probe"]].append((r, judge(r["candidate"], r["references"],
                                            question=r["question"])))
     out = []
-    for part in ("fix", "heldback", "blind2", "blind3", "blind4", "blind5", "blind6"):
+    for part in ("fix", "heldback", "blind2", "blind3", "blind4", "blind5", "blind6",
+                 "blind7"):
         judged = parts.get(part, [])
         if not judged:
             continue
