@@ -119,7 +119,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.6"
+EQUIVALENCE_VERSION = "2026.12.7"
 
 
 # judge_many pauses the cyclic garbage collector for batches at least this large.
