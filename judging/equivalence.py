@@ -66,6 +66,19 @@ from judging.normalize import (
     tokens,
     tokens_many,
 )
+from judging.number_rules import (
+    DECADE_MARKS,
+    MONEY_AFTER,
+    MONEY_BEFORE,
+    currency_word,
+    decade,
+    decade_words,
+    fraction,
+    may_be_number,
+    number_words,
+    other_unit,
+    read_number_cached,
+)
 from judging.numbers import (
     FIRST_CHARS,
     FIRST_WORDS,
@@ -77,31 +90,20 @@ from judging.numbers import (
 )
 from judging.scripts import HANGUL, _batchim, strip_korean
 from judging.short_rules import (
-    DECADE_MARKS,
     GENERATION_WORDS,
-    MONEY_AFTER,
-    MONEY_BEFORE,
     Decision,
     acronym,
     asks_who,
     built_on,
     confusable,
-    currency_word,
-    decade,
-    decade_words,
-    fraction,
     generation,
     hangul_spacing,
     kind_change,
     marks_conflict,
-    may_be_number,
-    number_words,
     other_person_hangul,
     other_subtitle,
-    other_unit,
     prefix_word,
     proper_words,
-    read_number_cached,
     script_rules,
     surname_in_run,
 )

@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
         pytest.param("judging.entities", id="entities"),
         pytest.param("judging.corrections", id="corrections"),
         pytest.param("judging.short_rules", id="short_rules"),
+        pytest.param("judging.number_rules", id="number_rules"),
+        pytest.param("judging.calibration", id="calibration"),
     ],
 )
 def test_module_imports_without_django(module: str) -> None:

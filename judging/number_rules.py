@@ -1,0 +1,384 @@
+"""The judge's rules for numbers said or written otherwise than the answerline writes
+them (pure Python, no Django): rule 3a (fractions, in words or digits), 7b (number
+words of other languages, in and around an answer), 9a (decades without their century,
+in every seed language), the same number in another unit or currency and decimals in
+words, as numbered in docs/judging.md.
+
+Like :mod:`judging.short_rules`, whose :data:`~judging.short_rules.Decision` they
+return, they read the answerline's prepared alternatives (``equivalence._Alt``) and
+return ``None`` when they do not decide; :mod:`judging.equivalence` calls them in its
+rule order. The number words themselves are read by :mod:`judging.numbers`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from judging.normalize import tokens
+from judging.numbers import (
+    DECIMAL_MARKS,
+    FIRST_CHARS,
+    FIRST_WORDS,
+    SCALES,
+    UNITS,
+    read_decimal,
+    read_fraction,
+    read_number,
+)
+from judging.scripts import whole_number
+from judging.short_rules import Decision, decide
+
+if TYPE_CHECKING:
+    from judging.equivalence import _Alt
+
+__all__ = [
+    "DECADE_MARKS",
+    "MONEY_AFTER",
+    "MONEY_BEFORE",
+    "currency_word",
+    "decade",
+    "decade_words",
+    "fraction",
+    "may_be_number",
+    "number_words",
+    "other_unit",
+    "read_number_cached",
+]
+
+_NONE: frozenset[str] = frozenset()
+
+
+# a decade: "60s", or with its century "1960s" (normalize.decades writes "the sixties"
+# and "nineteen sixties" so)
+_DECADE = re.compile(r"(?:1\d|20)?\d0s")
+
+
+def decade(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 9a: correct when the short answer is an acceptable answer with its decade
+    written without the century ("the sixties", "'60s" for "1960s", "60s music" for
+    "1960s music") or with it for one without: the same decade, the century being the
+    question's. Another decade shares no word, and the other rules reject it."""
+    if not any(_DECADE.fullmatch(t) for t in core):
+        return None
+    for a in accept:
+        if len(a.toks) != len(core):
+            continue
+        century = False
+        for c, w in zip(core, a.toks, strict=True):
+            if c == w:
+                continue
+            if (c[-3:] == w[-3:] and len(c) != len(w) and _DECADE.fullmatch(c)
+                    and _DECADE.fullmatch(w)):
+                century = True
+                continue
+            break
+        else:
+            if century:
+                return decide("decade", True, a.alt.text,
+                               f"'{' '.join(core)}' is the decade of '{a.alt.text}' written "
+                               f"without or with its century")
+    return None
+
+
+def _number_and_unit(core_norm: str, qtok: frozenset[str]) -> int | None:
+    """The value of a short answer that is number words followed by the question's
+    own unit or counter ("lima jari" for "Berapa jari ...?", "năm ngón", "ห้านิ้ว"
+    for "... มีกี่นิ้ว"): the unit is a word of the question (spaced languages) or the
+    end of one (scripts without spaces); ``None`` otherwise."""
+    head, _sep, last = core_norm.rpartition(" ")
+    if head and last in qtok:
+        return read_number_cached(head)
+    if head or core_norm.isascii() or core_norm[:1] not in FIRST_CHARS:
+        return None
+    for k in range(len(core_norm) - 1, 0, -1):
+        unit = core_norm[k:]
+        # (a unit of two characters or more may stand anywhere in a question word:
+        # 都道府県 in 日本の都道府県はいくつありますか)
+        if any(q.endswith(unit) or (len(unit) >= 2 and unit in q) for q in qtok):
+            value = read_number_cached(core_norm[:k])
+            if value is not None:
+                return value
+    return None
+
+
+def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, ...],
+                 numeric: Sequence[_Alt], qtok: frozenset[str] = _NONE) -> Decision | None:
+    """Rule 7b: a short answer in number words of another language against a numeric
+    answer ("三百二十五", "세 번", "ba trăm", "dua belas" for 325, 3, 300, 12), or
+    digits against an answer in such words. Wrong when the values differ and every
+    acceptable answer is a number. ``qtok``: the question's words, whose unit may
+    follow the number ("tiga sisi" for "Berapa sisi segitiga?")."""
+    if not cand_nums:
+        if not numeric and core_norm.split(" ", 1)[0] not in FIRST_WORDS:
+            return None
+        value = read_number_cached(core_norm)
+        if value is None and qtok:
+            value = _number_and_unit(core_norm, qtok)
+        if value is None:
+            if numeric and any(m in core_norm for m in DECIMAL_MARKS):
+                decimal = _decimal_words(core_norm, numeric)
+                if decimal is not None:
+                    return decimal
+            return _phrase_number(core_norm, accept, numeric) if numeric else None
+        for a in numeric:
+            if (str(value) in a.nums or _scaled(a.toks) == value) and not _other_counter(
+                    core_norm, a.norm):
+                return decide("number-words", True, a.alt.text,
+                               f"'{core_norm}' reads as {value}, as in '{a.alt.text}'")
+        # acceptable answers in number words ("13 [accept tiga belas]", "tiga belas"):
+        # numbers too, so another number contradicts them
+        # (only next to numeric answers that are numbers alone: "1.000 juta" reads as
+        # "1 juta", so its [accept seribu juta] is no evidence against "seribu")
+        worded = [] if len(numeric) == len(accept) or any(
+            len(a.nums) != len(a.toks) for a in numeric) else [
+            (a, read_number_cached(a.norm)) for a in accept if not a.nums]
+        for a, v in worded:
+            if v == value and not _other_counter(core_norm, a.norm):
+                return decide("number-words", True, a.alt.text,
+                               f"'{core_norm}' reads as {value}, as '{a.alt.text}' does")
+        if len(numeric) == len(accept) or (worded and all(v is not None for _a, v in worded)):
+            first = (numeric or accept)[0].alt.text
+            return decide("number", False, first, f"'{core_norm}' reads as {value}, not '{first}'")
+        return None
+    if cand_nums and len(numeric) < len(accept) and len(cand_nums) == 1:
+        for a in accept:
+            if not a.nums:
+                value = read_number_cached(a.norm)
+                if value is not None and str(value) in cand_nums:
+                    return decide("number-words", True, a.alt.text,
+                                   f"'{a.alt.text}' reads as {value}")
+    return None
+
+
+read_number_cached = lru_cache(maxsize=16384)(read_number)
+
+
+_DEGREE = ("angle", "deg")
+
+
+def _said_units(toks: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    """The units ``toks`` say (``degrees`` is an angle unless a temperature unit is said
+    with it: "100 degrees Celsius")."""
+    said = frozenset().union(*(UNITS[t] for t in toks if t in UNITS))
+    if _DEGREE in said and any(k == "temperature" for k, _u in said):
+        said = said - {_DEGREE}
+    return said
+
+
+def other_unit(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Wrong when the short answer gives an acceptable answer's number in another unit
+    of the same kind ("100 miles" for "100 kilometers", "132 kaki" for "132 meter",
+    "42.195마일" for "42.195킬로미터"; :data:`judging.numbers.UNITS`): every acceptable
+    answer with a unit whose numbers the answer gives says another unit, and none says
+    the answer's. An answer without a unit (``[accept 100]``) says nothing of the unit."""
+    said = _said_units(core)
+    kinds = {k for k, _u in said}
+    other = None
+    for a in accept:
+        units = _said_units(a.toks)
+        if not units or not a.nums:
+            continue
+        if units & said:
+            return None
+        if other is None and {k for k, _u in units} & kinds:
+            other = a
+    if other is None:
+        return None
+    theirs = " ".join(t for t in other.toks if t in UNITS)
+    mine = " ".join(t for t in core if t in UNITS)
+    return decide("number", False, other.alt.text,
+                   f"says '{mine}' where '{other.alt.text}' has '{theirs}': another unit")
+
+
+# generic words said with a currency's name: Thai เงิน ("money") before it (เงินบาท,
+# เงินเยน), Korean 화 (貨) after it (원화, 엔화, 달러화)
+MONEY_BEFORE = unicodedata.normalize("NFKC", "เงิน")
+MONEY_AFTER = "화"
+
+
+def currency_word(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Correct when the short answer is a currency an acceptable answer names
+    (:data:`judging.numbers.UNITS`) with the generic word for money before or after it
+    (``เงินบาท`` for ``บาท``, ``원화`` for ``원``, ``엔화`` for ``yen``); ``None`` otherwise
+    (``เงินเดือน``, "salary", is no currency)."""
+    text = core_norm.replace(" ", "")
+    if text.startswith(MONEY_BEFORE):
+        name = text[len(MONEY_BEFORE):]
+    elif text.endswith(MONEY_AFTER):
+        name = text[:-len(MONEY_AFTER)]
+    else:
+        return None
+    unit = UNITS.get(name)
+    if unit is None or not any(kind == "money" for kind, _u in unit):
+        return None
+    for a in accept:
+        if unit & UNITS.get(a.norm.replace(" ", ""), _NONE):
+            return decide("affix", True, a.alt.text,
+                           f"'{core_norm}' is the currency '{a.alt.text}' with the word for money")
+    return None
+
+
+# words that make a number a decade in the seed languages (folded, as tokenized): vi
+# "thập niên 60", "những năm 60", id/ms "tahun 60-an", ko "60년대", zh/ja "60年代"
+DECADE_MARKS = frozenset({"nien", "an", "년대", "年代"})
+# words a decade may add or drop around its number ("tahun 60-an" for "1960-an")
+_DECADE_FRAME = frozenset({"thap", "nien", "nhung", "nam", "tahun", "an", "the"})
+
+
+def decade_words(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """Rule 9a in the other seed languages: correct when the short answer names an
+    acceptable answer's decade without its century (``thập niên 60`` for ``thập niên
+    1960``, ``tahun 60-an`` for ``1960-an``, ``60년대`` for ``1960년대``, ``60年代`` for
+    ``1960年代``): both say a decade word, the answer's four-digit decade ends in the
+    candidate's two digits, and the other words are the answer's or a decade's frame.
+    ``None`` otherwise (``70년대`` is left to the number rules)."""
+    nums = [t for t in core if t.isdecimal()]
+    if len(nums) != 1 or len(nums[0]) != 2 or nums[0][1] != "0":
+        return None
+    rest = {t for t in core if t != nums[0]}
+    for a in accept:
+        years = [t for t in a.toks if len(t) == 4 and t.isdecimal() and t.endswith(nums[0])]
+        if len(years) == 1 and not DECADE_MARKS.isdisjoint(a.toks) and not (
+                DECADE_MARKS.isdisjoint(core)) and rest <= (set(a.toks) | _DECADE_FRAME):
+            return decide("decade", True, a.alt.text,
+                           f"'{' '.join(core)}' is the decade of '{a.alt.text}' without its "
+                           f"century")
+    return None
+
+
+# the question words that ask for a person (the question as normalized: zh/ja 谁 after
+# zhconv, th ใคร, ko 누구, vi ai, id/ms siapa)
+def _decimal_words(core_norm: str, numeric: Sequence[_Alt]) -> Decision | None:
+    """Correct when the short answer is a decimal in number words (``ba phẩy mười bốn``,
+    ``三点一四``: :func:`judging.numbers.read_decimal`) and an acceptable answer is that
+    decimal, written with a point (``3.14``) or a decimal comma (``3,14``, which the
+    tokenizer splits into ``3 14``). ``None`` otherwise (another decimal is left to the
+    other rules)."""
+    decimal = read_decimal(core_norm)
+    if decimal is None:
+        return None
+    parts = tuple(decimal.split("."))
+    for a in numeric:
+        if decimal in a.nums or a.toks == parts:
+            return decide("number-words", True, a.alt.text,
+                           f"'{core_norm}' reads as {decimal}, as in '{a.alt.text}'")
+    return None
+
+
+def _phrase_number(core_norm: str, accept: tuple[_Alt, ...], numeric: Sequence[_Alt]
+                   ) -> Decision | None:
+    """Number words inside a phrase of a spaced language against the same phrase with
+    digits ("thế kỷ mười chín" for "thế kỷ 19", "sila keempat" for "sila ke 3"):
+    correct when the words around the number are the answer's and the number words
+    read as its number; wrong when they read as another number and every acceptable
+    answer is such a phrase. ``None`` otherwise."""
+    words = core_norm.split()
+    if len(words) < 2 or (FIRST_WORDS.isdisjoint(words) and not any(
+            w[:2] == "ke" or w[:1] in FIRST_CHARS for w in words)):
+        return None
+    if "ke" in core_norm:
+        # an ordinal prefix on the first number word: "abad kedelapan belas" is "abad ke
+        # delapan belas", as "abad ke-18" is "abad ke 18"
+        words = [x for w in words for x in (
+            ("ke", w[2:]) if w[:2] == "ke" and w[2:] in FIRST_WORDS else (w,))]
+    other = None
+    for a in numeric:
+        digits = [i for i, t in enumerate(a.toks) if t in a.nums]
+        if len(digits) != 1 or len(a.toks) < 2:
+            return None
+        i = digits[0]
+        before, after = a.toks[:i], a.toks[i + 1:]
+        n = len(words) - len(before) - len(after)
+        if n < 1 or tuple(words[:len(before)]) != before or (
+                after and tuple(words[-len(after):]) != after):
+            continue
+        value = read_number_cached(" ".join(words[len(before):len(before) + n]))
+        if value is None:
+            continue
+        if str(value) == a.toks[i]:
+            return decide("number-words", True, a.alt.text,
+                           f"'{core_norm}' says the number of '{a.alt.text}' in words")
+        other = other or a
+    if other is not None and len(numeric) == len(accept):
+        return decide("number", False, other.alt.text,
+                       f"'{core_norm}' says another number than '{other.alt.text}'")
+    return None
+
+
+def _other_counter(text: str, answer: str) -> bool:
+    """Do two numbers carry different counters (``三月`` "March" and ``3日`` "the 3rd",
+    ``삼 년`` and ``3개월``, ``tiga hari`` and ``3 bulan``)? Only when both are one
+    number with a counter; spaces between the number and its counter do not count."""
+    a, c = whole_number(answer), whole_number(text)
+    if a is None or c is None:
+        return False
+    ca, cc = a[1].replace(" ", ""), c[1].replace(" ", "")
+    ca, cc = _SAME_COUNTER.get(ca, ca), _SAME_COUNTER.get(cc, cc)
+    if ca == "\x00" or cc == "\x00" or ca == cc:
+        return False
+    # one unit written two ways ("75 kg" / "tujuh puluh lima kilogram")
+    return not (ca[:1] == cc[:1] == "\x00" and UNITS.get(ca[1:], _NONE) & UNITS.get(cc[1:], _NONE))
+
+
+def _scaled(toks: tuple[str, ...]) -> int | None:
+    """The value of an answer that is digits and a scale word of a spaced language
+    ("2 tỷ" is 2 * 10**9, "270 juta" 270 * 10**6), else ``None``."""
+    if len(toks) >= 2 and toks[0].isdecimal() and toks[1] in SCALES:
+        return int(toks[0]) * SCALES[toks[1]]
+    return None
+
+
+# counters that count the same thing (months: Korean 달 and 개월, Japanese か月 and ヶ月)
+_SAME_COUNTER = {unicodedata.normalize("NFKC", "\x00" + k): "\x00" + v for k, v in {
+    "달": "개월", "ヶ月": "か月", "カ月": "か月", "ケ月": "か月", "箇月": "か月", "个月": "か月",
+    "個月": "か月"}.items()}
+
+
+def may_be_number(word: str) -> bool:
+    """Could a number word of another language start with ``word`` (see
+    :func:`judging.numbers.read_number`)?"""
+    return word[:1] in FIRST_CHARS or word in FIRST_WORDS or word[:2] in (
+        "ke", "th") or word == "tahun" or (  # (id/ms "tahun seribu ...": "the year 1...")
+        word[:3] == "ika")  # (tl ordinals: "ikalawa", "ikaapat")
+
+
+_DECIMAL = re.compile(r"\d+\.\d+")
+
+
+def _alt_fraction(a: _Alt) -> Fraction | None:
+    return read_fraction(a.alt.text, " ".join(tokens(a.alt.text)))
+
+
+def fraction(text: str, core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+    """A short answer that is a fraction (:func:`judging.numbers.read_fraction`: ``3분의
+    1``, ``三分之二``, ``two thirds``, ``dua pertiga``) against answers that are fractions
+    (or decimals): correct when one has its value, wrong when every acceptable answer is
+    a fraction of another value ("3분의 1" for "2/3" shared the digits 2 and 3); ``None``
+    when an acceptable answer is no fraction."""
+    mine = read_fraction(text, " ".join(core))
+    if mine is None and len(core) == 1 and _DECIMAL.fullmatch(core[0]):
+        mine = Fraction(core[0])  # a decimal against fractions: "0.75" for "3/4"
+    if mine is None:
+        return None
+    other = None
+    for a in accept:
+        theirs = _alt_fraction(a)
+        if theirs is None and len(a.nums) == 1 and "." in next(iter(a.nums)):
+            theirs = Fraction(next(iter(a.nums)))  # a decimal: 0.75 is 3/4
+        if theirs is None:
+            return None
+        if abs(theirs - mine) < Fraction(1, 1000):
+            return decide("number-words", True, a.alt.text,
+                           f"'{text}' is the fraction {mine}, as '{a.alt.text}'")
+        if abs(theirs - mine) < Fraction(1, 100):
+            return None  # (a rounded decimal: "0.33" for "1/3" is left to the other rules)
+        other = other or a
+    if other is None:
+        return None
+    return decide("number", False, other.alt.text,
+                   f"'{text}' is the fraction {mine}, not '{other.alt.text}'")
