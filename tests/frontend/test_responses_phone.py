@@ -37,8 +37,9 @@ CARDS = """() => {
 }"""
 
 
-def _open(browser, live_server, dash, viewport, *, mobile):
-    """The Responses page, logged in as the fixture's researcher (force_login: the axes backend)."""
+def _logged_in(browser, live_server, dash, viewport, *, mobile):
+    """A browser context and page logged in as the fixture's researcher (force_login:
+    the axes backend)."""
     client = Client()
     client.force_login(dash.researcher)
     context = browser.new_context(viewport=viewport, is_mobile=mobile, has_touch=mobile)
@@ -46,6 +47,12 @@ def _open(browser, live_server, dash, viewport, *, mobile):
                           "url": live_server.url}])
     page = context.new_page()
     page.set_default_timeout(30_000)
+    return context, page
+
+
+def _open(browser, live_server, dash, viewport, *, mobile):
+    """The Responses page, logged in as the fixture's researcher."""
+    context, page = _logged_in(browser, live_server, dash, viewport, mobile=mobile)
     response = page.goto(f"{live_server.url}/p/{dash.project.slug}/responses/")
     assert response is not None and response.status == 200
     return context, page
@@ -131,13 +138,7 @@ def test_researcher_pages_fit_a_phone(browser, live_server, dash):
     from quiz.models import Response
 
     response = Response.objects.filter(project=dash.project).order_by("pk").first()
-    client = Client()
-    client.force_login(dash.researcher)
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                          "url": live_server.url}])
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    context, page = _logged_in(browser, live_server, dash, PHONE, mobile=True)
     wide, tables, narrow = {}, {}, {}
     try:
         for path in PAGES:
