@@ -88,7 +88,7 @@ from judging.numbers import (
     merge_number_tokens,
     read_fraction,
 )
-from judging.scripts import HANGUL, _batchim, strip_korean
+from judging.scripts import HANGUL, batchim, strip_korean
 from judging.short_rules import (
     GENERATION_WORDS,
     Decision,
@@ -981,7 +981,7 @@ def _korean_or(text: str, core: tuple[str, ...]) -> tuple[str, ...]:
     for w, t in zip(words, core, strict=True):
         out.append(t)
         if len(w) >= 3 and w[-1] == "나" and not w.endswith("하나") and (
-                _batchim(w[-3]) if w[-2] == "이" else not _batchim(w[-2])):
+                batchim(w[-3]) if w[-2] == "이" else not batchim(w[-2])):
             out.append("또는")
     return tuple(out) if len(out) > len(core) and out[-1] != "또는" else core
 

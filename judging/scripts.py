@@ -32,6 +32,7 @@ __all__ = [
     "NEGATION_BEFORE",
     "NOSPACE",
     "MatchKind",
+    "batchim",
     "find_in_run",
     "strip_korean",
 ]
@@ -46,7 +47,7 @@ HANGUL = re.compile("[\uac00-\ud7a3]")
 
 # ------------------------------------------------------------------------- Korean
 
-def _batchim(syllable: str) -> bool:
+def batchim(syllable: str) -> bool:
     """Does a Hangul syllable end in a consonant (then 이/은/을/과 follow it)?"""
     code = ord(syllable) - 0xAC00
     return 0 <= code < 11172 and code % 28 != 0
@@ -87,7 +88,7 @@ def _strip_one(word: str, endings: tuple[tuple[str, bool | None], ...]) -> str:
     for end, cons in endings:
         if word.endswith(end) and len(word) > len(end):
             before = word[-len(end) - 1]
-            if cons is None or _batchim(before) == cons or (
+            if cons is None or batchim(before) == cons or (
                     end in _AFTER_RIEUL and _final_rieul(before)):
                 return word[: -len(end)]
     return word
@@ -123,7 +124,7 @@ def strip_korean(word: str) -> str:
         return word  # the native number one (스물하나), not 하 + the particle 나
     stripped = _strip_one(word, _KO_COPULAS)
     if stripped == word and word.endswith("요") and len(word) >= 3 and (
-            _strip_one(word[:-1], _KO_BEFORE_YO) != word[:-1] or _batchim(word[-2])):
+            _strip_one(word[:-1], _KO_BEFORE_YO) != word[:-1] or batchim(word[-2])):
         # the polite 요 after a particle (서울에서요, 부산까지요), or straight after a
         # name that ends in a consonant, as people say it (서울요 for 서울이요)
         stripped = word[:-1]
