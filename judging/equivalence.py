@@ -95,6 +95,8 @@ from judging.numbers import (
     FRACTION_WORDS,
     UNIT_WORDS,
     decimal_point,
+    digit_comma,
+    digit_comma_line,
     merge_number_tokens,
     read_fraction,
 )
@@ -1129,11 +1131,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             return _result("prompt", False, p.alt.text,
                            f"the answerline says prompt on '{p.alt.text}'", _ZERO, prompt=True)
 
-    # 3. a decimal comma ("0,75", "2,5 kg"; id/ms and vi write one): read as a point on
-    # both sides, then judged again (only a short answer against a numeric answerline,
-    # one of them with a comma between digits)
-    if numeric and short and info.nums and ("," in info.text or any(
-            "," in a.alt.text for a in numeric)):
+    # 3a (first). a decimal comma ("0,75", "2,5 kg"; id/ms and vi write one): read as a point on
+    # both sides, then judged again (only a short answer with a number against a numeric
+    # answerline, one of the two with a comma: "25" for "0,25" is no longer two numbers)
+    if numeric and short and info.nums and (
+            ("," in info.text and digit_comma(info.text)) or digit_comma_line(key)):
         moved = decimal_point(info.text, key)
         if moved is not None:
             again = _candidate(moved[0])
@@ -1379,9 +1381,9 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             swapped = confusable(core, accept, qtok, info.text)
             if swapped is not None:
                 return _decided(swapped)
-            # 12e. another title sharing a word of a subtitle ("Age of Empires" for
+            # 12g. another title sharing a word of a subtitle ("Age of Empires" for
             # "Avengers: Age of Ultron"): only against an answer with a colon
-            if ":" not in info.text and any(":" in a.alt.text for a in accept):
+            if ":" not in info.text and ":" in (key if isinstance(key, str) else "".join(key)):
                 sub = other_subtitle_word(core, accept, qtok)
                 if sub is not None:
                     return _result("other-entity", False, sub,
@@ -1960,7 +1962,7 @@ def clear_caches() -> None:
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, _prepared, _candidate, _question_tokens,
                _stem_preimage, proper_words, read_number_cached, question_kind,
-               read_fraction):
+               read_fraction, digit_comma_line):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()

@@ -34,7 +34,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 __all__ = ["COPULAS", "DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "FRACTION_MARKS", "FRACTION_WORDS", "SCALES",
-           "UNITS", "UNIT_WORDS", "decimal_point", "merge_number_tokens", "needs_merge", "read_decimal",
+           "UNITS", "UNIT_WORDS", "decimal_point", "digit_comma", "digit_comma_line", "merge_number_tokens", "needs_merge", "read_decimal",
            "read_fraction", "read_number", "strip_copulas"]
 
 # scales that multiply the number before them ("2.5 million", "a dozen", "two dozen",
@@ -729,18 +729,34 @@ def read_fraction(text: str, folded: str = "") -> Fraction | None:
 _DECIMAL_COMMA = re.compile(r"(?<![\d.,-])(\d+),(\d{1,2}|\d{4,})(?![\d.,-])")
 
 
+def digit_comma(text: str) -> bool:
+    """Does ``text`` have a comma between two digits? (Cheaper than the regex: most
+    commas are followed by a space.)"""
+    i = text.find(",")
+    while i >= 0:
+        if text[i - 1:i].isdigit() and text[i + 1:i + 2].isdigit():
+            return True
+        i = text.find(",", i + 1)
+    return False
+
+
 def decimal_point(candidate: str, answerline: str | tuple[str, ...]
                   ) -> tuple[str, str | tuple[str, ...]] | None:
     """The candidate and the answerline with their decimal commas written as points
     (``"0,75"`` -> ``"0.75"``), both sides the same way so that a comma and a point
     compare as one number; ``None`` when neither has one."""
-    cand = _DECIMAL_COMMA.sub(r"\1.\2", candidate)
-    if isinstance(answerline, str):
-        line: str | tuple[str, ...] = _DECIMAL_COMMA.sub(r"\1.\2", answerline)
-        same = line == answerline
-    else:
-        line = tuple(_DECIMAL_COMMA.sub(r"\1.\2", a) for a in answerline)
-        same = line == answerline
-    if cand == candidate and same:
+    lines = (answerline,) if isinstance(answerline, str) else answerline
+    if not digit_comma(candidate) and not any(map(digit_comma, lines)):
         return None
-    return cand, line
+    cand = _DECIMAL_COMMA.sub(r"\1.\2", candidate)
+    moved = tuple(_DECIMAL_COMMA.sub(r"\1.\2", a) for a in lines)
+    if cand == candidate and moved == lines:
+        return None
+    return cand, (moved[0] if isinstance(answerline, str) else moved)
+
+
+@lru_cache(maxsize=16384)
+def digit_comma_line(answerline: str | tuple[str, ...]) -> bool:
+    """Has an answerline (or list of answers) a comma between two digits? (Once per
+    answerline: the judge asks it for every short numeric answer.)"""
+    return any(map(digit_comma, (answerline,) if isinstance(answerline, str) else answerline))
