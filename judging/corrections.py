@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GATE", "MAX_HEAD", "MAX_TAIL", "TAIL_PARTICLES", "final_answer", "without_particle"]
+__all__ = ["GATE", "LEAD_PARTICLES", "MAX_HEAD", "MAX_TAIL", "TAIL_PARTICLES", "final_answer", "without_particle"]
 
 MAX_HEAD = 6
 MAX_TAIL = 8
@@ -155,11 +155,25 @@ TAIL_PARTICLES = frozenset({"po", "ho", "opo", "dong", "kan", "nha"})
 _LAST_WORD = re.compile(r"^(.*\w)\W+(\w+)\W*$", re.DOTALL)
 
 
-def without_particle(text: str) -> str | None:
-    """``text`` less its last word when that word is one of :data:`TAIL_PARTICLES`
-    written in lower case ("Pinatubo po." -> "Pinatubo"); ``None`` otherwise."""
-    m = _LAST_WORD.match(text)
-    if m is None or m.group(2) not in TAIL_PARTICLES:
-        return None
-    return m.group(1)
+# A particle said before a name: Tagalog "si" (the personal article, "si Rizal po"), in lower
+# case and before a capitalized word (not the element Si, nor a Thai place "Si Satchanalai":
+# read only when the answerline does not use the word).
+LEAD_PARTICLES = frozenset({"si"})
+_FIRST_WORD = re.compile(r"^(\w+)\s+(?=[^\W\d_])(.*)$", re.DOTALL)
 
+
+def without_particle(text: str, *, lead: bool = True, tail: bool = True) -> str | None:
+    """``text`` less its last word when that word is one of :data:`TAIL_PARTICLES`
+    written in lower case ("Pinatubo po." -> "Pinatubo") and (``lead``) less its first
+    word when it is one of :data:`LEAD_PARTICLES` in lower case before a capitalized
+    word ("si Rizal po" -> "Rizal"); ``None`` when neither is there."""
+    out = text
+    if tail:
+        m = _LAST_WORD.match(out)
+        if m is not None and m.group(2) in TAIL_PARTICLES:
+            out = m.group(1)
+    if lead:
+        m = _FIRST_WORD.match(out.lstrip())
+        if m is not None and m.group(1) in LEAD_PARTICLES and m.group(2)[:1].isupper():
+            out = m.group(2)
+    return None if out == text else out

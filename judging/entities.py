@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from judging.normalize import _DEMONYMS, STOPWORDS, stem
+from judging.normalize import _DEMONYMS, STOPWORDS, stem, tokens
 
 __all__ = [
     "GENERIC",
@@ -35,6 +35,7 @@ __all__ = [
     "Substitution",
     "club_city",
     "named_after",
+    "other_subtitle_word",
     "other_word",
     "same_word",
     "substitution",
@@ -647,3 +648,42 @@ def club_city(core: tuple[str, ...], answer: tuple[str, ...]) -> str | None:
         return answer[0]
     return None
 
+
+
+_ROMAN = frozenset("ivxlc")
+
+
+def other_subtitle_word(core: tuple[str, ...], accept: tuple, qtok: frozenset[str]
+                        ) -> str | None:
+    """The acceptable answer written "Title: Subtitle" whose subtitle a short answer
+    without the colon shares a word of, but with a word of its own that is in neither
+    the title, the subtitle nor the question (and no misspelling of theirs): another
+    title sharing a word of the subtitle ("Age of Empires" for "Avengers: Age of
+    Ultron", "Return of the Jedi" for "The Lord of the Rings: The Return of the King";
+    not "Age of Ultron", "Avengers Age of Ultron", "Age of Ultran"). Its text, or
+    ``None`` (also when an answer without a subtitle shares a word with it)."""
+    mine = frozenset(t for t in core if t not in STOPWORDS)
+    if not mine:
+        return None
+    found = None
+    for a in accept:
+        text = a.alt.text
+        if ":" not in text:
+            if not mine.isdisjoint(a.toks):
+                return None  # (an answer without a subtitle that it may be: left as it was)
+            continue
+        head, _sep, tail = text.partition(":")
+        title = frozenset(tokens(head)) - STOPWORDS
+        sub = frozenset(tokens(tail)) - STOPWORDS
+        if mine.isdisjoint(sub):
+            continue
+        # (a number or a Roman numeral is no word of another title: "Episode 4" for
+        # "Episode IV")
+        extra = frozenset(e for e in mine - title - sub - qtok
+                          if not e.isdigit() and not (len(e) <= 4 and set(e) <= _ROMAN))
+        missing = sub - mine
+        if not extra or not missing or any(
+                same_word(e, w) for e in extra for w in (*missing, *title)):
+            return None
+        found = found or text
+    return found

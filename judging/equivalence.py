@@ -48,9 +48,16 @@ from judging.calibration import (
     question_kind,
 )
 from judging.corrections import GATE as _CORRECTION_GATE
-from judging.corrections import MAX_HEAD, MAX_TAIL, TAIL_PARTICLES, final_answer, without_particle
+from judging.corrections import (
+    LEAD_PARTICLES,
+    MAX_HEAD,
+    MAX_TAIL,
+    TAIL_PARTICLES,
+    final_answer,
+    without_particle,
+)
 from judging.entities import BUILT_WORDS as _BUILT_WORDS
-from judging.entities import FEATURE_AFTER, FEATURE_BEFORE, GENERIC
+from judging.entities import FEATURE_AFTER, FEATURE_BEFORE, GENERIC, other_subtitle_word
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
@@ -68,11 +75,13 @@ from judging.normalize import (
 )
 from judging.number_rules import (
     DECADE_MARKS,
+    ERA_MARKS,
     MONEY_AFTER,
     MONEY_BEFORE,
     currency_word,
     decade,
     decade_words,
+    era_year,
     fraction,
     may_be_number,
     number_words,
@@ -85,6 +94,9 @@ from judging.numbers import (
     FRACTION_MARKS,
     FRACTION_WORDS,
     UNIT_WORDS,
+    decimal_point,
+    digit_comma,
+    digit_comma_line,
     merge_number_tokens,
     read_fraction,
 )
@@ -521,6 +533,8 @@ for _w in TAIL_PARTICLES:
     # (no filler: a key here only sends the answer down _describe's filler branch, which
     # marks it for _without_particle at no cost to other answers)
     _SUFFIX_BY_LAST.setdefault(_w, ())
+for _w in LEAD_PARTICLES:
+    _PREFIX_BY_FIRST.setdefault(_w, ())  # (tl "si Rizal": the same way, at the start)
 
 
 def _strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
@@ -686,7 +700,7 @@ def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
     particle = False
     if toks[0] in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
         core = _strip_fillers(toks)
-        particle = toks[-1] in TAIL_PARTICLES
+        particle = toks[-1] in TAIL_PARTICLES or toks[0] in LEAD_PARTICLES
     else:
         core = strip_articles(toks)
     content_set = tok_set - STOPWORDS
@@ -1053,10 +1067,14 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
 def _without_particle(info: _Cand, alt_tokens: frozenset[str]) -> _Cand:
     """``info`` less a particle after the answer that the answerline does not use: tl
     "po" (polite), id/ms "dong", "kan", vi "nha" ("Pinatubo po", "Borobudur dong"; see
-    :data:`judging.corrections.TAIL_PARTICLES`); ``info`` itself otherwise."""
-    if len(info.toks) < 2 or info.toks[-1] in alt_tokens:
+    :data:`judging.corrections.TAIL_PARTICLES`), or before it: tl "si" ("si Rizal";
+    :data:`judging.corrections.LEAD_PARTICLES`); ``info`` itself otherwise."""
+    if len(info.toks) < 2:
         return info
-    bare = without_particle(info.text)
+    lead, tail = info.toks[0] not in alt_tokens, info.toks[-1] not in alt_tokens
+    if not (lead or tail):
+        return info
+    bare = without_particle(info.text, lead=lead, tail=tail)
     return info if bare is None else (_candidate(bare) or info)
 
 
@@ -1113,6 +1131,17 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             return _result("prompt", False, p.alt.text,
                            f"the answerline says prompt on '{p.alt.text}'", _ZERO, prompt=True)
 
+    # 3a (first). a decimal comma ("0,75", "2,5 kg"; id/ms and vi write one): read as a point on
+    # both sides, then judged again (only a short answer with a number against a numeric
+    # answerline, one of the two with a comma: "25" for "0,25" is no longer two numbers)
+    if numeric and short and info.nums and (
+            ("," in info.text and digit_comma(info.text)) or digit_comma_line(key)):
+        moved = decimal_point(info.text, key)
+        if moved is not None:
+            again = _candidate(moved[0])
+            if again is not None:
+                return _analyze(again, moved[1], question)
+
     # 3a. a fraction against fractions ("3분의 1" for "2/3", "三分之二", "two thirds",
     # "dua pertiga"): only a short answer with a fraction word, a slash, a script's
     # fraction mark or two numbers alone, against an answerline with a number
@@ -1146,6 +1175,10 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                                       _question_tokens(question))
                 if worded is not None and worded[1]:
                     found = worded
+            elif (not found[1] and numeric and info.nums and len(core) <= 3
+                  and any(a.alt.text[:1] in _ERA_FIRST for a in numeric)
+                  and (era := era_year(info.text, accept)) is not None):
+                found = era  # 1945 ค่ะ for ค.ศ. 1945, 1945年 for 公元1945年
             elif not found[1] and info.nums and not DECADE_MARKS.isdisjoint(core):
                 found = decade_words(core, accept) or found  # 60年代 for 1960年代
             elif (not found[1] and found[0] == "other-word" and short and question
@@ -1348,6 +1381,14 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             swapped = confusable(core, accept, qtok, info.text)
             if swapped is not None:
                 return _decided(swapped)
+            # 12g. another title sharing a word of a subtitle ("Age of Empires" for
+            # "Avengers: Age of Ultron"): only against an answer with a colon
+            if ":" not in info.text and ":" in (key if isinstance(key, str) else "".join(key)):
+                sub = other_subtitle_word(core, accept, qtok)
+                if sub is not None:
+                    return _result("other-entity", False, sub,
+                                   f"shares a word of the subtitle of '{sub}' but says "
+                                   f"another title", _ZERO)
         # 12c. another word sharing a word's start ("Niger" for "Nigeria")
         if len(core) <= 3:
             other = prefix_word(core, accept)
@@ -1390,6 +1431,10 @@ def _grouped_number(core: tuple[str, ...], numeric: tuple[_Alt, ...]) -> _Alt | 
         return None
     grouped = tuple(out)
     return next((a for a in numeric if a.toks == grouped), None)
+
+
+# the first characters of the eras a year may be written after (number_rules.ERA_MARKS)
+_ERA_FIRST = frozenset(m[0] for m in ERA_MARKS)
 
 
 def _decided(d: Decision) -> Analysis:
@@ -1917,7 +1962,7 @@ def clear_caches() -> None:
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, _prepared, _candidate, _question_tokens,
                _stem_preimage, proper_words, read_number_cached, question_kind,
-               read_fraction):
+               read_fraction, digit_comma_line):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()

@@ -38,11 +38,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DECADE_MARKS",
+    "ERA_MARKS",
     "MONEY_AFTER",
     "MONEY_BEFORE",
     "currency_word",
     "decade",
     "decade_words",
+    "era_year",
     "fraction",
     "may_be_number",
     "number_words",
@@ -141,6 +143,10 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
             if v == value and not _other_counter(core_norm, a.norm):
                 return decide("number-words", True, a.alt.text,
                                f"'{core_norm}' reads as {value}, as '{a.alt.text}' does")
+        paired = _paired(core_norm, numeric) if " " in core_norm else None
+        if paired is not None:
+            return decide("number-words", True, paired.alt.text,
+                          f"'{core_norm}' read in two pairs is '{paired.alt.text}'")
         if len(numeric) == len(accept) or (worded and all(v is not None for _a, v in worded)):
             first = (numeric or accept)[0].alt.text
             return decide("number", False, first, f"'{core_norm}' reads as {value}, not '{first}'")
@@ -156,6 +162,28 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
 
 
 read_number_cached = lru_cache(maxsize=16384)(read_number)
+
+
+def _paired(core_norm: str, numeric: Sequence[_Alt]) -> _Alt | None:
+    """The numeric answer that number words of a spaced language say when read as two
+    pairs of digits, as a year is said ("sembilan belas lima puluh tujuh", nineteen
+    fifty-seven, for 1957: read whole, the words add up to 76): two runs of words, each
+    read as 10 to 99, make ``100 * first + second``; ``None`` unless an answer has that
+    number."""
+    words = core_norm.split()
+    if not 2 <= len(words) <= 8:
+        return None
+    for i in range(1, len(words)):
+        first = read_number_cached(" ".join(words[:i]))
+        if first is None or not 10 <= first <= 99:
+            continue
+        second = read_number_cached(" ".join(words[i:]))
+        if second is not None and 10 <= second <= 99:
+            value = str(100 * first + second)
+            found = next((a for a in numeric if value in a.nums), None)
+            if found is not None:
+                return found
+    return None
 
 
 _DEGREE = ("angle", "deg")
@@ -336,7 +364,10 @@ def _scaled(toks: tuple[str, ...]) -> int | None:
 # counters that count the same thing (months: Korean 달 and 개월, Japanese か月 and ヶ月)
 _SAME_COUNTER = {unicodedata.normalize("NFKC", "\x00" + k): "\x00" + v for k, v in {
     "달": "개월", "ヶ月": "か月", "カ月": "か月", "ケ月": "か月", "箇月": "か月", "个月": "か月",
-    "個月": "か月"}.items()}
+    "個月": "か月",
+    # a duration and a count of days are one counter in ja (七日間 for 7日)
+    "日間": "日", "か月間": "か月", "ヶ月間": "か月", "カ月間": "か月", "日间": "日",
+    "か月间": "か月", "ヶ月间": "か月", "カ月间": "か月"}.items()}
 
 
 def may_be_number(word: str) -> bool:
@@ -382,3 +413,34 @@ def fraction(text: str, core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Deci
         return None
     return decide("number", False, other.alt.text,
                    f"'{text}' is the fraction {mine}, not '{other.alt.text}'")
+
+
+# The era written before a year (th ค.ศ. "A.D." / พ.ศ. "Buddhist Era", zh/ja 公元 / 西暦 / 西元,
+# ko 서기): a year said without it is the same year ("1945 ค่ะ" for "ค.ศ. 1945"); a year
+# said with another era is not (พ.ศ. 1945 is no ค.ศ. 1945), so only a candidate with no
+# era of its own counts.
+ERA_MARKS = tuple(unicodedata.normalize("NFKC", m) for m in (
+    "ค.ศ.", "พ.ศ.", "ค.ศ", "พ.ศ", "公元", "西暦", "西元", "서기"))
+
+
+def era_year(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """Right when the short answer ``text`` (as written) is the year of an acceptable
+    answer written after an era, without the era (its counter and copulas aside:
+    ``1945 ค่ะ``, ``1945年`` for ``公元1945年``); ``None`` otherwise."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    if any(m in text for m in ERA_MARKS):
+        return None
+    mine = whole_number(text)
+    if mine is None:
+        return None
+    for a in accept:
+        raw = unicodedata.normalize("NFKC", a.alt.text).strip()
+        era = next((m for m in ERA_MARKS if raw.startswith(m)), None)
+        if era is None:
+            continue
+        theirs = whole_number(raw[len(era):].strip())
+        if theirs is not None and theirs[0] == mine[0] and (
+                theirs[1].replace(" ", "") == mine[1].replace(" ", "")):
+            return decide("number-words", True, a.alt.text,
+                          f"'{text}' is the year of '{a.alt.text}' without its era")
+    return None

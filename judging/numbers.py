@@ -34,7 +34,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 __all__ = ["COPULAS", "DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "FRACTION_MARKS", "FRACTION_WORDS", "SCALES",
-           "UNITS", "UNIT_WORDS", "merge_number_tokens", "needs_merge", "read_decimal",
+           "UNITS", "UNIT_WORDS", "decimal_point", "digit_comma", "digit_comma_line", "merge_number_tokens", "needs_merge", "read_decimal",
            "read_fraction", "read_number", "strip_copulas"]
 
 # scales that multiply the number before them ("2.5 million", "a dozen", "two dozen",
@@ -342,6 +342,9 @@ _SUFFIXES = tuple(sorted({
     "个", "個", "年", "岁", "歳", "次", "名", "本", "号", "號", "人", "回", "枚", "匹",
     "头", "頭", "位", "度", "条", "張", "张", "只", "台", "月", "日", "点", "分", "番", "です",
     "天", "か月", "ヶ月", "カ月", "个月", "個月", "周", "歲",
+    # ja durations: 七日間 (seven days), 二週間, 三か月間 (and as the judge folds them:
+    # 七日间, 二周间)
+    "日間", "週間", "か月間", "ヶ月間", "カ月間", "日间", "周间", "か月间", "ヶ月间", "カ月间",
     "だ", "是", "吧", "。",
     # hours, currencies, percent (zh, ja)
     "小时", "个小时", "時間", "元", "块", "円", "パーセント", "%",
@@ -352,6 +355,9 @@ _SUFFIXES = tuple(sorted({
     # th
     "คน", "ครั้ง", "ปี", "ตัว", "อัน", "วัน", "เดือน", "ค่ะ", "ครับ", "คะ", "นะ",
     "ชั่วโมง", "บาท", "เปอร์เซ็นต์",
+    # th classifiers: สิบสองชิ้น (twelve pieces), สามเล่ม (books), สองคัน (vehicles), ห้าลูก,
+    # สี่ใบ, สามข้อ, หกด้าน (sides), สองสัปดาห์ (weeks)
+    "ชิ้น", "เล่ม", "คัน", "ลูก", "ใบ", "ข้อ", "ด้าน", "สัปดาห์",
     # units of measure (zh, ja, ko, th): 8848米 is 八千八百四十八米, not 8848英尺
     "米", "公里", "千米", "厘米", "公分", "英里", "英尺", "英寸", "公斤", "千克", "克", "吨", "磅",
     "秒", "分钟", "メートル", "キロメートル", "センチ", "センチメートル", "マイル", "フィート",
@@ -715,3 +721,42 @@ def read_fraction(text: str, folded: str = "") -> Fraction | None:
         return _ratio(_whole(" ".join(words[:-1])), _whole(last[3:]))
     return None
 
+
+
+# A decimal comma (id/ms, vi and most of Europe write 0,75 and 2,5 kg): digits, a comma and
+# one, two or four and more digits, not inside a longer run of digits, commas, points or
+# hyphens (1,000 is a thousand; 1,00,000 an Indian grouping; 1,2-dichloroethane a locant)
+_DECIMAL_COMMA = re.compile(r"(?<![\d.,-])(\d+),(\d{1,2}|\d{4,})(?![\d.,-])")
+
+
+def digit_comma(text: str) -> bool:
+    """Does ``text`` have a comma between two digits? (Cheaper than the regex: most
+    commas are followed by a space.)"""
+    i = text.find(",")
+    while i >= 0:
+        if text[i - 1:i].isdigit() and text[i + 1:i + 2].isdigit():
+            return True
+        i = text.find(",", i + 1)
+    return False
+
+
+def decimal_point(candidate: str, answerline: str | tuple[str, ...]
+                  ) -> tuple[str, str | tuple[str, ...]] | None:
+    """The candidate and the answerline with their decimal commas written as points
+    (``"0,75"`` -> ``"0.75"``), both sides the same way so that a comma and a point
+    compare as one number; ``None`` when neither has one."""
+    lines = (answerline,) if isinstance(answerline, str) else answerline
+    if not digit_comma(candidate) and not any(map(digit_comma, lines)):
+        return None
+    cand = _DECIMAL_COMMA.sub(r"\1.\2", candidate)
+    moved = tuple(_DECIMAL_COMMA.sub(r"\1.\2", a) for a in lines)
+    if cand == candidate and moved == lines:
+        return None
+    return cand, (moved[0] if isinstance(answerline, str) else moved)
+
+
+@lru_cache(maxsize=16384)
+def digit_comma_line(answerline: str | tuple[str, ...]) -> bool:
+    """Has an answerline (or list of answers) a comma between two digits? (Once per
+    answerline: the judge asks it for every short numeric answer.)"""
+    return any(map(digit_comma, (answerline,) if isinstance(answerline, str) else answerline))
