@@ -121,6 +121,10 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
         value = read_number_cached(core_norm)
         if value is None and qtok:
             value = _number_and_unit(core_norm, qtok)
+        if value is not None and " " in core_norm and (pairs := _pair_values(core_norm)):
+            # a year said in two pairs, not their sum: "sembilan belas lima puluh tujuh"
+            # is 1957, never 76 (19 + 57)
+            value = pairs[0]
         if value is None:
             if numeric and any(m in core_norm for m in DECIMAL_MARKS):
                 decimal = _decimal_words(core_norm, numeric)
@@ -164,25 +168,33 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, 
 read_number_cached = lru_cache(maxsize=16384)(read_number)
 
 
-def _paired(core_norm: str, numeric: Sequence[_Alt]) -> _Alt | None:
-    """The numeric answer that number words of a spaced language say when read as two
-    pairs of digits, as a year is said ("sembilan belas lima puluh tujuh", nineteen
-    fifty-seven, for 1957: read whole, the words add up to 76): two runs of words, each
-    read as 10 to 99, make ``100 * first + second``; ``None`` unless an answer has that
-    number."""
+def _pair_values(core_norm: str) -> list[int]:
+    """The numbers that number words of a spaced language say when read as two pairs of
+    digits, as a year is said ("sembilan belas lima puluh tujuh", nineteen fifty-seven,
+    1957): two runs of words, each read as 10 to 99, make ``100 * first + second``.
+    No single number is said so (a run of 10 to 99 never follows another), so where
+    there is one the words are not their sum (76)."""
     words = core_norm.split()
     if not 2 <= len(words) <= 8:
-        return None
+        return []
+    out = []
     for i in range(1, len(words)):
         first = read_number_cached(" ".join(words[:i]))
         if first is None or not 10 <= first <= 99:
             continue
         second = read_number_cached(" ".join(words[i:]))
         if second is not None and 10 <= second <= 99:
-            value = str(100 * first + second)
-            found = next((a for a in numeric if value in a.nums), None)
-            if found is not None:
-                return found
+            out.append(100 * first + second)
+    return out
+
+
+def _paired(core_norm: str, numeric: Sequence[_Alt]) -> _Alt | None:
+    """The numeric answer that the words say read in two pairs (:func:`_pair_values`);
+    ``None`` unless an answer has that number."""
+    for value in _pair_values(core_norm):
+        found = next((a for a in numeric if str(value) in a.nums), None)
+        if found is not None:
+            return found
     return None
 
 

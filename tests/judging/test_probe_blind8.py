@@ -87,6 +87,10 @@ CASES = [
     pytest.param("sembilan belas lima puluh", "1957", "", False, id="ms-year-pairs-other"),
     pytest.param("sembilan belas lima puluh tujuh", "1958", "", False, id="ms-year-pairs-off"),
     pytest.param("mười chín năm mươi bảy", "1957", "", True, id="vi-year-pairs"),
+    # ... and never their sum (19 + 57 = 76 had been accepted at 0.999)
+    pytest.param("sembilan belas lima puluh tujuh", "76", "", False, id="ms-year-pairs-not-sum"),
+    pytest.param("mười chín năm mươi bảy", "76", "", False, id="vi-year-pairs-not-sum"),
+    pytest.param("tujuh puluh enam", "76", "", True, id="id-76-in-words"),
     pytest.param("dua puluh lima", "2005", "", False, id="id-one-group-no-pairs"),
     pytest.param("dua puluh tiga", "23", "", True, id="id-plain-number"),
     # tl si
