@@ -72,6 +72,8 @@ def test_override_from_page_is_stored_and_leaves_queue(client, judged, people):
     assert "epithet of Batman" in html  # the trail
     trail = client.get(url).content.decode()
     assert "epithet of Batman" in trail and "res" in trail
+    # a model responder's label already names its condition: said once, not twice
+    assert "gpt-audio (audio+text)</dd>" in trail and "(audio+text) (audio+text)" not in trail
     # The automatic verdict itself is untouched.
     assert Response.objects.get(pk=judged.model_grey.pk).correct is False
 
