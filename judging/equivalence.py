@@ -1180,8 +1180,8 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 found = money
         if (numeric and not info.nums and 2 <= len(core) <= 3 and (found is None or not found[1])
                 and " " in info.text):
-            # 팔월 십오일 for 8월 15일: each word a number and its counter (not only the
-            # first: 삼월 이일 is no 3월 1일)
+            # 팔월 십오일 for 8월 15일: each word a number and its counter, all compared
+            # (삼월 이일 is no 3월 1일)
             found = numbers_by_word(info.text, accept) or found
         if found is not None:
             if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES

@@ -12,8 +12,8 @@ each row is a case the judge got wrong before the fix, or a trap the fix must no
   another unit), Tagalog ``isanlibo``, ``libo't`` (``isanlibo't walong daan siyamnapu't
   walo`` for 1898);
 * a date said word by word in a script without spaces (``팔월 십오일이요`` for ``8월 15일``):
-  each word one number and its counter, all of them compared (``삼월 이일`` for ``3월 1일``
-  had been accepted at 1.0 on the month alone);
+  each word one number and its counter, all of them compared (it was a hard no-match; the
+  trap ``삼월 이일`` for ``3월 1일`` stays wrong, now as ``number``);
 * hedges: id/ms ``kalau tidak salah`` after the answer, tl ``siguro (si)``, ``sa tingin ko
   (si)``, ``baka si`` before it and ``yata`` after it (``siguro si Aguinaldo`` was read as
   another person whose given name is "si"); ``baka`` alone (also "cow") is no hedge;
