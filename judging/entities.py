@@ -687,3 +687,25 @@ def other_subtitle_word(core: tuple[str, ...], accept: tuple, qtok: frozenset[st
             return None
         found = found or text
     return found
+
+
+# Indonesian patronyms: a child's name is the parent's name and "putri" (daughter) or
+# "putra" (son) in one word ("Megawati Soekarnoputri", "Guruh Soekarnoputra"): another
+# person than the parent the answer names
+PATRONYM_ENDS = ("putri", "putra", "puteri", "putera")
+
+
+def patronym_of(core: tuple[str, ...], accept: tuple) -> str | None:
+    """The acceptable answer (as written) whose name a word of ``core`` makes into a
+    child's patronym ("soekarnoputri" for "Soekarno"), when ``core`` does not say that
+    word of the answer itself; else ``None``."""
+    for t in core:
+        if not t.endswith(PATRONYM_ENDS):
+            continue
+        base = t[:-5] if t.endswith(("putri", "putra")) else t[:-6]
+        if len(base) < 3:
+            continue
+        for a in accept:
+            if base in a.toks and t not in a.toks:
+                return a.alt.text
+    return None

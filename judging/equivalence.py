@@ -57,7 +57,13 @@ from judging.corrections import (
     without_particle,
 )
 from judging.entities import BUILT_WORDS as _BUILT_WORDS
-from judging.entities import FEATURE_AFTER, FEATURE_BEFORE, GENERIC, other_subtitle_word
+from judging.entities import (
+    FEATURE_AFTER,
+    FEATURE_BEFORE,
+    GENERIC,
+    other_subtitle_word,
+    patronym_of,
+)
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
@@ -85,6 +91,7 @@ from judging.number_rules import (
     fraction,
     may_be_number,
     number_words,
+    numbers_by_word,
     other_unit,
     read_number_cached,
 )
@@ -225,6 +232,9 @@ _FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
         "tidak yakin", "kurang yakin",
         # ko, as tokenized ("아마(도) X", "제 생각에(는) X", "정답은 X")
         "아마", "제 생각에", "제 생각엔", "내 생각에", "정답",
+        # tl hedges, with the personal article after them ("siguro si Aguinaldo": the
+        # article is no given name)
+        "siguro si", "siguro", "sa tingin ko si", "sa tingin ko", "baka si",
     )
 )
 _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
@@ -235,6 +245,9 @@ _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
               "거", "겁니다", "거야", "것 같아", "것 같습니다",
               # id/ms and vi hedges after the answer ("Yogyakarta kayaknya", "Huế thì phải")
               "kayaknya", "sepertinya", "mungkin", "thi phai", "chac vay",
+              # id/ms "if I'm not mistaken" after the answer ("..., kalau tidak salah"),
+              # tl "yata" (I think)
+              "kalau tidak salah", "kalau gak salah", "kalau nggak salah", "yata",
               # id/ms particles after the answer ("Kuala Lumpur lah", "Medan kot"), and
               # the ones that address the asker ("Yupiter ya", "Yupiter kak", "... pak");
               # vi "nhé" (not "nha", the last syllable of Tây Ban Nha and Bồ Đào Nha; nor id
@@ -1165,6 +1178,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             money = currency_word(core_norm, accept)  # 원화 for 원, เงินบาท for บาท
             if money is not None:
                 found = money
+        if (numeric and not info.nums and 2 <= len(core) <= 3 and (found is None or not found[1])
+                and " " in info.text):
+            # 팔월 십오일 for 8월 15일: each word a number and its counter, all compared
+            # (삼월 이일 is no 3월 1일)
+            found = numbers_by_word(info.text, accept) or found
         if found is not None:
             if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES
                     and (core_norm or full_norm)[:1] in FIRST_CHARS):
@@ -1400,6 +1418,11 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
             kind = kind_change(core, accept, qtok)
             if kind is not None:
                 return _decided(kind)
+        # 12h. a child named by a patronym built on the answer's name ("Megawati
+        # Soekarnoputri" for "Soekarno")
+        if "put" in core_norm and (child := patronym_of(core, accept)) is not None:
+            return _result("other-person", False, child,
+                           f"'{core_norm}' names a child of '{child}' (a patronym)", _ZERO)
 
     # 12f. another subtitle after the same series title ("The Lord of the Rings: The Two
     # Towers" for "...: The Fellowship of the Ring"), at any length

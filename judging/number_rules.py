@@ -379,7 +379,9 @@ _SAME_COUNTER = {unicodedata.normalize("NFKC", "\x00" + k): "\x00" + v for k, v 
     "個月": "か月",
     # a duration and a count of days are one counter in ja (七日間 for 7日)
     "日間": "日", "か月間": "か月", "ヶ月間": "か月", "カ月間": "か月", "日间": "日",
-    "か月间": "か月", "ヶ月间": "か月", "カ月间": "か月"}.items()}
+    "か月间": "か月", "ヶ月间": "か月", "カ月间": "か月",
+    # vi degrees said without the scale (một trăm độ for 100 độ C; not độ F)
+    "doc": "do"}.items()}
 
 
 def may_be_number(word: str) -> bool:
@@ -393,8 +395,19 @@ def may_be_number(word: str) -> bool:
 _DECIMAL = re.compile(r"\d+\.\d+")
 
 
+# a percentage is a fraction of a hundred: "25%" or "25 percent" in "one-fourth [accept 1/4
+# or 25%]" is 1/4 (it made fraction() give up on the whole answerline: "one third" was then
+# a grey accept on the shared "one")
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)")
+
+
 def _alt_fraction(a: _Alt) -> Fraction | None:
-    return read_fraction(a.alt.text, " ".join(tokens(a.alt.text)))
+    text = a.alt.text
+    if "%" in text or "per" in text:
+        pct = _PERCENT.fullmatch(text.strip().lower())
+        if pct is not None:
+            return Fraction(pct.group(1)) / 100
+    return read_fraction(text, " ".join(tokens(text)))
 
 
 def fraction(text: str, core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
@@ -456,3 +469,31 @@ def era_year(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
             return decide("number-words", True, a.alt.text,
                           f"'{text}' is the year of '{a.alt.text}' without its era")
     return None
+
+
+def numbers_by_word(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
+    """A short answer of two or three spaced words, each one number with its counter in
+    words of a script without spaces ("팔월 십오일이요" for "8월 15일", "八月 十五日"): right
+    when an acceptable answer has as many words with the same values and counters, wrong
+    when every acceptable answer has that shape and counters but another value
+    somewhere ("삼월 일일" for "8월 15일"); ``None`` otherwise."""
+    words = text.split()
+    mine = [whole_number(w) for w in words]
+    if any(m is None for m in mine):
+        return None
+    other = None
+    mixed = False  # (an acceptable answer of another shape: no evidence either way)
+    for a in accept:
+        theirs = [whole_number(w) for w in a.alt.text.split()]
+        if len(theirs) != len(mine) or any(t is None for t in theirs) or any(
+                t[1] != m[1] for t, m in zip(theirs, mine, strict=True)):
+            mixed = True
+            continue
+        if all(t[0] == m[0] for t, m in zip(theirs, mine, strict=True)):
+            return decide("number-words", True, a.alt.text,
+                          f"'{text}' says the numbers of '{a.alt.text}' in words")
+        other = other or a
+    if other is None or mixed:
+        return None
+    return decide("number", False, other.alt.text,
+                  f"'{text}' says other numbers than '{other.alt.text}'")

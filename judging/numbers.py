@@ -310,11 +310,13 @@ _TL: _Lex = {
                  # the ordinals less their "ika" (ikalawa, ikatlo: second, third)
                  "lawa": 2, "tlo": 3}),
     **_lex("m", {"daan": 100, "raan": 100}),
-    **_lex("M", {"libo": 1000, "libong": 1000}),
+    # (libo't before what follows, as dalawampu't: "isanlibo't walong daan" is 1800)
+    **_lex("M", {"libo": 1000, "libong": 1000, "libot": 1000}),
     **_lex("a", {"sampu": 10, "sampung": 10, "labing": 10, "labin": 10, "labim": 10,
                  "labindalawa": 12, "labintatlo": 13, "labinlima": 15, "labimpito": 17,
                  "labingwalo": 18, "labinwalo": 18, "labinsiyam": 19, "labingsiyam": 19,
-                 "sandaan": 100, "sanlibo": 1000, "una": 1,
+                 "sandaan": 100, "sanlibo": 1000, "una": 1, "isandaan": 100,
+                 "isanlibo": 1000, "isanlibot": 1000, "sanlibot": 1000,
                  **{w + e: v for w, v in {"dalawampu": 20, "tatlumpu": 30, "apatnapu": 40,
                                           "limampu": 50, "animnapu": 60, "pitumpu": 70,
                                           "walumpu": 80, "siyamnapu": 90}.items()
@@ -336,7 +338,9 @@ _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
 )
 
 # Counters, ordinal markers and copulas around a number: stripped before reading.
-_PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika", "百分之", "tahun ")
+_PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika", "百分之", "tahun ",
+             # zh "about" before a number (大约三点一四 for 3.14)
+             "大约", "大概", "大約")
 _SUFFIXES = tuple(sorted({
     # zh / ja
     "个", "個", "年", "岁", "歳", "次", "名", "本", "号", "號", "人", "回", "枚", "匹",
@@ -358,6 +362,8 @@ _SUFFIXES = tuple(sorted({
     # th classifiers: สิบสองชิ้น (twelve pieces), สามเล่ม (books), สองคัน (vehicles), ห้าลูก,
     # สี่ใบ, สามข้อ, หกด้าน (sides), สองสัปดาห์ (weeks)
     "ชิ้น", "เล่ม", "คัน", "ลูก", "ใบ", "ข้อ", "ด้าน", "สัปดาห์",
+    # and places: เจ็ดสิบเจ็ดจังหวัด (77 provinces), ประเทศ (countries), แห่ง (sites)
+    "จังหวัด", "ประเทศ", "แห่ง",
     # units of measure (zh, ja, ko, th): 8848米 is 八千八百四十八米, not 8848英尺
     "米", "公里", "千米", "厘米", "公分", "英里", "英尺", "英寸", "公斤", "千克", "克", "吨", "磅",
     "秒", "分钟", "メートル", "キロメートル", "センチ", "センチメートル", "マイル", "フィート",
@@ -371,6 +377,8 @@ _SUFFIXES = tuple(sorted({
     # units of measure (id/ms, vi, folded): tujuh puluh lima kilogram is 75 kg
     " meter", " kilometer", " km", " kilogram", " kg", " gram", " kaki", " inci", " mil",
     " derajat", " met", " kilomet", " kilogam", " gam", " cm", " sentimeter",
+    # vi degrees (độ, độ C: một trăm độ is 100 độ C)
+    " do", " do c",
 }, key=len, reverse=True))
 _SUFFIXES = tuple(sorted({unicodedata.normalize("NFKC", w) for w in _SUFFIXES}, key=len,
                          reverse=True))
