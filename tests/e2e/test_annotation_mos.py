@@ -64,7 +64,10 @@ def test_annotator_completes_a_mos_campaign(page, live_server, mos_campaign):
         page.keyboard.press("4")  # ignored while locked
         assert Rating.objects.count() == n
         page.click("#player .player-play")
-        page.wait_for_function("!document.querySelector('.criterion .option').disabled", timeout=10_000)
+        # (the clip plays in real time; a loaded CI machine with two test workers needed
+        # more than 10 s once, so the page's default 30 s)
+        page.wait_for_function("!document.querySelector('.criterion .option').disabled",
+                               timeout=30_000)
         assert page.evaluate("document.querySelector('#player audio').ended")
         page.keyboard.press(str(3 + n % 3))
         page.wait_for_url(lambda url, n=n: url.endswith("/done/") or Rating.objects.count() > n)
