@@ -62,6 +62,11 @@ export class Player {
     this.intervals = [];
     this.current = null; // [start, end] of the stretch playing now
     this.lastTick = 0;
+    // where the next stretch starts: the position when play was asked for (or a seek
+    // landed), and when. A busy page may run the "playing" handler a few hundred ms
+    // after the audio started; the stretch then still starts here, not at the position
+    // read late (which lost the clip's first words and left the answers locked).
+    this.anchor = null;
     this.ended = false;
     const t = (key, fallback) => container.dataset[key] || fallback;
     this.text = { play: t("labelPlay", "Play"), pause: t("labelPause", "Pause"), replay: t("labelReplay", "Replay"),
@@ -85,7 +90,7 @@ export class Player {
     a.addEventListener("timeupdate", () => { this.advance(); this.render(); });
     a.addEventListener("pause", () => { this.advance(); this.close(); this.render(); });
     a.addEventListener("ended", () => { this.advance(); this.ended = true; this.close(); this.render(); });
-    a.addEventListener("seeking", () => this.guardSeek());
+    a.addEventListener("seeking", () => { this.guardSeek(); this.setAnchor(); });
     a.addEventListener("loadedmetadata", () => this.render());
     if (keys) document.addEventListener("keydown", (e) => this.onKey(e));
     this.render();
@@ -102,9 +107,21 @@ export class Player {
     return ends.length ? Math.max(...ends) : 0;
   }
 
+  setAnchor() {
+    this.anchor = { at: this.audio.currentTime, t: performance.now() };
+  }
+
   open() {
     const now = this.audio.currentTime;
-    this.current = [now, now];
+    let start = now;
+    if (this.anchor) {
+      // only what real time allows: audio cannot have advanced faster than the clock
+      const wall = (performance.now() - this.anchor.t) / 1000;
+      const ahead = now - this.anchor.at;
+      if (ahead >= 0 && ahead <= wall * (this.audio.playbackRate || 1) + JUMP_SLACK_S) start = this.anchor.at;
+      this.anchor = null;
+    }
+    this.current = [start, now];
     this.lastTick = performance.now();
   }
 
@@ -144,6 +161,7 @@ export class Player {
   toggle() {
     if (this.audio.paused) {
       if (this.audio.ended || this.audio.currentTime >= this.duration() - 0.01) this.audio.currentTime = 0;
+      this.setAnchor();
       return this.audio.play();
     }
     this.audio.pause();
@@ -152,6 +170,7 @@ export class Player {
 
   replay() {
     this.audio.currentTime = 0;
+    this.setAnchor();
     return this.audio.play();
   }
 
