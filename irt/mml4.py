@@ -46,6 +46,7 @@ C_LOGIT_SD, D_LOGIT_SD = 0.5, 1.0
 C_FREE, D_MEAN = 0.02, 0.98
 N_QUAD = 15
 ROUNDS = 3
+LOG_SIGMA_BOUNDS = (math.log(0.01), math.log(100.0))  # a group's SD: see _Problem.bounds
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,13 @@ class _Problem:
         out["mu"] = np.concatenate([[0.0], v[k:k + self.n_g - 1]])
         out["ls"] = np.concatenate([[0.0], v[k + self.n_g - 1:k + 2 * (self.n_g - 1)]])
         return out
+
+    def bounds(self) -> list[tuple[float | None, float | None]]:
+        """Free parameters, except each group's log SD, kept within [log 0.01, log 100]:
+        a group of one responder (a lone model system) has no identifiable spread, and
+        its unbounded log SD ran to -inf (0/0 in the objective, NaN gradients)."""
+        n_ls = self.n_g - 1
+        return [(None, None)] * (self.n_params() - n_ls) + [LOG_SIGMA_BOUNDS] * n_ls
 
     def n_params(self) -> int:
         return self.n_i * (1 + self.has_a + self.has_c + self.has_d) + 2 * (self.n_g - 1)
@@ -288,7 +296,7 @@ def fit_mml4(
     prob.adapt(prob.unpack(v))
     converged = True
     for _ in range(ROUNDS):
-        res = minimize(prob.objective, v, jac=True, method="L-BFGS-B",
+        res = minimize(prob.objective, v, jac=True, method="L-BFGS-B", bounds=prob.bounds(),
                        options={"maxiter": max_iter, "maxcor": 20, "ftol": 1e-10, "gtol": 1e-6})
         v = res.x
         converged = bool(res.nit < max_iter)

@@ -92,3 +92,22 @@ def test_groups_get_their_own_population():
     assert np.corrcoef(r.theta[n_h:], theta[n_h:])[0, 1] > 0.9
     # a model's adaptive nodes follow its narrow posterior
     assert float(r.theta_sd[n_h:].max()) < 0.25
+
+
+def test_a_lone_model_system_fits_without_nan():
+    """One model system in its own group: the group's spread is not identifiable (one
+    responder). Its log SD stays within bounds instead of running to -inf (it raised
+    divide-by-zero warnings and NaN gradients), and every estimate is finite."""
+    rng = np.random.default_rng(11)
+    n_h, n_i = 40, 30
+    theta = np.r_[rng.normal(0, 1, n_h), 1.5]
+    g = np.r_[np.zeros(n_h, np.int64), 1]
+    a, b = np.exp(rng.normal(0, 0.3, n_i)), rng.normal(0, 1, n_i)
+    s = np.repeat(np.arange(n_h + 1), n_i)
+    it = np.tile(np.arange(n_i), n_h + 1)
+    y = simulate_responses(s, it, theta, a, b, seed=3)
+    with np.errstate(divide="raise", invalid="raise", over="raise"):
+        r = fit_mml4(s, it, y, n_h + 1, n_i, model="2pl", groups=g)
+    assert np.isfinite(r.theta).all() and np.isfinite(r.theta_sd).all() and np.isfinite(r.b).all()
+    assert 0.01 - 1e-9 <= r.group_sigma[1] <= 100.0
+    assert r.theta[n_h] > np.median(r.theta[:n_h])  # the strong model still ranks above the median
