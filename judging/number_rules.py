@@ -5,7 +5,7 @@ in every seed language), the same number in another unit or currency and decimal
 words, as numbered in docs/judging.md.
 
 Like :mod:`judging.short_rules`, whose :data:`~judging.short_rules.Decision` they
-return, they read the answerline's prepared alternatives (``equivalence._Alt``) and
+return, they read the answerline's prepared alternatives (``preparation.Alt``) and
 return ``None`` when they do not decide; :mod:`judging.equivalence` calls them in its
 rule order. The number words themselves are read by :mod:`judging.numbers`.
 """
@@ -34,7 +34,7 @@ from judging.scripts import whole_number
 from judging.short_rules import Decision, decide
 
 if TYPE_CHECKING:
-    from judging.equivalence import _Alt
+    from judging.preparation import Alt
 
 __all__ = [
     "DECADE_MARKS",
@@ -60,7 +60,7 @@ _NONE: frozenset[str] = frozenset()
 _DECADE = re.compile(r"(?:1\d|20)?\d0s")
 
 
-def decade(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+def decade(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
     """Rule 9a: correct when the short answer is an acceptable answer with its decade
     written without the century ("the sixties", "'60s" for "1960s", "60s music" for
     "1960s music") or with it for one without: the same decade, the century being the
@@ -108,8 +108,8 @@ def _number_and_unit(core_norm: str, qtok: frozenset[str]) -> int | None:
     return None
 
 
-def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[_Alt, ...],
-                 numeric: Sequence[_Alt], qtok: frozenset[str] = _NONE) -> Decision | None:
+def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, ...],
+                 numeric: Sequence[Alt], qtok: frozenset[str] = _NONE) -> Decision | None:
     """Rule 7b: a short answer in number words of another language against a numeric
     answer ("三百二十五", "세 번", "ba trăm", "dua belas" for 325, 3, 300, 12), or
     digits against an answer in such words. Wrong when the values differ and every
@@ -188,7 +188,7 @@ def _pair_values(core_norm: str) -> list[int]:
     return out
 
 
-def _paired(core_norm: str, numeric: Sequence[_Alt]) -> _Alt | None:
+def _paired(core_norm: str, numeric: Sequence[Alt]) -> Alt | None:
     """The numeric answer that the words say read in two pairs (:func:`_pair_values`);
     ``None`` unless an answer has that number."""
     for value in _pair_values(core_norm):
@@ -210,7 +210,7 @@ def _said_units(toks: tuple[str, ...]) -> frozenset[tuple[str, str]]:
     return said
 
 
-def other_unit(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+def other_unit(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
     """Wrong when the short answer gives an acceptable answer's number in another unit
     of the same kind ("100 miles" for "100 kilometers", "132 kaki" for "132 meter",
     "42.195마일" for "42.195킬로미터"; :data:`judging.numbers.UNITS`): every acceptable
@@ -241,7 +241,7 @@ MONEY_BEFORE = unicodedata.normalize("NFKC", "เงิน")
 MONEY_AFTER = "화"
 
 
-def currency_word(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
+def currency_word(core_norm: str, accept: tuple[Alt, ...]) -> Decision | None:
     """Correct when the short answer is a currency an acceptable answer names
     (:data:`judging.numbers.UNITS`) with the generic word for money before or after it
     (``เงินบาท`` for ``บาท``, ``원화`` for ``원``, ``엔화`` for ``yen``); ``None`` otherwise
@@ -270,7 +270,7 @@ DECADE_MARKS = frozenset({"nien", "an", "년대", "年代"})
 _DECADE_FRAME = frozenset({"thap", "nien", "nhung", "nam", "tahun", "an", "the"})
 
 
-def decade_words(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+def decade_words(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
     """Rule 9a in the other seed languages: correct when the short answer names an
     acceptable answer's decade without its century (``thập niên 60`` for ``thập niên
     1960``, ``tahun 60-an`` for ``1960-an``, ``60년대`` for ``1960년대``, ``60年代`` for
@@ -293,7 +293,7 @@ def decade_words(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | 
 
 # the question words that ask for a person (the question as normalized: zh/ja 谁 after
 # zhconv, th ใคร, ko 누구, vi ai, id/ms siapa)
-def _decimal_words(core_norm: str, numeric: Sequence[_Alt]) -> Decision | None:
+def _decimal_words(core_norm: str, numeric: Sequence[Alt]) -> Decision | None:
     """Correct when the short answer is a decimal in number words (``ba phẩy mười bốn``,
     ``三点一四``: :func:`judging.numbers.read_decimal`) and an acceptable answer is that
     decimal, written with a point (``3.14``) or a decimal comma (``3,14``, which the
@@ -310,7 +310,7 @@ def _decimal_words(core_norm: str, numeric: Sequence[_Alt]) -> Decision | None:
     return None
 
 
-def _phrase_number(core_norm: str, accept: tuple[_Alt, ...], numeric: Sequence[_Alt]
+def _phrase_number(core_norm: str, accept: tuple[Alt, ...], numeric: Sequence[Alt]
                    ) -> Decision | None:
     """Number words inside a phrase of a spaced language against the same phrase with
     digits ("thế kỷ mười chín" for "thế kỷ 19", "sila keempat" for "sila ke 3"):
@@ -401,7 +401,7 @@ _DECIMAL = re.compile(r"\d+\.\d+")
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)")
 
 
-def _alt_fraction(a: _Alt) -> Fraction | None:
+def _alt_fraction(a: Alt) -> Fraction | None:
     text = a.alt.text
     if "%" in text or "per" in text:
         pct = _PERCENT.fullmatch(text.strip().lower())
@@ -410,7 +410,7 @@ def _alt_fraction(a: _Alt) -> Fraction | None:
     return read_fraction(text, " ".join(tokens(text)))
 
 
-def fraction(text: str, core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+def fraction(text: str, core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
     """A short answer that is a fraction (:func:`judging.numbers.read_fraction`: ``3분의
     1``, ``三分之二``, ``two thirds``, ``dua pertiga``) against answers that are fractions
     (or decimals): correct when one has its value, wrong when every acceptable answer is
@@ -448,7 +448,7 @@ ERA_MARKS = tuple(unicodedata.normalize("NFKC", m) for m in (
     "ค.ศ.", "พ.ศ.", "ค.ศ", "พ.ศ", "公元", "西暦", "西元", "서기"))
 
 
-def era_year(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
+def era_year(text: str, accept: tuple[Alt, ...]) -> Decision | None:
     """Right when the short answer ``text`` (as written) is the year of an acceptable
     answer written after an era, without the era (its counter and copulas aside:
     ``1945 ค่ะ``, ``1945年`` for ``公元1945年``); ``None`` otherwise."""
@@ -471,7 +471,7 @@ def era_year(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
     return None
 
 
-def numbers_by_word(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
+def numbers_by_word(text: str, accept: tuple[Alt, ...]) -> Decision | None:
     """A short answer of two or three spaced words, each one number with its counter in
     words of a script without spaces ("팔월 십오일이요" for "8월 15일", "八月 十五日"): right
     when an acceptable answer has as many words with the same values and counters, wrong

@@ -7,7 +7,7 @@ docs/judging.md. The rules for numbers are in :mod:`judging.number_rules`.
 
 :mod:`judging.equivalence` calls them in its rule order and turns their
 :data:`Decision` into its ``Analysis``. They read the answerline's prepared
-alternatives (``equivalence._Alt``: ``norm``, ``toks``, ``nums``, ``months``,
+alternatives (``preparation.Alt``: ``norm``, ``toks``, ``nums``, ``months``,
 ``person``, ``head`` and ``alt.text``) and return ``None`` when they do not decide.
 """
 
@@ -31,7 +31,7 @@ from judging.normalize import _DEMONYMS, STOPWORDS, strip_articles, tokens
 from judging.scripts import HANGUL, NOSPACE, find_in_run
 
 if TYPE_CHECKING:
-    from judging.equivalence import _Alt
+    from judging.preparation import Alt
 
 __all__ = [
     "GENERATION_WORDS",
@@ -60,7 +60,7 @@ def decide(rule: str, correct: bool, matched: str | None, detail: str, *,
     return (rule, correct, matched, detail, prompt)
 
 
-def confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
+def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
                 qtok: frozenset[str], text: str = "") -> Decision | None:
     """Rule 12b (:mod:`judging.entities`): wrong when every acceptable answer that
     shares a word with the short answer is contradicted by it ("North Korea" for
@@ -121,7 +121,7 @@ def confusable(core: tuple[str, ...], accept: tuple[_Alt, ...],
     return decide("other-entity", False, a.alt.text, detail)
 
 
-def subtitle(core: tuple[str, ...], text: str, accept: tuple[_Alt, ...],
+def subtitle(core: tuple[str, ...], text: str, accept: tuple[Alt, ...],
              qtok: frozenset[str]) -> Decision | None:
     """Wrong when the short answer is an acceptable title followed by a subtitle after
     a colon ("Mad Max: Fury Road" for "Mad Max"): a subtitle names one installment of
@@ -143,7 +143,7 @@ def subtitle(core: tuple[str, ...], text: str, accept: tuple[_Alt, ...],
     return None
 
 
-def other_subtitle(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
+def other_subtitle(text: str, accept: tuple[Alt, ...]) -> Decision | None:
     """Wrong when the answer (of any length) is an acceptable answer's series title with
     another subtitle after the colon ("The Lord of the Rings: The Two Towers" for "The
     Lord of the Rings: The Fellowship of the Ring", "Star Wars: The Empire Strikes Back"
@@ -199,7 +199,7 @@ def _initials(text: str) -> tuple[str, str] | None:
     return "".join(letters), "".join(digits)
 
 
-def acronym(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
+def acronym(text: str, accept: tuple[Alt, ...]) -> Decision | None:
     """Correct when the short answer, written in capitals, is the acronym of an
     acceptable answer of several words ("WWII" or "WW2" for "World War II", "USA" for
     "United States of America", "N.A.T.O." for "North Atlantic Treaty
@@ -215,7 +215,7 @@ def acronym(text: str, accept: tuple[_Alt, ...]) -> Decision | None:
     return None
 
 
-def prefix_word(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+def prefix_word(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
     """Rule 12c: wrong when the short answer is an acceptable answer with one word
     replaced by another word sharing its start ("Niger" for "Nigeria", see
     :func:`judging.entities.other_word`). Every acceptable answer of the same length
@@ -235,7 +235,7 @@ def prefix_word(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | N
     return found
 
 
-def built_on(core: tuple[str, ...], accept: tuple[_Alt, ...],
+def built_on(core: tuple[str, ...], accept: tuple[Alt, ...],
              question: frozenset[str] = frozenset()) -> Decision | None:
     """Rule 12d: wrong when the short answer is another entity built on an acceptable
     one-word answer, or the answer one built on it ("Real Madrid" for "Madrid",
@@ -312,7 +312,7 @@ def _kind_changed(core: tuple[str, ...], answer: tuple[str, ...], qtok: frozense
     return None
 
 
-def kind_change(core: tuple[str, ...], accept: tuple[_Alt, ...], qtok: frozenset[str]
+def kind_change(core: tuple[str, ...], accept: tuple[Alt, ...], qtok: frozenset[str]
                 ) -> Decision | None:
     """Wrong when the short answer adds or drops a word that makes it another kind of
     entity than an acceptable answer (:func:`_kind_changed`: "Mexico City" for
@@ -364,7 +364,7 @@ def asks_who(qnorm: str) -> bool:
     return any(w in qnorm for w in _WHO[:4]) or not _WHO_WORDS.isdisjoint(qnorm.split())
 
 
-def surname_in_run(cand: str, accept: tuple[_Alt, ...]) -> Decision | None:
+def surname_in_run(cand: str, accept: tuple[Alt, ...]) -> Decision | None:
     """Rule 10 for names written in scripts without spaces: correct when the short
     answer is the last part of an acceptable name of two to four parts (``フレミング``
     for ``アレクサンダー・フレミング``, ``弗莱明`` for ``亚历山大·弗莱明``, ``เฮมิงเวย์`` for
@@ -384,7 +384,7 @@ _KO_TITLES = frozenset({"대통령", "장군", "감독", "박사", "교수", "�
                         "수상", "선생", "작가", "가수", "배우", "선수", "회장", "전"})
 
 
-def other_person_hangul(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+def other_person_hangul(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
     """Rule 11 for names written in Hangul (no capitals tell a name there, so asked only
     for a question about a person): wrong when the two-word answer has an acceptable
     name's surname after another given name (``마리엘 헤밍웨이`` for ``어니스트 헤밍웨이
@@ -441,7 +441,7 @@ def marks_conflict(a: str, b: str) -> bool:
                for x, y in zip(ca, cb, strict=True))
 
 
-def hangul_spacing(core_norm: str, accept: tuple[_Alt, ...]) -> Decision | None:
+def hangul_spacing(core_norm: str, accept: tuple[Alt, ...]) -> Decision | None:
     """Correct when a Korean short answer equals an acceptable answer up to spaces:
     the spacing of Korean compounds is free (``스타트렉`` / ``스타 트렉``, ``세계대전`` /
     ``세계 대전``)."""
@@ -477,8 +477,8 @@ def _kana_key(text: str) -> str:
     return text
 
 
-def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
-                  rejects: tuple[_Alt, ...]) -> Decision | None:
+def script_rules(cand: str, accept: tuple[Alt, ...], prompts: tuple[Alt, ...],
+                  rejects: tuple[Alt, ...]) -> Decision | None:
     """Rule 3b: answers in Chinese, Japanese, Thai, Myanmar, Khmer or Lao, matched at
     character level (:func:`judging.scripts.find_in_run`). ``None`` when no answer of
     the answerline is in such a script, or the candidate is long and unmatched
@@ -492,7 +492,7 @@ def script_rules(cand: str, accept: tuple[_Alt, ...], prompts: tuple[_Alt, ...],
             return decide("prompt", False, p.alt.text,
                            f"the answerline says prompt on '{p.alt.text}'", prompt=True)
     best = "none"
-    best_alt: _Alt | None = None
+    best_alt: Alt | None = None
     scripted = 0
     for a in accept:
         if not NOSPACE.search(a.norm):
@@ -556,7 +556,7 @@ def _generation(toks: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
     return base, mark
 
 
-def generation(core: tuple[str, ...], accept: tuple[_Alt, ...]) -> Decision | None:
+def generation(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
     """Wrong when a short name ends with a generation mark (``Johann Strauss I``,
     ``Alexandre Dumas fils``, ``Pliny the Younger``) and an acceptable answer is the same
     name with another mark of the same kind (``Johann Strauss II``, ``Dumas père``) or,

@@ -43,12 +43,8 @@ from judging.calibration import (
     adds_or_drops_many,
     question_kind,
 )
-from judging.equivalence import (
-    EQUIVALENCE_VERSION,
-    Analysis,
-    analyze,
-    candidate_script,
-)
+from judging.equivalence import EQUIVALENCE_VERSION, analyze, candidate_script
+from judging.features import Analysis
 
 # ../shared/data/answer_equivalence beside the checkout; EARSHOT_JUDGING_DATA names
 # another folder (a git worktree elsewhere, CI with the data mounted).

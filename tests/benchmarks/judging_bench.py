@@ -48,13 +48,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from judging.equivalence import (  # noqa: E402
-    EQUIVALENCE_VERSION,
-    _prepared,
-    _question_tokens,
-    clear_caches,
-    judge_many,
-)
+from judging.equivalence import EQUIVALENCE_VERSION, clear_caches, judge_many  # noqa: E402
+from judging.preparation import prepared, question_tokens  # noqa: E402
 from judging.train_calibrator import (  # noqa: E402
     DATA_DIR,
     K_FOLDS,
@@ -158,9 +153,9 @@ def throughput(rows: list) -> tuple[float, float, float, float, float, list]:
         # and questions prepared) before the answers, which are all new
         clear_caches()
         for line in refs:
-            _prepared(tuple(line))
+            prepared(tuple(line))
         for q in qs:
-            _question_tokens(q)
+            question_tokens(q)
         gc.collect()
         c0 = time.process_time()
         judge_many(cands, refs, qs)

@@ -1,6 +1,6 @@
 """A plain version of the judge's grey-case features, kept as the specification.
 
-``judging.equivalence._grey`` computes the calibrator's features for most judged
+``judging.features.grey_analysis`` computes the calibrator's features for most judged
 pairs and is written for speed (no per-pair position lists, a stem memo, counts
 through small intersections, prefilters). This is the straightforward version it
 replaced, word for word but for this docstring; ``test_grey_features.py`` checks
@@ -12,28 +12,19 @@ from __future__ import annotations
 
 import math
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
-from judging.equivalence import (
-    _SHORT_TOKENS,
-    _ZERO,
-    STOPWORDS,
-    Analysis,
-    _Alt,
-    _Cand,
-    _extract_one,
-    _find,
-    _lev_distance,
-    _max_edits,
-    _negated,
-    _result,
-    _word_family,
-)
-from judging.normalize import stem
+from judging.equivalence import _result
+from judging.features import ZERO, Analysis, find_runs, is_negated, max_edits, word_family
+from judging.normalize import STOPWORDS, stem
+from judging.preparation import SHORT_TOKENS, Alt, Cand
+
+_extract_one = process.extractOne
+_lev_distance = Levenshtein.distance
 
 
-def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
+def reference_grey(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                    all_alt_tokens: frozenset[str]) -> Analysis:
     """The grey-case features as first written: every feature the plain way."""
     cand = info.toks
@@ -46,7 +37,7 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     short = 1.0 if len(core) <= 4 else 0.0
     cand_content = info.content
     best_key = (-1.0, -1.0)
-    best: _Alt | None = None
+    best: Alt | None = None
     f_contains = f_recall = f_rfuzzy = f_rnoq = f_inq = f_surname = 0.0
     f_ratio = f_partial = f_prec = 0.0
     f_nmatch = f_npart = 0.0
@@ -54,7 +45,7 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     f_last = f_given = f_gconf = f_head = f_rweight = 0.0
     f_missing = 1.0
     f_rstem = f_family = 0.0
-    short_core = len(core) <= _SHORT_TOKENS
+    short_core = len(core) <= SHORT_TOKENS
     core_content = info.core_content
     any_num = False
     f_neg = 0.0
@@ -73,7 +64,7 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         hit = memo.get(t)
         if hit is None:
             hit = memo[t] = _extract_one(t, cand_content, scorer=_lev_distance,
-                                         score_cutoff=_max_edits(len(t))) is not None
+                                         score_cutoff=max_edits(len(t))) is not None
         return hit
 
     alt_months: set[str] = set()
@@ -103,7 +94,7 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         if rstem > f_rstem:
             f_rstem = rstem
         if short_core and f_family < 1.0:
-            fam = sum(1 for t in content if any(_word_family(c, t) for c in core_content))
+            fam = sum(1 for t in content if any(word_family(c, t) for c in core_content))
             fam /= n_content
             if fam > f_family:
                 f_family = fam
@@ -117,11 +108,11 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
             rnoq = recall
             inq = 1.0
         if recall == 1.0:
-            positions = _find(cand, a.toks)
+            positions = find_runs(cand, a.toks)
             if positions:
                 contains = 1.0
                 n_contained += 1
-                if all(_negated(cand, p) for p in positions):
+                if all(is_negated(cand, p) for p in positions):
                     f_neg = 1.0
                 pos = positions[0] / nmax
                 if pos < first_pos:
@@ -137,7 +128,7 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
                 pos = 0.5 + 0.5 * min(map(cand.index, hit)) / nmax
                 if pos < first_pos:
                     first_pos = pos
-        if a.head and not contains and _find(cand, a.head):
+        if a.head and not contains and find_runs(cand, a.head):
             f_head = 1.0
         if not f_last:
             last = a.last
@@ -210,7 +201,7 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     n_new = len(info.content_set - qtok - all_alt_tokens)
     feats = (
         f_contains,
-        f_contains * (1.0 if len(core) <= _SHORT_TOKENS else 0.0),
+        f_contains * (1.0 if len(core) <= SHORT_TOKENS else 0.0),
         f_recall,
         f_rfuzzy,
         f_rnoq,
@@ -251,15 +242,15 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
         1.0 if f_recall > 0.0 and f_rnoq == 0.0 and f_inq == 0.0 else 0.0,
     )
     if (len(core) <= 2 and f_recall == 0.0 and f_rfuzzy == 0.0 and f_head == 0.0 and f_rstem == 0.0
-            and not any(Levenshtein.distance(core_norm, a.norm) <= _max_edits(len(a.norm))
-                        or any(_word_family(c, t) for c in core for t in a.content)
+            and not any(Levenshtein.distance(core_norm, a.norm) <= max_edits(len(a.norm))
+                        or any(word_family(c, t) for c in core for t in a.content)
                         for a in accept)):
         # A short answer sharing no word, and no close spelling, with any answer:
         # whole-string similarity alone (Austria ~ Australia) is not evidence.
         # (a hard verdict: scored by its rule, so its features are the zeros of every
         # other hard rule's; the judge tests this before computing any feature)
         return _result("no-match", False, None,
-                       "shares no word or close spelling with any acceptable answer", _ZERO)
+                       "shares no word or close spelling with any acceptable answer", ZERO)
     if f_contains:
         rule = "contains"
     elif f_ratio >= 0.8 or f_rfuzzy > f_recall:
@@ -285,16 +276,16 @@ def reference_grey(info: _Cand, accept: tuple[_Alt, ...], qtok: frozenset[str],
     return _result(rule, None, matched, detail, feats)
 
 
-def reference_regime(g: Analysis, info: _Cand, answer_short: float, script: float) -> Analysis:
+def reference_regime(g: Analysis, info: Cand, answer_short: float, script: float) -> Analysis:
     """:func:`reference_grey`'s 40 features followed by the four regime features (issue
     13), the plain way: the calibrator learnt long LLM sentences, where sharing words
     means being right; for a short answer against a short answer, sharing some words
-    and adding others is a different entity. ``judging.equivalence._grey`` builds them
+    and adding others is a different entity. ``judging.features.grey_analysis`` builds them
     in its own feature tuple. A hard verdict (the short ``no-match``) is returned as
     it is: its features are already all of them, zero."""
     if g.hard is not None:
         return g
     f = g.features
     recall = f[2]
-    swap = 1.0 if 0.0 < recall < 1.0 and f[9] < 1.0 and len(info.core) <= _SHORT_TOKENS else 0.0
+    swap = 1.0 if 0.0 < recall < 1.0 and f[9] < 1.0 and len(info.core) <= SHORT_TOKENS else 0.0
     return g._replace(features=(*f, answer_short, answer_short * f[15], swap, script))

@@ -138,7 +138,8 @@ def test_hard_rule_rates_of_other_scripts() -> None:
     made every Korean or Thai no-match look 12 % likely to be right); English
     candidates keep the rule's rate over all rows, and a rule never seen in another
     script falls back to it."""
-    from judging.equivalence import Analysis, candidate_script, judge
+    from judging.equivalence import candidate_script, judge
+    from judging.features import Analysis
     from judging.train_calibrator import rule_rates
 
     def hard(rule: str, correct: bool) -> Analysis:
@@ -258,7 +259,8 @@ def test_fit_platt_matches_statsmodels_weighted_logit() -> None:
 def test_platt_maps_score_but_do_not_decide() -> None:
     """A grey case is decided by the regression's own probability and reported
     with its regime's Platt map (long candidates, then short ones)."""
-    from judging.equivalence import Analysis, _verdict
+    from judging.equivalence import _verdict
+    from judging.features import Analysis
 
     feats = [0.0] * len(FEATURE_NAMES)
     cal = Calibrator(tuple(feats), tuple([1.0] * len(feats)), tuple(feats), 0.2,

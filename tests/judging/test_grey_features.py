@@ -1,8 +1,8 @@
 """The fast grey-case features equal the plain ones (``reference_grey.py``).
 
-``_grey`` decides most judged pairs, so it is written for speed; every shortcut in
+``grey_analysis`` decides most judged pairs, so it is written for speed; every shortcut in
 it must leave the features, rule, match and detail exactly as the plain version
-computes them. Each case runs the judge, catches the arguments of every ``_grey``
+computes them. Each case runs the judge, catches the arguments of every ``grey_analysis``
 call and recomputes them with the reference on a fresh copy of the candidate (no
 memo shared between the two).
 """
@@ -16,15 +16,11 @@ import random
 import pytest
 
 from judging import equivalence as eq
-from judging.equivalence import (
-    _find,
-    _find_first,
-    _refusal,
-    _stem_preimage,
-    clear_caches,
-    judge_many,
-)
+from judging import features, preparation
+from judging.equivalence import clear_caches, judge_many
+from judging.features import find_first, find_runs, stem_preimage
 from judging.normalize import STOPWORDS, stem, tokens
+from judging.preparation import mentions_refusal
 from tests.judging.reference_data import DATA, needs_data
 from tests.judging.reference_grey import reference_grey, reference_regime
 
@@ -71,14 +67,14 @@ CASES: list[tuple[str, list[str], str]] = [
 
 def _catch_grey_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
     calls: list[tuple] = []
-    fast = eq._grey
+    fast = eq.grey_analysis
 
     def spy(*args):
         out = fast(*args)
         calls.append((args, out))
         return out
 
-    monkeypatch.setattr(eq, "_grey", spy)
+    monkeypatch.setattr(eq, "grey_analysis", spy)
     return calls
 
 
@@ -116,7 +112,7 @@ def test_dataset_rows(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_stem_preimage_holds_every_word_with_that_stem() -> None:
-    # _grey counts the answer's stems that the candidate gives by looking up each
+    # grey_analysis counts the answer's stems that the candidate gives by looking up each
     # stem's preimage, so the preimage must hold every word with that stem.
     words = ["cells", "cell", "cities", "city", "glasses", "french", "france", "dutch",
              "netherlands", "bus", "buses", "status", "crisis", "boxes", "dishes", "rays",
@@ -129,12 +125,12 @@ def test_stem_preimage_holds_every_word_with_that_stem() -> None:
                     words += tokens(row["candidate"]) + tokens(" ".join(row["references"]))
     for w in set(words):
         st = stem(w)
-        assert w in _stem_preimage(st), (w, st)
-        assert all(stem(v) == st for v in _stem_preimage(st))
-    assert set(_stem_preimage("cell")) == {"cell", "cells"}
-    assert set(_stem_preimage("box")) == {"box", "boxs", "boxes"}
-    assert set(_stem_preimage("city")) == {"city", "citys", "cities"}
-    assert set(_stem_preimage("france")) == {"france", "frances", "french"}
+        assert w in stem_preimage(st), (w, st)
+        assert all(stem(v) == st for v in stem_preimage(st))
+    assert set(stem_preimage("cell")) == {"cell", "cells"}
+    assert set(stem_preimage("box")) == {"box", "boxs", "boxes"}
+    assert set(stem_preimage("city")) == {"city", "citys", "cities"}
+    assert set(stem_preimage("france")) == {"france", "frances", "french"}
 
 
 def test_find_first_is_the_first_of_find() -> None:
@@ -142,22 +138,22 @@ def test_find_first_is_the_first_of_find() -> None:
     for _ in range(2000):
         seq = tuple(rng.choice("abc") for _ in range(rng.randint(0, 8)))
         sub = tuple(rng.choice("abc") for _ in range(rng.randint(0, 3)))
-        found = _find(seq, sub)
-        assert _find_first(seq, sub) == (found[0] if found else -1)
+        found = find_runs(seq, sub)
+        assert find_first(seq, sub) == (found[0] if found else -1)
 
 
 def test_refusal_gate_covers_every_phrase() -> None:
-    # _refusal() only searches for the phrases in texts with "no", "sorry" or "unable"
-    for phrase in eq._REFUSAL:
+    # mentions_refusal() only searches for the phrases in texts with "no", "sorry" or "unable"
+    for phrase in preparation.REFUSAL:
         assert "no" in phrase or "sorry" in phrase or "unable" in phrase
-        assert _refusal(f"well {phrase} here")
-    assert not _refusal("the capital is canberra")
+        assert mentions_refusal(f"well {phrase} here")
+    assert not mentions_refusal("the capital is canberra")
 
 
 def test_negation_prefilter_covers_negated() -> None:
-    # _grey calls _negated() only when the word before a mention is a negator or a
-    # word _negated() skips over
+    # grey_analysis calls is_negated() only when the word before a mention is a negator or a
+    # word is_negated() skips over
     for word in ["not", "never", "the", "in", "is", "called", "blue", "rather"]:
         seq = ("it", word, "canberra")
-        assert eq._negated(seq, 2) <= (seq[1] in eq._NEG_NEAR)
-    assert "not" in eq._NEG_NEAR and "the" in eq._NEG_NEAR and "the" in STOPWORDS
+        assert features.is_negated(seq, 2) <= (seq[1] in features.NEG_NEAR)
+    assert "not" in features.NEG_NEAR and "the" in features.NEG_NEAR and "the" in STOPWORDS

@@ -19,13 +19,13 @@ from judging import normalize as norm
 from judging.equivalence import (
     CALIBRATOR,
     Verdict,
-    _max_edits,
     _new_verdict,
     analyze,
     clear_caches,
     judge,
     judge_many,
 )
+from judging.features import max_edits
 from judging.normalize import _tokens_reference, fold, tokens, tokens_many
 from tests.judging.reference_data import DATA, needs_data
 
@@ -242,9 +242,9 @@ def test_new_verdict_is_an_ordinary_frozen_verdict() -> None:
 
 
 def test_spelling_variants_of_short_words_must_be_exact() -> None:
-    # _grey looks up close spellings only for words of 6+ letters: shorter ones may
+    # grey_analysis looks up close spellings only for words of 6+ letters: shorter ones may
     # not differ at all.
-    assert [_max_edits(n) for n in range(1, 7)] == [0, 0, 0, 0, 0, 1]
+    assert [max_edits(n) for n in range(1, 7)] == [0, 0, 0, 0, 0, 1]
 
 
 @needs_data

@@ -163,6 +163,6 @@ def test_year_pairs_read_whole_unchanged() -> None:
 
 
 def test_era_year_needs_an_era_in_the_answer() -> None:
-    from judging.equivalence import _prepared
-    accept = _prepared("1945")[1]
+    from judging.preparation import prepared
+    accept = prepared("1945")[1]
     assert era_year("1945 ค่ะ", accept) is None

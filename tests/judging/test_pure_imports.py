@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
         pytest.param("judging.short_rules", id="short_rules"),
         pytest.param("judging.number_rules", id="number_rules"),
         pytest.param("judging.calibration", id="calibration"),
+        pytest.param("judging.preparation", id="preparation"),
+        pytest.param("judging.features", id="features"),
     ],
 )
 def test_module_imports_without_django(module: str) -> None:

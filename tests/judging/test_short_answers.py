@@ -147,15 +147,16 @@ def test_folds_of_one_file_do_not_move_when_another_is_added() -> None:
 
 def test_regime_features_built_inline_match_their_specification() -> None:
     from judging import equivalence as eq
+    from judging.preparation import describe_text, prepared, question_tokens
 
     for r in _rows():
-        info = eq._candidate(r["candidate"])
+        info = describe_text(r["candidate"])
         a = eq.analyze(r["candidate"], r["references"], r["question"])
         if info is None or a.hard is not None:
             continue
-        _line, accept, _p, _r, alt_tokens, answer_short = eq._prepared(tuple(r["references"]))[:6]
+        _line, accept, _p, _r, alt_tokens, answer_short = prepared(tuple(r["references"]))[:6]
         info = eq._without_particle(info, alt_tokens)  # ("Si Jose Rizal po": as _analyze reads it)
-        qtok = eq._question_tokens(r["question"])
+        qtok = question_tokens(r["question"])
         script = 0.0 if info.full_norm.isascii() else 1.0
         fresh = copy.copy(info)
         fresh.memo = {}  # (the plain version fills its own spelling memo)

@@ -1,0 +1,538 @@
+"""The grey zone: features for the calibrator, and the short answer that shares nothing
+(pure Python).
+
+A pair no hard rule of :func:`judging.equivalence._analyze` settles ends here.
+:func:`grey_analysis` computes the calibrator's features (``calibration.FEATURE_NAMES``):
+each the best over the acceptable answers (token recall with and without the
+question's words, containment, close spellings, stems, word families, name parts,
+numbers, months, negation near a mention), then the regime features (answer length,
+script). Before them, :func:`shares_nothing` decides the hard ``no-match`` of a short
+answer that shares no word, close spelling, stem or word family with any acceptable
+answer: its features would never be read. The plain reference of these features,
+kept in step by a test, is ``tests/judging/reference_grey.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import NamedTuple
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
+
+from judging.calibration import FEATURE_NAMES
+from judging.normalize import (
+    _DEMONYMS,
+    ARTICLES,
+    STOPWORDS,
+    stem,
+)
+from judging.preparation import EMPTY, SHORT_TOKENS, Alt, Cand
+
+_extract_one = process.extractOne
+_lev_distance = Levenshtein.distance
+
+
+class Analysis(NamedTuple):
+    """What the rule engine found: a hard decision, or features for the calibrator.
+
+    A named tuple rather than a dataclass: one is built per judged pair, and tuples
+    are several times cheaper to create.
+    """
+
+    rule: str
+    hard: bool | None  # True/False when a hard rule decided, None for grey cases
+    prompt: bool
+    matched: str | None
+    detail: str
+    features: tuple[float, ...]
+
+
+NEGATORS = frozenset(
+    {"not", "isnt", "wasnt", "arent", "werent", "never", "neither", "nor", "doesnt", "didnt",
+     "dont", "cannot", "cant", "aint",
+     # vi (không, chẳng phải), id/ms (bukan, tidak), tl (hindi), ko (안), after fold()
+     "khong", "bukan", "tidak", "안"}
+)
+_NEG_SKIP = ARTICLES | {"in", "at", "on", "from", "by", "to", "of", "be", "is", "it", "was",
+                        "called", "named"}
+
+
+def find_runs(seq: tuple[str, ...], sub: tuple[str, ...]) -> list[int]:
+    """Start positions of ``sub`` as a contiguous run in ``seq``."""
+    n, m = len(seq), len(sub)
+    if m == 0 or m > n:
+        return []
+    first = sub[0]
+    out = []
+    start = 0
+    while True:
+        try:
+            i = seq.index(first, start)
+        except ValueError:
+            return out
+        if i + m > n:
+            return out
+        if seq[i : i + m] == sub:
+            out.append(i)
+        start = i + 1
+
+
+def _close_spelling(t: str, cand_content: frozenset[str], memo: dict) -> bool:
+    """Is some content word of the candidate a close spelling of ``t`` (a word of 6+
+    letters the candidate lacks, see :func:`max_edits`)? Memoized per candidate."""
+    close = memo.get(t)
+    if close is None:
+        close = memo[t] = _extract_one(t, cand_content, scorer=_lev_distance,
+                                       score_cutoff=max_edits(len(t))) is not None
+    return close
+
+
+def _found_fuzzy(content: frozenset[str], n_hit: int, cand_set: frozenset[str],
+                 cand_content: frozenset[str], memo: dict) -> int:
+    """How many of an answer's words the candidate gives (``n_hit`` of them exactly),
+    counting a missing word of 6+ letters found as a close spelling."""
+    found = n_hit
+    if cand_content:
+        for t in content:
+            if len(t) >= 6 and t not in cand_set and _close_spelling(t, cand_content, memo):
+                found += 1
+    return found
+
+
+def _fuzzy_in(t: str, cand_set: frozenset[str], cand_content: frozenset[str],
+              memo: dict) -> bool:
+    """Does the candidate give word ``t``, exactly or (6+ letters) as a close spelling
+    among its content words?"""
+    if t in cand_set:
+        return True
+    if len(t) < 6 or not cand_content:
+        return False
+    return _close_spelling(t, cand_content, memo)
+
+
+def find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
+    """Start of the first contiguous run of ``sub`` in ``seq``, or -1 (see :func:`find_runs`)."""
+    m = len(sub)
+    if m == 1:
+        try:
+            return seq.index(sub[0])
+        except ValueError:
+            return -1
+    n = len(seq)
+    if m == 0 or m > n:
+        return -1
+    first = sub[0]
+    start = 0
+    while True:
+        try:
+            i = seq.index(first, start)
+        except ValueError:
+            return -1
+        if i + m > n:
+            return -1
+        if seq[i : i + m] == sub:
+            return i
+        start = i + 1
+
+
+NEG_NEAR = NEGATORS | _NEG_SKIP  # what may stand just before a negated mention
+
+
+_DEMONYMS_OF: dict[str, tuple[str, ...]] = {}
+for _w, _c in _DEMONYMS.items():
+    _DEMONYMS_OF[_c] = (*_DEMONYMS_OF.get(_c, ()), _w)
+# stem() without its cache: the spellings tried below are mostly not words
+_stem_uncached = stem.__wrapped__
+
+
+@lru_cache(maxsize=65536)
+def stem_preimage(s: str) -> tuple[str, ...]:
+    """Every word whose :func:`~judging.normalize.stem` is ``s``.
+
+    ``stem`` only maps a demonym to its country, turns ``ies`` into ``y`` or drops
+    ``es`` (after ``ss``, ``sh``, ``ch``, ``x``) or ``s``, so a word with stem ``s``
+    is ``s`` itself, ``s + "s"``, ``s + "es"`` (if ``s`` ends so), ``s[:-1] + "ies"``
+    (if ``s`` ends in ``y``) or a demonym of ``s``; the ones that really stem to
+    ``s`` are kept. This lets :func:`grey_analysis` test whether the candidate has a word
+    with stem ``s`` by looking these few words up, without stemming the candidate.
+    """
+    forms = [s, s + "s"]
+    if s.endswith(("ss", "sh", "ch", "x")):
+        forms.append(s + "es")
+    if s.endswith("y"):
+        forms.append(s[:-1] + "ies")
+    if s in _DEMONYMS_OF:
+        forms += _DEMONYMS_OF[s]
+    return tuple([w for w in forms if _stem_uncached(w) == s])
+
+
+def is_negated(seq: tuple[str, ...], pos: int) -> bool:
+    """Is the mention starting at ``pos`` preceded by a negation ("not (the) X")?"""
+    j = pos - 1
+    steps = 0
+    while j >= 0 and steps < 3:
+        t = seq[j]
+        if t in NEGATORS:
+            return True
+        if t not in _NEG_SKIP:
+            return False
+        j -= 1
+        steps += 1
+    return False
+
+
+def word_family(a: str, b: str) -> bool:
+    """Same word family: a shared start of >= 5 letters covering >= 75% of the shorter
+    word (Zoroastrian ~ Zoroastrianism, sharecroppers ~ sharecropping; not Austria ~
+    Australia)."""
+    n = min(len(a), len(b))
+    if n < 5:
+        return False
+    k = 0
+    while k < n and a[k] == b[k]:
+        k += 1
+    return k >= 5 and k >= 0.75 * n
+
+
+def max_edits(n: int) -> int:
+    """Edits a spelling variant of an ``n``-letter word may have: none below 6 letters,
+    one below 10, two below 14, three beyond (Tchaikovski ~ Tchaikovsky, not Austria ~
+    Australia)."""
+    return 0 if n < 6 else 1 if n < 10 else 2 if n < 14 else 3
+
+
+ZERO = tuple(0.0 for _ in FEATURE_NAMES)
+
+
+
+
+# A short answer sharing no word, and no close spelling, with any answer: whole-string
+# similarity alone (Austria ~ Australia) is not evidence. A hard verdict, so no features.
+NO_MATCH = Analysis("no-match", False, False, None,
+                     "shares no word or close spelling with any acceptable answer", ZERO)
+
+
+def shares_nothing(info: Cand, accept: tuple[Alt, ...]) -> bool:
+    """Is a short answer (a core of at most two words) a hard ``no-match``? No
+    acceptable answer shares a word with the candidate (``recall`` 0), a close
+    spelling (``recall_fuzzy`` 0), its part before a comma (``comma_head`` 0) or a
+    stem (``recall_stem`` 0), and none is a close spelling of the core or shares a
+    word family with it. Tested before :func:`grey_analysis` computes any feature: these are
+    the only features the test reads, and a quarter to a third of short answers end
+    here, whose other features no one reads (a hard verdict is scored by its rule)."""
+    cand_set = info.tok_set
+    cand_content = info.content
+    memo = info.memo
+    for a in accept:
+        content = a.content_or_toks
+        if not content.isdisjoint(cand_set) or (
+                cand_content and _found_fuzzy(content, 0, cand_set, cand_content, memo)):
+            return False
+        if a.head and find_first(info.toks, a.head) >= 0:
+            return False
+        stem_words = a.stem_words
+        if stem_words is None:
+            stem_words = a.stem_words = tuple(map(stem_preimage, a.stems))
+        if not all(map(cand_content.isdisjoint, stem_words)):
+            return False
+    core = info.core
+    core_norm = info.core_norm
+    n = len(core_norm)
+    # (a word family shares its first five letters, see word_family: only the answer
+    # words starting with a core word's five are tried)
+    starts = {c[:5] for c in core if len(c) >= 5}
+    for a in accept:
+        norm = a.norm
+        k = max_edits(len(norm))
+        if (norm == core_norm) if not k else (
+                abs(len(norm) - n) <= k and _lev_distance(core_norm, norm, score_cutoff=k) <= k):
+            return False
+        if starts and any(t[:5] in starts and any(word_family(c, t) for c in core)
+                          for t in a.content):
+            return False
+    return True
+
+
+def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
+          all_alt_tokens: frozenset[str], answer_short: float, script: float) -> Analysis:
+    """Features for the calibrator: each the best over the acceptable answers, then
+    the four regime features (``answer_short`` and ``script`` as :func:`_analyze`
+    found them): the calibrator learnt long LLM sentences, where sharing words means
+    being right; for a short answer against a short answer, sharing some words and
+    adding others is a different entity.
+
+    Written for speed (most pairs end here): spelling-variant look-ups only for the
+    answer words the candidate lacks, and only for words of 6+ letters (a shorter
+    word may not differ at all, see :func:`max_edits`), memoized per candidate.
+    """
+    core = info.core
+    if len(core) <= 2 and shares_nothing(info, accept):
+        return NO_MATCH
+    cand = info.toks
+    cand_set = info.tok_set
+    cand_nums = info.nums
+    core_norm = info.core_norm
+    full_norm = info.full_norm
+    n = len(cand)
+    short = 1.0 if len(core) <= 4 else 0.0
+    cand_content = info.content
+    best_key = best_ratio = -1.0
+    best: Alt | None = None
+    f_contains = f_recall = f_rfuzzy = f_rnoq = f_inq = f_surname = 0.0
+    f_ratio = f_partial = f_prec = 0.0
+    f_nmatch = f_npart = 0.0
+    f_nmiss = 1.0 if accept else 0.0
+    f_last = f_given = f_gconf = f_head = f_rweight = 0.0
+    f_missing = 1.0
+    f_rstem = f_family = 0.0
+    short_core = len(core) <= SHORT_TOKENS
+    core_content = info.core_content
+    any_num = False
+    f_neg = 0.0
+    first_pos = 1.0
+    n_contained = 0
+    memo = info.memo
+    ratio_fn = fuzz.ratio
+    nmax = max(1, n)
+
+    family_starts: set[str] | None = None
+    # months and (month, day) pairs of the numeric answers (built only if any)
+    alt_months: frozenset[str] = EMPTY
+    alt_pairs: frozenset[tuple[str, str]] = EMPTY
+    for a in accept:
+        content = a.content_or_toks
+        hit = EMPTY if content.isdisjoint(cand_set) else content & cand_set
+        n_content = len(content)
+        n_hit = len(hit)
+        recall = n_hit / n_content
+        if content.isdisjoint(qtok):  # (most answers: then the recall is the same)
+            rnoq = recall
+            inq = 0.0
+        else:
+            new_content = content - qtok
+            if new_content:
+                rnoq = len(new_content & cand_set) / len(new_content)
+                inq = 0.0
+            else:
+                rnoq = recall
+                inq = 1.0
+        if n_hit == n_content:
+            rfuzzy = rweight = rstem = 1.0
+            missing = 0.0
+            a_toks = a.toks
+            # (a one-word answer is in the candidate: it is its whole content)
+            p0 = cand.index(a_toks[0]) if len(a_toks) == 1 else find_first(cand, a_toks)
+            if p0 >= 0:
+                contains = 1.0
+                n_contained += 1
+                # negated only if every mention is
+                if (p0 and cand[p0 - 1] in NEG_NEAR and is_negated(cand, p0)
+                        and all(is_negated(cand, p) for p in find_runs(cand, a_toks))):
+                    f_neg = 1.0
+                pos = p0 / nmax
+            else:
+                contains = 0.0
+                pos = 0.5 + 0.5 * min(map(cand.index, hit)) / nmax
+            if pos < first_pos:
+                first_pos = pos
+        else:
+            contains = 0.0
+            if hit:
+                pos = 0.5 + 0.5 * min(map(cand.index, hit)) / nmax
+                if pos < first_pos:
+                    first_pos = pos
+            if f_recall == 1.0:
+                # An earlier answer is wholly in the candidate, so the best of these
+                # four is reached already; a close spelling matters only if this answer
+                # could still become the best-matching one.
+                rweight = rstem = 0.0
+                missing = 1.0
+                if rnoq + 0.5 < best_key:
+                    rfuzzy = 0.0
+                else:
+                    rfuzzy = _found_fuzzy(content, n_hit, cand_set, cand_content, memo) / n_content
+            else:
+                rfuzzy = _found_fuzzy(content, n_hit, cand_set, cand_content, memo) / n_content
+                rweight = sum(map(len, hit)) / a.total_len if hit else 0.0
+                longest = a.longest
+                missing = 0.0 if longest in hit or longest in qtok or _fuzzy_in(longest, cand_set, cand_content, memo) else 1.0
+                # the answer's stems that some candidate word stems to, over all stems
+                stem_words = a.stem_words
+                if stem_words is None:
+                    stem_words = a.stem_words = tuple(map(stem_preimage, a.stems))
+                n_stems = len(stem_words)
+                rstem = (n_stems - sum(map(cand_content.isdisjoint, stem_words))) / n_stems
+        if rweight > f_rweight:
+            f_rweight = rweight
+        if rstem > f_rstem:
+            f_rstem = rstem
+        if short_core and f_family < 1.0:
+            if family_starts is None:
+                family_starts = {c[:5] for c in core_content if len(c) >= 5}
+            # a word family shares its first five letters (see word_family): only
+            # the core's words with the same five are tried
+            fam = sum(1 for t in content if t[:5] in family_starts
+                      and any(c[:5] == t[:5] and word_family(c, t) for c in core_content)
+                      ) / n_content if family_starts else 0.0
+            if fam > f_family:
+                f_family = fam
+        if missing < f_missing:
+            f_missing = missing
+        if a.head and not contains and find_first(cand, a.head) >= 0:
+            f_head = 1.0
+        if not f_last:
+            last = a.last
+            if last not in STOPWORDS and _fuzzy_in(last, cand_set, cand_content, memo):
+                f_last = 1.0
+        if a.person:
+            if a.surname in cand_set:
+                f_surname = 1.0
+                i = cand.index(a.surname)
+                prev = cand[i - 1] if i > 0 else ""
+                if prev and prev not in STOPWORDS and prev not in a.toks and prev.isalpha():
+                    f_gconf = 1.0
+            elif a.given in cand_set and not _fuzzy_in(a.surname or "", cand_set, cand_content, memo):
+                f_given = 1.0
+        ratio = ratio_fn(core_norm, a.norm) / 100.0
+        if contains:
+            partial = 1.0
+        elif f_partial == 1.0:
+            partial = 0.0  # an earlier answer is contained: the best is reached
+        elif len(a.norm) >= 3:
+            partial = memo.get(a.partial_key)
+            if partial is None:
+                partial = memo[a.partial_key] = fuzz.partial_ratio(a.norm, full_norm) / 100.0
+        else:
+            partial = ratio
+        if a.nums:
+            any_num = True
+            shared = a.nums & cand_nums
+            if a.nums <= cand_nums:
+                f_nmatch = 1.0
+            elif shared:
+                f_npart = 1.0
+            if shared or not cand_nums:
+                f_nmiss = 0.0
+            if a.months:
+                alt_months = alt_months | a.months
+                alt_pairs = alt_pairs | a.pairs
+        else:
+            f_nmiss = 0.0
+        # the best-matching answer: by (containment + recall, similarity)
+        key = contains + rnoq + rfuzzy * 0.5
+        if key > best_key or (key == best_key and ratio > best_ratio):
+            best_key = key
+            best_ratio = ratio
+            best = a
+        if contains > f_contains:
+            f_contains = contains
+        if recall > f_recall:
+            f_recall = recall
+        if rfuzzy > f_rfuzzy:
+            f_rfuzzy = rfuzzy
+        if rnoq > f_rnoq:
+            f_rnoq = rnoq
+        if inq > f_inq:
+            f_inq = inq
+        if ratio > f_ratio:
+            f_ratio = ratio
+        if partial > f_partial:
+            f_partial = partial
+    if not any_num:
+        f_nmiss = 0.0
+    f_month = f_day = 0.0
+    if alt_months:
+        c_months, c_pairs = info.months, info.pairs
+        if c_months and not (c_months & alt_months):
+            f_month = 1.0
+        elif (alt_pairs and c_pairs and not (c_pairs & alt_pairs)
+              and {m for m, _ in c_pairs} & {m for m, _ in alt_pairs}):
+            f_day = 1.0
+    # precision over the core's words the question lacks; the candidate's words in
+    # neither the question nor an answer. Counted through small intersections: with
+    # ``alt_new`` (the answers' words the question lacks; usually all of them)
+    # disjoint from ``qtok``, |S & (qtok | alt)| = |S & qtok| + |S & alt_new|.
+    alt_new = all_alt_tokens if qtok.isdisjoint(all_alt_tokens) else all_alt_tokens - qtok
+    content_set = info.content_set
+    core_content = info.core_content
+    n_in_q = len(content_set & qtok)
+    n_core_new = len(core_content) - (
+        n_in_q if core_content is content_set else len(core_content & qtok))
+    if n_core_new:
+        f_prec = len(core_content & alt_new) / n_core_new
+    n_new = len(content_set) - n_in_q - len(content_set & alt_new)
+    log_new = math.log1p(n_new)
+    is_short = short == 1.0
+    # x * short is x or 0.0 (every such feature is >= 0): no multiplications
+    feats = (
+        f_contains,
+        f_contains if short_core else 0.0,
+        f_recall,
+        f_rfuzzy,
+        f_rnoq,
+        f_inq,
+        f_surname,
+        f_ratio,
+        f_partial,
+        f_prec,
+        f_prec if is_short else 0.0,
+        f_nmatch,
+        f_npart,
+        f_nmiss,
+        math.log1p(n),
+        short,
+        f_neg,
+        1.0 if info.refusal else 0.0,
+        first_pos,
+        f_recall if is_short else 0.0,
+        1.0 if f_recall >= 1.0 else 0.0,
+        log_new,
+        f_last,
+        f_given,
+        f_month,
+        f_day,
+        math.log(max(1, len(accept))),
+        n_contained / max(1, len(accept)),
+        1.0 if info.disclaimer else 0.0,
+        f_gconf,
+        f_ratio if is_short else 0.0,
+        f_rfuzzy if is_short else 0.0,
+        f_last if is_short else 0.0,
+        log_new if is_short else 0.0,
+        f_head,
+        f_rweight,
+        f_missing if accept else 0.0,
+        f_rstem,
+        f_family,
+        1.0 if f_recall > 0.0 and f_rnoq == 0.0 and f_inq == 0.0 else 0.0,
+        # the regime features
+        answer_short,
+        answer_short if is_short else 0.0,
+        1.0 if short_core and 0.0 < f_recall < 1.0 and f_prec < 1.0 else 0.0,
+        script,
+    )
+    if f_contains:
+        rule = "contains"
+    elif f_ratio >= 0.8 or f_rfuzzy > f_recall:
+        rule = "fuzzy"
+    elif f_surname:
+        rule = "surname"
+    elif f_recall > 0:
+        rule = "token-overlap"
+    else:
+        rule = "no-match"
+    matched = best.alt.text if best is not None else None
+    if rule == "contains":
+        detail = f"mentions '{matched}'"
+    elif rule == "fuzzy":
+        detail = f"is a close spelling of '{matched}' (similarity {max(f_ratio, f_partial):.2f})"
+    elif rule == "surname":
+        detail = f"names the surname of '{matched}'"
+    elif rule == "token-overlap":
+        detail = f"shares {f_recall:.0%} of the words of '{matched}'"
+    else:
+        detail = "shares no words with any acceptable answer"
+        matched = None
+    return Analysis(rule, None, False, matched, detail, feats)

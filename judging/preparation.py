@@ -1,0 +1,559 @@
+"""What the judge computes once per answerline, question and candidate (pure Python).
+
+:func:`prepared` parses an answerline and normalizes each acceptable, prompted and
+rejected alternative once (:class:`Alt`: tokens, content words, numbers, name parts,
+months); :func:`describe` does the same for a candidate from its tokens (:class:`Cand`:
+its core without articles, hedging fillers and particles, numbers, refusal and
+disclaimer flags), after :func:`final_tokens` has kept the last answer of a
+self-correction. The rules (:mod:`judging.equivalence`) and the calibrator's features
+(:mod:`judging.features`) only read these objects, so each text is analysed once
+however many pairs it is judged in; answerlines and questions are cached per process,
+candidates per batch (see ``equivalence.judge_many``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from judging.answerline import Alternative, Answerline, parse_answerline
+from judging.corrections import GATE as _CORRECTION_GATE
+from judging.corrections import (
+    LEAD_PARTICLES,
+    MAX_HEAD,
+    MAX_TAIL,
+    TAIL_PARTICLES,
+    final_answer,
+)
+from judging.normalize import (
+    _DEMONYMS,
+    ARTICLES,
+    DECADE_WORDS,
+    SIGN_WORDS,
+    STOPWORDS,
+    decades,
+    normalize,
+    numbers_in,
+    signed_numbers,
+    stem,
+    strip_articles,
+    tokens,
+)
+from judging.numbers import merge_number_tokens
+from judging.scripts import strip_korean
+
+_FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(p.split())
+    for p in (
+        "i think that", "i think", "i believe that", "i believe", "i guess", "i would say",
+        "id say", "my guess is", "my answer is", "the answer is", "answer is", "answer",
+        "i am not sure but", "im not sure but", "not sure but", "maybe", "probably",
+        "perhaps", "possibly", "it must be", "it might be", "it could be", "it would be",
+        "it is", "it was", "its", "it", "is it", "that is", "thats", "this is", "um", "uh",
+        "hmm", "oh", "well", "ok", "okay", "definitely", "surely", "certainly",
+        # vi and id/ms hedges after folding ("Tôi nghĩ là X", "chắc chắn không phải X",
+        # "Menurut saya X", "pasti bukan X")
+        "toi nghi la", "toi nghi", "toi doan la", "toi doan", "chac chan la", "chac chan",
+        "chac la", "co le la", "co le", "dap an la", "saya pikir", "saya kira",
+        "menurut saya", "jawabannya adalah", "jawabannya", "jawaban saya", "pasti",
+        "mungkin", "sepertinya", "kayaknya", "kalau tidak salah",
+        # "not sure (but)" before the answer is a hedge, not a negation of it: vi "Tôi không
+        # chắc, có thể là X", id/ms "Saya tidak yakin, X"
+        "toi khong chac chan", "toi khong chac", "khong chac chan", "khong chac", "co the la",
+        "co the", "hinh nhu la", "hinh nhu", "saya tidak yakin", "saya kurang yakin",
+        "tidak yakin", "kurang yakin",
+        # ko, as tokenized ("아마(도) X", "제 생각에(는) X", "정답은 X")
+        "아마", "제 생각에", "제 생각엔", "내 생각에", "정답",
+        # tl hedges, with the personal article after them ("siguro si Aguinaldo": the
+        # article is no given name)
+        "siguro si", "siguro", "sa tingin ko si", "sa tingin ko", "baka si",
+    )
+)
+_FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(p.split())
+    for p in ("i think", "i believe", "i guess", "maybe", "probably", "perhaps", "right",
+              # ko "(X일) 거예요 / 겁니다 / 거야 / 것 같아요": "it will be X", after the
+              # copula is stripped (normalize)
+              "거", "겁니다", "거야", "것 같아", "것 같습니다",
+              # id/ms and vi hedges after the answer ("Yogyakarta kayaknya", "Huế thì phải")
+              "kayaknya", "sepertinya", "mungkin", "thi phai", "chac vay",
+              # id/ms "if I'm not mistaken" after the answer ("..., kalau tidak salah"),
+              # tl "yata" (I think)
+              "kalau tidak salah", "kalau gak salah", "kalau nggak salah", "yata",
+              # id/ms particles after the answer ("Kuala Lumpur lah", "Medan kot"), and
+              # the ones that address the asker ("Yupiter ya", "Yupiter kak", "... pak");
+              # vi "nhé" (not "nha", the last syllable of Tây Ban Nha and Bồ Đào Nha; nor id
+              # "dong", vi "Đông" of Quảng Đông folded, nor "kan", of Naoto Kan)
+              "lah", "kot", "sih", "deh", "ya", "kak", "nih", "kok", "pak", "bu", "nhe",
+              # tag questions after the answer: id/ms "X bukan?" (isn't it?), vi "X phải
+              # không?", "X đúng không?"
+              "bukan", "phai khong", "dung khong")
+)
+REFUSAL = (
+    "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",
+    "unable to", "unknown", "no answer", "not possible", "i am sorry", "im sorry",
+    "not provide", "no record", "not specified", "not mentioned", "not clear",
+)
+_NAME_PARTICLES = frozenset(
+    {"van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "del", "della", "bin",
+     "ibn", "al", "el", "st", "mc", "mac", "ter", "ten", "y"}
+)
+_NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "2", "3", "4"})
+NOT_PERSON_FIRST = frozenset(
+    {"new", "san", "santa", "saint", "st", "los", "las", "united", "north", "south", "east",
+     "west", "great", "lake", "mount", "mt", "fort", "port", "the", "republic", "kingdom",
+     "state", "university", "battle", "treaty", "river", "cape", "gulf", "bay", "isle",
+     "el", "la", "le", "big", "little", "old", "upper", "lower", "central", "royal",
+     "blue", "white",  # (entities.QUALIFIERS: "Blue Nile" is no person)
+     "northern", "southern", "eastern", "western", "justice", "judge", "president", "general",
+     "king", "queen", "prince", "princess", "sir", "dame", "lord", "lady", "dr", "mr", "mrs",
+     "ms", "pope", "emperor", "senator", "governor", "captain", "chief", "executive", "chef",
+     "colonel", "admiral", "bishop", "father", "count", "duke", "baron",
+     "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer",
+     "gen", "col", "lt", "sgt", "capt", "cpt", "adm", "gov", "sen", "rep", "pres", "maj",
+     # a club's first word, a state's or a place's kind in Indonesian and Vietnamese (after
+     # folding), and vi compass qualifiers ("Nam Sudan", "Tây Úc", "Cộng hòa Dominica",
+     # "Republik Dominika" are places, not a given name and a surname)
+     "republik", "kota", "pulau", "gunung",
+     "sungai", "danau", "provinsi", "kabupaten", "teluk", "selat", "cong", "tinh", "song",
+     "nui", "bac", "nam", "tay",
+     # clubs: "Real Madrid", "Inter Milan" are no people (entities.CLUB_WORDS)
+     "real", "inter", "atletico", "athletic", "sporting", "dynamo", "dinamo", "olympique",
+     "borussia", "racing", "deportivo", "fc", "ac", "afc", "cf", "sc"}
+)
+_NOT_PERSON_LAST = frozenset(
+    {"river", "university", "city", "ocean", "sea", "lake", "mountain", "mountains",
+     "island", "islands", "state", "states", "kingdom", "republic", "county", "park",
+     "bay", "street", "college", "school", "company", "war", "act", "party", "beach",
+     "valley", "desert", "canal", "bridge", "tower", "church", "cathedral", "palace",
+     "hall", "stadium", "field", "airport", "station", "road", "avenue", "square",
+     "bank", "band", "club", "team", "empire", "dynasty", "movement", "league", "award",
+     "prize", "festival", "theatre", "theater", "museum", "hospital", "institute",
+     "corporation", "inc", "ltd", "records", "studios", "sound", "strait", "peninsula",
+     "province", "region", "district", "territory", "coast", "falls", "creek", "forest",
+     "canyon", "cup", "series", "bowl", "show", "games", "game", "day", "era", "age",
+     "period", "system", "theory", "law", "effect", "syndrome", "disease", "judge", "express",
+     "court", "house", "building", "center", "centre", "library", "line", "railway",
+     # clubs: "Leeds United" is no person (entities.CLUB_WORDS)
+     "united", "rovers", "wanderers", "fc", "cf", "afc"}
+)
+_COUNTRIES = frozenset(_DEMONYMS.values())
+SHORT_TOKENS = 6
+MONTHS = frozenset(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
+)
+
+
+class Alt:
+    """An answerline alternative, normalized once (cached per answerline).
+
+    A plain class with ``__slots__``, not a dataclass or named tuple: the rules read
+    its attributes a few dozen times per judged pair, and slot reads are the fastest
+    attribute access CPython specializes.
+    """
+
+    __slots__ = (
+        "alt",
+        "content",
+        "content_or_toks",
+        "given",
+        "head",
+        "last",
+        "longest",
+        "months",
+        "norm",
+        "nums",
+        "pairs",
+        "partial_key",
+        "person",
+        "required_norms",
+        "stem_words",
+        "stems",
+        "surname",
+        "toks",
+        "total_len",
+    )
+
+    def __init__(self, alt: Alternative, toks: tuple[str, ...], norm: str,
+                 content: frozenset[str], nums: frozenset[str], person: bool,
+                 surname: str | None, given: str | None, required_norms: tuple[str, ...],
+                 head: tuple[str, ...], content_or_toks: frozenset[str], last: str,
+                 months: frozenset[str], pairs: frozenset[tuple[str, str]], longest: str,
+                 total_len: int, stems: frozenset[str], partial_key: str) -> None:
+        self.alt = alt
+        self.toks = toks
+        self.norm = norm
+        self.content = content
+        self.nums = nums
+        self.person = person
+        self.surname = surname
+        self.given = given
+        self.required_norms = required_norms
+        self.head = head
+        self.content_or_toks = content_or_toks
+        self.last = last
+        self.months = months
+        self.pairs = pairs
+        self.longest = longest
+        self.total_len = total_len
+        self.stems = stems
+        # for each stem of the answer's content words, every word with that stem; filled
+        # by grey_analysis the first time a candidate lacks some of the answer's words
+        self.stem_words: tuple[tuple[str, ...], ...] | None = None
+        self.partial_key = partial_key
+
+
+def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
+    """Is ``alt`` a person's name? If so, also its surname and given name (normalized)."""
+    words = alt.text.split()
+    if not 2 <= len(words) <= 5 or words[0] == "The":
+        return False, None, None  # ("The Dark Knight Rises" is a title)
+    if len([w for w in words if w[:1].isupper()]) < 2:
+        return False, None, None
+    core = [t for t in toks if t not in _NAME_SUFFIXES]
+    if (len(core) < 2 or core[0] in NOT_PERSON_FIRST or core[-1] in _NOT_PERSON_LAST
+            or core[0] in _DEMONYMS  # ("American Samoa" is a place)
+            or "new" in core[1:]  # ("Papua New Guinea" too)
+            or core[-1] in _COUNTRIES):  # ("Saudi Arabia")
+        return False, None, None
+    if any(t in STOPWORDS and t not in _NAME_PARTICLES for t in core):
+        return False, None, None
+    # (a name has no digits: tested last, as it reads every character)
+    if any(map(str.isdigit, alt.text)):
+        return False, None, None
+    # surname: the last word plus any particles before it ("van beethoven" -> "beethoven")
+    surname = core[-1]
+    given = core[0]
+    if given in _NAME_PARTICLES:
+        return False, None, None
+    return True, surname, given
+
+
+def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[Alt, ...]:
+    """Normalize answerline alternatives once (the judge reads them for every pair)."""
+    out = []
+    for a in alts:
+        toks = strip_articles(tokens(a.text))
+        # (a round number is in the tokens, not always in the text: "One Hundred and One")
+        if toks and (not _MERGE_GATE.isdisjoint(toks) or "00" in " ".join(toks)) and \
+                _may_merge(toks):
+            toks = merge_number_tokens(toks)
+        toks = signed_numbers(toks)
+        if not _DECADE_WORDS.isdisjoint(toks):
+            toks = decades(toks)
+        if not toks:
+            continue
+        person, surname, given = _person_parts(a, toks)
+        months, pairs = _month_days(toks)
+        all_toks = frozenset(toks)
+        strict = all_toks - STOPWORDS
+        content = strict or all_toks
+        norm = " ".join(toks)
+        out.append(
+            Alt(
+                a,
+                toks,
+                norm,
+                strict,
+                numbers_in(toks),
+                person,
+                surname,
+                given,
+                tuple(n for n in map(normalize, a.required) if n) if a.required else (),
+                strip_articles(tokens(a.text.split(",")[0])) if "," in a.text else (),
+                content,
+                toks[-1],
+                months,
+                pairs,
+                max(sorted(content), key=len),
+                sum(map(len, content)),
+                frozenset(map(stem, content)),
+                "\x00" + norm,
+            )
+        )
+    return tuple(out)
+
+
+Prepared = tuple[Answerline, tuple[Alt, ...], tuple[Alt, ...], tuple[Alt, ...],
+                  frozenset[str], float, tuple[Alt, ...], tuple[Alt, ...], tuple[Alt, ...]]
+
+
+@lru_cache(maxsize=16384)
+def prepared(key: str | tuple[str, ...]) -> Prepared:
+    """Parse and normalize an answerline once; the judge calls this for every pair.
+    Returns the answerline; its acceptable, prompt and reject alternatives; the
+    acceptable answers' content words; the ``answer_short`` regime feature (an
+    acceptable answer of at most two words); then the acceptable answers with
+    numbers, those that are a person's name and those with required parts (the
+    short-answer rules that read only these skip the others)."""
+    line = parse_answerline(key)
+    accept = _prep_alts(line.acceptable)
+    prompts = _prep_alts(line.prompts) if line.prompts else ()
+    rejects = _prep_alts(line.rejects) if line.rejects else ()
+    if len(accept) == 1:  # (most answerlines: no loops)
+        one = accept[0]
+        return (line, accept, prompts, rejects, one.content, 1.0 if len(one.toks) <= 2 else 0.0,
+                accept if one.nums else (), accept if one.person else (),
+                accept if one.required_norms else ())
+    alt_tokens = frozenset().union(*(a.content for a in accept)) if accept else frozenset()
+    answer_short = 1.0 if any(len(a.toks) <= 2 for a in accept) else 0.0
+    return (line, accept, prompts, rejects, alt_tokens, answer_short,
+            tuple(a for a in accept if a.nums), tuple(a for a in accept if a.person),
+            tuple(a for a in accept if a.required_norms))
+
+
+@lru_cache(maxsize=16384)
+def question_tokens(question: str) -> frozenset[str]:
+    """Content words of the question (weak evidence when a candidate repeats them)."""
+    return frozenset(t for t in tokens(question) if t not in STOPWORDS) if question else frozenset()
+
+
+_NO_MONTHS: tuple[frozenset[str], frozenset[tuple[str, str]]] = (frozenset(), frozenset())
+
+
+def _month_days(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """Months named in ``toks`` and (month, day) pairs ("july 4", "4 july")."""
+    if MONTHS.isdisjoint(toks):
+        return _NO_MONTHS
+    months = set()
+    pairs = set()
+    for i, t in enumerate(toks):
+        if t in MONTHS:
+            months.add(t)
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(toks) and toks[j].isdigit() and 1 <= int(toks[j]) <= 31:
+                    pairs.add((t, toks[j]))
+    return frozenset(months), frozenset(pairs)
+
+
+_DISCLAIMER = ("as an ai", "i do not have access", "i dont have access", "real time information",
+               "as of my", "knowledge cutoff", "i cannot browse", "i am unable")
+
+
+_PREFIX_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _p in sorted(_FILLER_PREFIXES, key=len, reverse=True):
+    _PREFIX_BY_FIRST[_p[0]] = (*_PREFIX_BY_FIRST.get(_p[0], ()), _p)
+_SUFFIX_BY_LAST: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _p in sorted(_FILLER_SUFFIXES, key=len, reverse=True):
+    _SUFFIX_BY_LAST[_p[-1]] = (*_SUFFIX_BY_LAST.get(_p[-1], ()), _p)
+for _w in TAIL_PARTICLES:
+    # (no filler: a key here only sends the answer down describe's filler branch, which
+    # marks it for _without_particle at no cost to other answers)
+    _SUFFIX_BY_LAST.setdefault(_w, ())
+for _w in LEAD_PARTICLES:
+    _PREFIX_BY_FIRST.setdefault(_w, ())  # (tl "si Rizal": the same way, at the start)
+
+
+def strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """Drop hedging fillers around the answer: "I think it's X, maybe" -> "X"."""
+    changed = True
+    while changed and toks:
+        changed = False
+        for p in _PREFIX_BY_FIRST.get(toks[0], ()):
+            if len(toks) > len(p) and toks[: len(p)] == p:
+                toks = toks[len(p):]
+                changed = True
+                break
+        for p in _SUFFIX_BY_LAST.get(toks[-1], ()):
+            if len(toks) > len(p) and toks[-len(p):] == p:
+                toks = toks[: -len(p)]
+                if p[0] in _KO_WILL_BE and len(toks[-1]) >= 3 and toks[-1][-1] in "일인":
+                    # its copula: 서울일 거예요, 한라산인 것 같아요 -> 서울, 한라산
+                    toks = (*toks[:-1], strip_korean(toks[-1][:-1]))
+                changed = True
+                break
+    return strip_articles(toks)
+
+
+_KO_WILL_BE = frozenset({"거", "겁니다", "거야", "것"})
+
+
+class Cand:
+    """A candidate answer, analysed once: cached per candidate string for :func:`judge`,
+    once per batch in :func:`judge_many`.
+
+    ``memo`` holds this candidate's spelling-variant look-ups and partial
+    similarities. A ``__slots__`` class for fast attribute reads (see :class:`Alt`).
+    """
+
+    __slots__ = (
+        "content",
+        "content_set",
+        "core",
+        "core_content",
+        "core_norm",
+        "disclaimer",
+        "full_norm",
+        "memo",
+        "months",
+        "nums",
+        "pairs",
+        "particle",
+        "refusal",
+        "text",
+        "tok_set",
+        "toks",
+    )
+
+    def __init__(self, toks: tuple[str, ...], full_norm: str, core: tuple[str, ...],
+                 core_norm: str, tok_set: frozenset[str], nums: frozenset[str],
+                 content: frozenset[str], content_set: frozenset[str],
+                 core_content: frozenset[str], months: frozenset[str],
+                 pairs: frozenset[tuple[str, str]], refusal: bool, disclaimer: bool,
+                 memo: dict, text: str, particle: bool = False) -> None:
+        self.text = text  # as written (rule 12b reads its comma)
+        self.toks = toks
+        self.full_norm = full_norm
+        self.core = core
+        self.core_norm = core_norm
+        self.tok_set = tok_set
+        self.nums = nums
+        self.content = content
+        self.content_set = content_set
+        self.core_content = core_content
+        self.months = months
+        self.pairs = pairs
+        self.refusal = refusal
+        self.disclaimer = disclaimer
+        self.memo = memo
+        self.particle = particle  # ends with one of TAIL_PARTICLES
+
+
+_NUM_START = re.compile(r" (\d[^ ]*)")
+_SIGNED_START = re.compile(r" (-?\d[^ ]*)")  # (with a signed number: "-40")
+
+
+@lru_cache(maxsize=65536)
+def describe_text(candidate: str) -> Cand | None:
+    """Normalize and describe a candidate once; ``None`` if it has no words."""
+    return describe(final_tokens(candidate, tokens(candidate)), candidate)
+
+
+def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
+    """Could :func:`~judging.numbers.merge_number_tokens` change ``toks``? Cheap:
+    a regex for a round number before a remainder, a set test for the scale words,
+    and a regex for two single letters in a row only when a letter is there."""
+    text = " " + (joined if joined is not None else " ".join(toks)) + " "
+    if _TWO_NUMBERS.search(text) is not None:
+        return True
+    if _SCALE_WORDS.isdisjoint(toks):
+        return not _LETTERS.isdisjoint(toks) and _LETTER_PAIR.search(text) is not None
+    return _MERGE_HINT.search(text) is not None
+
+
+# _may_merge can be true only with a round number ("00 " in the text) or one of these
+_MERGE_GATE = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
+                         "billion", "trillion", "dozen", *"bcdefghjklmnopqrstuvwxyz"})
+_SCALE_WORDS = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
+                          "billion", "trillion", "dozen"})
+_LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
+_LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
+NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang",
+                            # (corrections._NOT_ADVERB: "definitely not Lyon, it's Paris")
+                            "definitely", "certainly", "surely", "probably", "obviously",
+                            "clearly"})
+CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as corrected
+
+
+# a round number and a remainder: "300 25", "1000 and 5", "1800 12"
+_TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
+
+_MERGE_HINT = re.compile(
+    r" (?:[a-z] [a-z] |point \d|(?:\d[^ ]*|a) (?:point|million|billion|trillion|dozen|quarters? |half |"
+    r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
+
+
+def final_tokens(text: str, toks: tuple[str, ...]) -> tuple[str, ...]:
+    """The tokens of the last answer asserted in ``text`` (a self-correction such as
+    "Sydney? No, actually Canberra" is judged as "Canberra"; see
+    :mod:`judging.corrections`), else ``toks``."""
+    if not toks or len(toks) > CORRECTION_MAX:
+        return toks
+    # a marker stands within the first MAX_HEAD + 1 words ("not X but Y": at the start)
+    if text.isascii() and toks[0] not in NOT_BUT_START and _CORRECTION_GATE.isdisjoint(
+            toks[1:MAX_HEAD + 2]):
+        return toks
+    tail = final_answer(text)
+    if tail is None:
+        return toks
+    return tokens(tail) or toks
+
+
+def describe(toks: tuple[str, ...], text: str = "") -> Cand | None:
+    """Describe a candidate from its tokens (``text``: as written); ``None`` if it
+    has no words."""
+    if not toks:
+        return None
+    joined = " ".join(toks)
+    tok_set = frozenset(toks)
+    if ("00 " in joined or not _MERGE_GATE.isdisjoint(tok_set)) and _may_merge(toks, joined):
+        merged = merge_number_tokens(toks)
+        if merged != toks:
+            toks = merged
+            joined = " ".join(toks)
+            tok_set = frozenset(toks)
+    if not SIGN_WORDS.isdisjoint(tok_set):
+        signed = signed_numbers(toks)
+        if signed is not toks:
+            toks = signed
+            joined = " ".join(toks)
+            tok_set = frozenset(toks)
+    if not _DECADE_WORDS.isdisjoint(tok_set):
+        toks = decades(toks)
+        joined = " ".join(toks)
+        tok_set = frozenset(toks)
+    n = len(toks)
+    full_norm = joined[len(toks[0]) + 1:] if n > 1 and toks[0] in ARTICLES else joined
+    particle = False
+    if toks[0] in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
+        core = strip_fillers(toks)
+        particle = toks[-1] in TAIL_PARTICLES or toks[0] in LEAD_PARTICLES
+    else:
+        core = strip_articles(toks)
+    content_set = tok_set - STOPWORDS
+    # the core is the whole answer, or the answer less a leading article (a stopword)
+    if core is toks:
+        core_norm = joined
+        core_content = content_set
+    elif len(core) == n - 1 and core[0] is toks[1] and toks[0] in ARTICLES:
+        core_norm = full_norm
+        core_content = content_set
+    else:
+        core_norm = " ".join(core)
+        core_content = frozenset(core) - STOPWORDS
+    months, pairs = _NO_MONTHS if MONTHS.isdisjoint(tok_set) else _month_days(toks)
+    # numbers_in() over the digit-led tokens only (the others never count)
+    digit_led = (_NUM_START if "-" not in joined else _SIGNED_START).findall(" " + joined)
+    return Cand(
+        toks,
+        full_norm,
+        core,
+        core_norm,
+        tok_set,
+        _numbers_in(tuple(digit_led)) if digit_led else EMPTY,
+        content_set,
+        content_set,
+        core_content,
+        months,
+        pairs,
+        n <= 40 and mentions_refusal(full_norm),
+        n > 8 and any(map(full_norm.__contains__, _DISCLAIMER)),
+        {},
+        text,
+        particle,
+    )
+
+
+EMPTY: frozenset[str] = frozenset()
+_DECADE_WORDS = frozenset(DECADE_WORDS)
+_DEMONYM_WORDS = frozenset(_DEMONYMS)
+# numbers_in() without its cache, for candidates (nearly all distinct)
+_numbers_in = numbers_in.__wrapped__
+
+
+def mentions_refusal(text: str) -> bool:
+    """Does ``text`` contain a refusal phrase? Every phrase contains "no", "sorry" or
+    "unable" ("know", "cannot"), so most texts are settled by three substring tests."""
+    if "no" in text or "sorry" in text or "unable" in text:
+        return any(map(text.__contains__, REFUSAL))
+    return False
