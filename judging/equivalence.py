@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA, Levenshtein
 
 from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.calibration import (
@@ -129,6 +129,7 @@ from judging.short_rules import (
 
 _extract_one = process.extractOne
 _lev_distance = Levenshtein.distance
+_osa_distance = OSA.distance
 
 __all__ = [
     "EQUIVALENCE_VERSION",
@@ -685,6 +686,17 @@ def _final_tokens(text: str, toks: tuple[str, ...]) -> tuple[str, ...]:
     return tokens(tail) or toks
 
 
+def _said_last(text: str) -> str:
+    """``text`` less a self-correction's first answer ("2309 เอ๊ย 2310 ครับ" -> "2310
+    ครับ"), for the few rules that read the answer as written (its tokens are the
+    last answer's already: :func:`_final_tokens`); called only where such a rule runs
+    (an ASCII text without a marker word of the gate is the text itself)."""
+    if text.isascii() and _CORRECTION_GATE.isdisjoint(tokens(text)) and not (
+            text[:3].lower() in ("not", "it'", "its", "it ")):
+        return text
+    return final_answer(text) or text
+
+
 def _describe(toks: tuple[str, ...], text: str = "") -> _Cand | None:
     """Describe a candidate from its tokens (``text``: as written); ``None`` if it
     has no words."""
@@ -920,6 +932,21 @@ def _max_edits(n: int) -> int:
     one below 10, two below 14, three beyond (Tchaikovski ~ Tchaikovsky, not Austria ~
     Australia)."""
     return 0 if n < 6 else 1 if n < 10 else 2 if n < 14 else 3
+
+
+def _surname_spelling(c: str, surname: str) -> bool:
+    """Is the one word ``c`` (its first letter the surname's) a misspelling of a
+    surname of 6+ letters: within :func:`_max_edits`, a swap of two letters in a row
+    counting as one edit ("Einstien"), or the surname's letters with one moved
+    ("Ghandi" for "Gandhi": same letters, same last letter, two edits)?"""
+    k = _max_edits(len(surname))
+    d = _lev_distance(c, surname)
+    if d <= k:
+        return True
+    if d > 2 or len(c) != len(surname):
+        return False
+    return _osa_distance(c, surname) <= k or (
+        c[-1] == surname[-1] and sorted(c) == sorted(surname))
 
 
 def _close(a: str, b: str) -> bool:
@@ -1159,11 +1186,12 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
     # "dua pertiga"): only a short answer with a fraction word, a slash, a script's
     # fraction mark or two numbers alone, against an answerline with a number
     if numeric and short and (
-            not FRACTION_WORDS.isdisjoint(cand) or "/" in info.text
+            not FRACTION_WORDS.isdisjoint(cand) or "/" in info.text or "%" in info.text
+            or "percent" in cand
             or (len(core) == 2 and core[1].isdigit() and core[0].isdigit())
             or (len(core) == 1 and "." in core_norm and info.nums)
             or (not full_norm.isascii() and any(m in full_norm for m in FRACTION_MARKS))):
-        frac = fraction(info.text, core, accept)
+        frac = fraction(_said_last(info.text), core, accept)
         if frac is not None:
             return _decided(frac)
 
@@ -1182,7 +1210,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                 and " " in info.text):
             # 팔월 십오일 for 8월 15일: each word a number and its counter, all compared
             # (삼월 이일 is no 3월 1일)
-            found = numbers_by_word(info.text, accept) or found
+            found = numbers_by_word(_said_last(info.text), accept) or found
         if found is not None:
             if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES
                     and (core_norm or full_norm)[:1] in FIRST_CHARS):
@@ -1195,7 +1223,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
                     found = worded
             elif (not found[1] and numeric and info.nums and len(core) <= 3
                   and any(a.alt.text[:1] in _ERA_FIRST for a in numeric)
-                  and (era := era_year(info.text, accept)) is not None):
+                  and (era := era_year(_said_last(info.text), accept)) is not None):
                 found = era  # 1945 ค่ะ for ค.ศ. 1945, 1945年 for 公元1945年
             elif not found[1] and info.nums and not DECADE_MARKS.isdisjoint(core):
                 found = decade_words(core, accept) or found  # 60年代 for 1960年代
@@ -1352,7 +1380,7 @@ def _analyze(info: _Cand | None, answerline: str | Sequence[str], question: str)
         for a in persons:
             if (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
-                    and _lev_distance(core_norm, a.surname) <= _max_edits(len(a.surname)))):
+                    and _surname_spelling(core_norm, a.surname))):
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", _ZERO)
         for a in persons:
