@@ -691,8 +691,8 @@ def _said_last(text: str) -> str:
     ครับ"), for the few rules that read the answer as written (its tokens are the
     last answer's already: :func:`_final_tokens`); called only where such a rule runs
     (an ASCII text without a marker word of the gate is the text itself)."""
-    if text.isascii() and _CORRECTION_GATE.isdisjoint(tokens(text)) and not (
-            text[:3].lower() in ("not", "it'", "its", "it ")):
+    if text.isascii() and _CORRECTION_GATE.isdisjoint(tokens(text)) and (
+            text[:3].lower() not in ("not", "it'", "its", "it ")):
         return text
     return final_answer(text) or text
 

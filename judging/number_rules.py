@@ -447,7 +447,7 @@ def _numbers_between_words(words: Sequence[str], toks: tuple[str, ...],
     if len(slots) != len(want) or any(
             not runs[r] for r in slots) or any(runs[r] for r in set(range(len(runs))) - set(slots)):
         return None
-    for r, n in zip(slots, want):
+    for r, n in zip(slots, want, strict=True):
         text = " ".join(runs[r])
         value = read_number_cached(text)
         if value is None:
