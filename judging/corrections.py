@@ -42,7 +42,9 @@ _AFTER_PUNCT = (
     r"salah|ralat|maaf|"
     r"いや違う|いや、違う|いや違った|いや|いいえ|違う|ちがう|아니요|아니오|아니|아냐|아니야|잠깐|정정"
 )
-_BETWEEN_PUNCT = r"no|nope|không phải|khong phai|không|khong|eh|bukan|hindi|tidak|不是|不"
+_BETWEEN_PUNCT = (r"no|nope|không phải|khong phai|không|khong|eh|bukan|"
+                  # tl "ay hindi" ("oh, no": "Maynila, ay hindi, Cebu pala")
+                  r"ay,?\s*hindi|hindi|tidak|不是|不")
 # Markers that stand on their own.
 _ALONE = (
     r"no,?\s*wait|wait,?\s*no|no,?\s*actually|actually,?\s*no|i\s+mean|i\s+meant|"
@@ -149,9 +151,10 @@ def final_answer(text: str) -> str | None:
 # Particles said after an answer, in lower case, that the judge's filler list cannot
 # hold because they are also words of answers (read only when the answerline does not
 # use the word, see ``equivalence._analyze``): Tagalog "po" / "ho" / "opo" (polite; the
-# river Po is written with a capital), id/ms "dong" and "kan" (not vi "Đông" of Quảng
+# river Po is written with a capital) and "pala" ("after all", said after a corrected
+# answer: "ay hindi, Maynila pala"), id/ms "dong" and "kan" (not vi "Đông" of Quảng
 # Đông nor Naoto Kan), vi "nha" (not Tây Ban Nha).
-TAIL_PARTICLES = frozenset({"po", "ho", "opo", "dong", "kan", "nha"})
+TAIL_PARTICLES = frozenset({"po", "ho", "opo", "dong", "kan", "nha", "pala"})
 _LAST_WORD = re.compile(r"^(.*\w)\W+(\w+)\W*$", re.DOTALL)
 
 

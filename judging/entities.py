@@ -101,6 +101,11 @@ GENERIC = frozenset({
     "gen", "col", "lt", "sgt", "capt", "cpt", "adm", "gov", "sen", "pres", "maj",
     # a club's legal suffix ("Real Madrid CF", "Arsenal FC")
     "fc", "cf", "afc",
+    # the seed languages' kind words of places (folded): vi vịnh (bay), núi (mountain);
+    # id/ms gunung, sungai, selat, puncak, danau, pulau, teluk, tasik, bukit; tl bundok,
+    # ilog, bulkan ("vịnh Lan Hạ" for "vịnh Hạ Long" shares only the kind and a syllable)
+    "vinh", "nui", "gunung", "sungai", "selat", "puncak", "danau", "pulau", "teluk",
+    "tasik", "bukit", "bundok", "ilog", "bulkan",
 })
 # place words that name part of a name ("Manchester City", "Bay of Biscay")
 _PLACE_WORDS = frozenset({"city", "town", "river", "lake", "ocean", "sea", "bay", "mount",
@@ -168,8 +173,10 @@ def same_word(c: str, a: str) -> bool:
         return True
     if c.isdigit() or a.isdigit():
         return False
+    if ("oe" in a or "dj" in a or "tj" in a) and _new_spelling(a) == _new_spelling(c):
+        return True  # Indonesian names in the old spelling: Soekarno, Toer, Djakarta
     if c[:1] == a[:1]:
-        if len(c) >= 3 and len(a) >= 3 and c[1:3] == a[1:3]:
+        if len(c) >= 3 and len(a) >= 3 and c[1:3] == a[1:3] and _same_start(c, a):
             return True  # Dave ~ David, Alex ~ Alexander (as the other-person rule)
         if _abbrev(c, a) or _abbrev(a, c) or stem(c) == stem(a):
             return True
@@ -182,6 +189,31 @@ def same_word(c: str, a: str) -> bool:
         return False  # (a word under 6 letters has no spelling variant)
     k = 1 if n < 10 else 2 if n < 14 else 3
     return abs(len(a) - len(c)) <= k and Levenshtein.distance(c, a, score_cutoff=k) <= k
+
+
+_OLD_SPELLING = (("oe", "u"), ("dj", "j"), ("tj", "c"))
+
+
+def _new_spelling(w: str) -> str:
+    """An Indonesian/Malay word in today's spelling: the old one wrote oe for u, dj for
+    j, tj for c (``Pramoedya Ananta Toer`` is ``Pramudya Ananta Tur``)."""
+    for old, new in _OLD_SPELLING:
+        w = w.replace(old, new)
+    return w
+
+
+def _same_start(c: str, a: str) -> bool:
+    """The start two words share stands for the shorter one: it is short (a nickname,
+    ``Dave`` for ``David``, ``Chris`` for ``Christopher``) or most of it (``german``,
+    ``germany``); two long words that share only their first letters are two names
+    (``Missouri``, ``Mississippi``)."""
+    n = min(len(c), len(a))
+    if n <= 5:
+        return True
+    k = 3
+    while k < n and c[k] == a[k]:
+        k += 1
+    return k >= 0.6 * n
 
 
 def _generic(word: str) -> bool:
@@ -371,10 +403,13 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                 if a.isdigit() or ((few or a in _KEYS) and a in QUALIFIERS) or proper is None \
                         or a in proper or a in epithet or (person and 0 < i < len(a_words) - 1):
                     return Substitution("substitution", c, a)
-        if len(c_words) == len(a_words) == 2 and len(extra) == 1 and len(missing) == 1 and (
-                proper is None or missing[0] in proper):
+        if len(extra) == 1 and len(missing) == 1 and (
+                proper is None or missing[0] in proper) and (
+                len(c_words) == len(a_words) == 2 or (
+                    len(c_words) == len(a_words) == 3
+                    and sum(map(_generic, c_words)) == sum(map(_generic, a_words)) == 1)):
             # two names sharing one word in another place: "Thomas Jefferson" for
-            # "Jefferson Davis"
+            # "Jefferson Davis"; also after a kind word: "vịnh Lan Hạ" for "vịnh Hạ Long"
             return Substitution("substitution", extra[0], missing[0])
         return LICENSED
     if not extra and missing and named:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from rapidfuzz import fuzz
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA, Levenshtein
 
 from judging.calibration import (
     FEATURE_NAMES,
@@ -116,6 +116,7 @@ from judging.preparation import (
     final_tokens,
     prepared,
     question_tokens,
+    said_last,
     strip_fillers,
 )
 from judging.scripts import HANGUL, batchim, strip_korean
@@ -139,6 +140,7 @@ from judging.short_rules import (
 )
 
 _lev_distance = Levenshtein.distance
+_osa_distance = OSA.distance
 
 __all__ = [
     "EQUIVALENCE_VERSION",
@@ -246,6 +248,21 @@ def _same_given(a: str, b: str) -> bool:
     if len(b) <= 3 and b.isalpha() and a[:1] == b[:1]:
         return True
     return _close(a, b)
+
+
+def _surname_spelling(c: str, surname: str) -> bool:
+    """Is the one word ``c`` (its first letter the surname's) a misspelling of a
+    surname of 6+ letters: within :func:`~judging.features.max_edits`, a swap of two
+    letters in a row counting as one edit ("Einstien"), or the surname's letters with
+    one moved ("Ghandi" for "Gandhi": same letters, same last letter, two edits)?"""
+    k = max_edits(len(surname))
+    d = _lev_distance(c, surname)
+    if d <= k:
+        return True
+    if d > 2 or len(c) != len(surname):
+        return False
+    return _osa_distance(c, surname) <= k or (
+        c[-1] == surname[-1] and sorted(c) == sorted(surname))
 
 
 def _close(a: str, b: str) -> bool:
@@ -482,11 +499,12 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     # "dua pertiga"): only a short answer with a fraction word, a slash, a script's
     # fraction mark or two numbers alone, against an answerline with a number
     if numeric and short and (
-            not FRACTION_WORDS.isdisjoint(cand) or "/" in info.text
+            not FRACTION_WORDS.isdisjoint(cand) or "/" in info.text or "%" in info.text
+            or "percent" in cand
             or (len(core) == 2 and core[1].isdigit() and core[0].isdigit())
             or (len(core) == 1 and "." in core_norm and info.nums)
             or (not full_norm.isascii() and any(m in full_norm for m in FRACTION_MARKS))):
-        frac = fraction(info.text, core, accept)
+        frac = fraction(said_last(info.text), core, accept)
         if frac is not None:
             return _decided(frac)
 
@@ -505,7 +523,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                 and " " in info.text):
             # 팔월 십오일 for 8월 15일: each word a number and its counter, all compared
             # (삼월 이일 is no 3월 1일)
-            found = numbers_by_word(info.text, accept) or found
+            found = numbers_by_word(said_last(info.text), accept) or found
         if found is not None:
             if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES
                     and (core_norm or full_norm)[:1] in FIRST_CHARS):
@@ -518,7 +536,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                     found = worded
             elif (not found[1] and numeric and info.nums and len(core) <= 3
                   and any(a.alt.text[:1] in _ERA_FIRST for a in numeric)
-                  and (era := era_year(info.text, accept)) is not None):
+                  and (era := era_year(said_last(info.text), accept)) is not None):
                 found = era  # 1945 ค่ะ for ค.ศ. 1945, 1945年 for 公元1945年
             elif not found[1] and info.nums and not DECADE_MARKS.isdisjoint(core):
                 found = decade_words(core, accept) or found  # 60年代 for 1960年代
@@ -675,7 +693,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         for a in persons:
             if (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
-                    and _lev_distance(core_norm, a.surname) <= max_edits(len(a.surname)))):
+                    and _surname_spelling(core_norm, a.surname))):
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", ZERO)
         for a in persons:

@@ -24,12 +24,15 @@ from judging.numbers import (
     DECIMAL_MARKS,
     FIRST_CHARS,
     FIRST_WORDS,
+    JA_DAY_READINGS,
     SCALES,
     UNITS,
     read_decimal,
     read_fraction,
     read_number,
+    strip_copulas,
 )
+from judging.numbers import UNIT_WORDS as UNIT_WORDS_
 from judging.scripts import whole_number
 from judging.short_rules import Decision, decide
 
@@ -121,6 +124,22 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, .
         value = read_number_cached(core_norm)
         if value is None and qtok:
             value = _number_and_unit(core_norm, qtok)
+        if value is not None and " " in core_norm:
+            said = _unit_clash(core_norm, numeric)
+            if said is not None:
+                return said
+        if " " in core_norm and numeric:
+            # the answer's own unit word after the number words, read as the unit even
+            # where it is also a number word: vi "một trăm năm" for "100 năm" (năm is
+            # "year" and "five"; read whole it is 105)
+            head, _sep, last = core_norm.rpartition(" ")
+            for a in numeric:
+                if len(a.toks) == 2 and a.toks[1] == last and a.toks[0] in a.nums and (
+                        str(read_number_cached(head)) == a.toks[0]
+                        and str(value) != a.toks[0]):
+                    return decide("number-words", True, a.alt.text,
+                                   f"'{core_norm}' says the number of '{a.alt.text}' in "
+                                   f"words, then its unit")
         if value is not None and " " in core_norm and (pairs := _pair_values(core_norm)):
             # a year said in two pairs, not their sum: "sembilan belas lima puluh tujuh"
             # is 1957, never 76 (19 + 57)
@@ -131,9 +150,11 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, .
                 if decimal is not None:
                     return decimal
             return _phrase_number(core_norm, accept, numeric) if numeric else None
+        day = core_norm[:1] in _DAY_FIRST and strip_copulas(core_norm) in JA_DAY_READINGS
         for a in numeric:
             if (str(value) in a.nums or _scaled(a.toks) == value) and not _other_counter(
-                    core_norm, a.norm):
+                    core_norm, a.norm) and not (day and not _DAY_COUNTERS.issuperset(
+                        t for t in a.toks if t not in a.nums)):
                 return decide("number-words", True, a.alt.text,
                                f"'{core_norm}' reads as {value}, as in '{a.alt.text}'")
         # acceptable answers in number words ("13 [accept tiga belas]", "tiga belas"):
@@ -199,6 +220,33 @@ def _paired(core_norm: str, numeric: Sequence[Alt]) -> Alt | None:
 
 
 _DEGREE = ("angle", "deg")
+
+
+def _unit_clash(core_norm: str, numeric: Sequence[Alt]) -> Decision | None:
+    """Number words and a unit against numeric answers that all say another unit of the
+    same kind ("bảy tuần" for "7 ngày", "seratus ringgit" for "100 sen", "sampung
+    buwan" for "10 taon"): wrong, whatever the number; ``None`` when the answer says no
+    unit of :data:`judging.numbers.UNITS` or an answer says its unit or none."""
+    words = tuple(core_norm.split())
+    if UNIT_WORDS_.isdisjoint(words):
+        return None
+    said = _said_units(words)
+    kinds = {k for k, _u in said}
+    other = None
+    for a in numeric:
+        units = _said_units(a.toks)
+        if not units or units & said:
+            return None
+        if {k for k, _u in units} & kinds:
+            other = other or a
+        else:
+            return None
+    if other is None:
+        return None
+    theirs = " ".join(t for t in other.toks if t in UNITS)
+    mine = " ".join(t for t in words if t in UNITS)
+    return decide("number", False, other.alt.text,
+                   f"says '{mine}' where '{other.alt.text}' has '{theirs}': another unit")
 
 
 def _said_units(toks: tuple[str, ...]) -> frozenset[tuple[str, str]]:
@@ -329,6 +377,14 @@ def _phrase_number(core_norm: str, accept: tuple[Alt, ...], numeric: Sequence[Al
     other = None
     for a in numeric:
         digits = [i for i, t in enumerate(a.toks) if t in a.nums]
+        if len(digits) > 1 and len(a.toks) > len(digits):
+            said = _numbers_between_words(words, a.toks, a.nums)
+            if said is True:
+                return decide("number-words", True, a.alt.text,
+                               f"'{core_norm}' says the numbers of '{a.alt.text}' in words")
+            if said is False:
+                other = other or a
+            continue
         if len(digits) != 1 or len(a.toks) < 2:
             return None
         i = digits[0]
@@ -348,6 +404,57 @@ def _phrase_number(core_norm: str, accept: tuple[Alt, ...], numeric: Sequence[Al
         return decide("number", False, other.alt.text,
                        f"'{core_norm}' says another number than '{other.alt.text}'")
     return None
+
+
+# a Japanese native count of days (なのか) is no count of hours (7時間): the counters
+# it may stand for, as the judge folds them
+_DAY_FIRST = frozenset(w[0] for w in JA_DAY_READINGS)
+_DAY_COUNTERS = frozenset(unicodedata.normalize("NFKC", w) for w in ("日", "日間", "日间", "天"))
+
+
+def _numbers_between_words(words: Sequence[str], toks: tuple[str, ...],
+                           nums: frozenset[str]) -> bool | None:
+    """Number words around the other words of an answer with several numbers: a date
+    said aloud ("tujuh belas Agustus sembilan belas empat puluh lima" for "17 Agustus
+    1945", "tiga puluh satu Ogos ..." for "31 Ogos 1957"). True when every word of the
+    answer that is no number stands in the answer's order and each run of words between
+    them reads as the answer's number there (a year also as two pairs, as it is said);
+    False when the words stand so but a run reads as another number; ``None`` when
+    the answer's words are not there or a run is no number."""
+    out: list[tuple[int, int]] = []  # (start, end) of each number's run
+    pos = 0
+    for t in toks:
+        if t in nums:
+            continue
+        try:
+            j = words.index(t, pos)
+        except ValueError:
+            return None
+        out.append((pos, j))
+        pos = j + 1
+    out.append((pos, len(words)))
+    runs = [words[a:b] for a, b in out]
+    want = [t for t in toks if t in nums]
+    # the runs between the words: each non-empty where the answer has a number there
+    slots = []
+    k = 0
+    for i, t in enumerate(toks):
+        if t in nums:
+            if i == 0 or toks[i - 1] not in nums:
+                slots.append(k)
+        else:
+            k += 1
+    if len(slots) != len(want) or any(
+            not runs[r] for r in slots) or any(runs[r] for r in set(range(len(runs))) - set(slots)):
+        return None
+    for r, n in zip(slots, want, strict=True):
+        text = " ".join(runs[r])
+        value = read_number_cached(text)
+        if value is None:
+            return None
+        if str(value) != n and not (len(n) == 4 and int(n) in _pair_values(text)):
+            return False
+    return True
 
 
 def _other_counter(text: str, answer: str) -> bool:
@@ -419,6 +526,11 @@ def fraction(text: str, core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decis
     mine = read_fraction(text, " ".join(core))
     if mine is None and len(core) == 1 and _DECIMAL.fullmatch(core[0]):
         mine = Fraction(core[0])  # a decimal against fractions: "0.75" for "3/4"
+    if mine is None and ("%" in text or "per" in text):
+        # a percentage against fractions: "50%" for "one half [accept 1/2 or 0.5]"
+        pct = _PERCENT.fullmatch(text.strip().lower()) or _PERCENT.fullmatch(" ".join(core))
+        if pct is not None:
+            mine = Fraction(pct.group(1)) / 100
     if mine is None:
         return None
     other = None

@@ -290,6 +290,10 @@ _ID: _Lex = {
 # of the kanji numerals, with their sound changes; し and く (4 and 9) are left out, as
 # they are syllables of too many words, and a reading must hold a multiplier unless it is
 # one word (see read_number: くに "country" is no 92)
+# Japanese native readings of a count of days (2 to 10 and 20 days; 1 is いちにち):
+# read as the number and its counter 日 (scripts.whole_number)
+JA_DAY_READINGS = {"ふつか": 2, "みっか": 3, "よっか": 4, "いつか": 5, "むいか": 6, "なのか": 7,
+                   "ようか": 8, "ここのか": 9, "とおか": 10, "はつか": 20}
 _JA_KANA: _Lex = {
     **_lex("d", {"れい": 0, "ぜろ": 0, "いち": 1, "いっ": 1, "に": 2, "さん": 3, "よん": 4,
                  "ご": 5, "ろく": 6, "ろっ": 6, "なな": 7, "しち": 7, "はち": 8, "はっ": 8,
@@ -297,6 +301,10 @@ _JA_KANA: _Lex = {
     **_lex("m", {"じゅう": 10, "ひゃく": 100, "びゃく": 100, "ぴゃく": 100, "せん": 1000,
                  "ぜん": 1000}),
     **_lex("M", {"まん": 10**4, "おく": 10**8}),
+    # the native readings: a count of days (ふつか, なのか: 2日, 7日; the counter is
+    # 日, see JA_DAY_READINGS) and of things (みっつ: 三つ)
+    **_lex("a", {**JA_DAY_READINGS, "ひとつ": 1, "ふたつ": 2, "みっつ": 3, "よっつ": 4,
+                 "いつつ": 5, "むっつ": 6, "ななつ": 7, "やっつ": 8, "ここのつ": 9}),
 }
 # Tagalog: the native numbers, with the linker -ng / na before daan and libo ("dalawang
 # daan", "apat na raan"), the teens (labing-isa is read "labing" + "isa"), the tens as
@@ -617,13 +625,13 @@ UNITS: dict[str, frozenset[tuple[str, str]]] = {
         "k": ("kelvin", "kelvins", "켈빈", "开尔文", "ケルビン", "เคลวิน"),
     }),
     **_units("time", {
-        "s": ("second", "seconds", "초", "秒", "วินาที", "giay", "detik"),
-        "min": ("minute", "minutes", "분", "分钟", "分間", "นาที", "phut", "menit"),
-        "h": ("hour", "hours", "시간", "小时", "時間", "ชั่วโมง", "gio", "jam"),
-        "d": ("day", "days", "วัน", "ngay", "hari"),
-        "wk": ("week", "weeks", "주일", "星期", "週間", "สัปดาห์", "tuan", "minggu"),
-        "mo": ("month", "months", "개월", "个月", "か月", "ヶ月", "เดือน", "thang", "bulan"),
-        "yr": ("year", "years", "ปี", "tahun"),
+        "s": ("second", "seconds", "초", "秒", "วินาที", "giay", "detik", "segundo"),
+        "min": ("minute", "minutes", "분", "分钟", "分間", "นาที", "phut", "menit", "minuto"),
+        "h": ("hour", "hours", "시간", "小时", "時間", "ชั่วโมง", "gio", "jam", "oras"),
+        "d": ("day", "days", "วัน", "ngay", "hari", "araw"),
+        "wk": ("week", "weeks", "주일", "星期", "週間", "สัปดาห์", "tuan", "minggu", "linggo"),
+        "mo": ("month", "months", "개월", "个月", "か月", "ヶ月", "เดือน", "thang", "bulan", "buwan"),
+        "yr": ("year", "years", "ปี", "tahun", "taon"),
     }),
     **_units("money", {
         "usd": ("dollar", "dollars", "usd", "달러", "美元", "ドル", "ดอลลาร์", "dolar"),
@@ -637,6 +645,8 @@ UNITS: dict[str, frozenset[tuple[str, str]]] = {
         "vnd": ("dong", "越南盾", "ドン", "ดอง"),
         "inr": ("rupee", "rupees", "루피", "卢比", "ルピー", "รูปี"),
         "gbp": ("sterling", "英镑", "英鎊"),
+        # a hundredth of a currency: cent, id/ms sen (100 sen is one ringgit)
+        "cent": ("cent", "cents", "sen", "센트", "美分", "セント", "เซนต์"),
     }),
     # the era of a year or century: "5th century BC" is not "5th century AD"
     **_units("era", {

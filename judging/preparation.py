@@ -479,6 +479,17 @@ def final_tokens(text: str, toks: tuple[str, ...]) -> tuple[str, ...]:
     return tokens(tail) or toks
 
 
+def said_last(text: str) -> str:
+    """``text`` less a self-correction's first answer ("2309 เอ๊ย 2310 ครับ" -> "2310
+    ครับ"), for the few rules that read the answer as written (its tokens are the
+    last answer's already: :func:`final_tokens`); called only where such a rule runs
+    (an ASCII text without a marker word of the gate is the text itself)."""
+    if text.isascii() and _CORRECTION_GATE.isdisjoint(tokens(text)) and (
+            text[:3].lower() not in ("not", "it'", "its", "it ")):
+        return text
+    return final_answer(text) or text
+
+
 def describe(toks: tuple[str, ...], text: str = "") -> Cand | None:
     """Describe a candidate from its tokens (``text``: as written); ``None`` if it
     has no words."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from judging.numbers import FIRST_CHARS, read_number, strip_copulas, strip_counters
+from judging.numbers import FIRST_CHARS, JA_DAY_READINGS, read_number, strip_copulas, strip_counters
 
 __all__ = [
     "HANGUL",
@@ -417,6 +417,8 @@ def whole_number(text: str) -> tuple[int, str] | None:
     if value is None:
         return None
     i = text.find(core)
+    if core in JA_DAY_READINGS:  # (なのか is 七日: its counter is 日)
+        return value, text[:i] + "\x00日" + strip_copulas(text[i + len(core):])
     # (a copula after the counter is no counter: 六十分です is 60分)
     return value, text[:i] + "\x00" + strip_copulas(text[i + len(core):])
 
