@@ -26,13 +26,13 @@ from judging.numbers import (
     FIRST_WORDS,
     JA_DAY_READINGS,
     SCALES,
+    UNIT_WORDS,
     UNITS,
     read_decimal,
     read_fraction,
     read_number,
     strip_copulas,
 )
-from judging.numbers import UNIT_WORDS as UNIT_WORDS_
 from judging.scripts import whole_number
 from judging.short_rules import Decision, decide
 
@@ -228,7 +228,7 @@ def _unit_clash(core_norm: str, numeric: Sequence[Alt]) -> Decision | None:
     buwan" for "10 taon"): wrong, whatever the number; ``None`` when the answer says no
     unit of :data:`judging.numbers.UNITS` or an answer says its unit or none."""
     words = tuple(core_norm.split())
-    if UNIT_WORDS_.isdisjoint(words):
+    if UNIT_WORDS.isdisjoint(words):
         return None
     said = _said_units(words)
     kinds = {k for k, _u in said}
