@@ -256,10 +256,10 @@ def shares_nothing(info: Cand, accept: tuple[Alt, ...]) -> bool:
 
 
 def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
-          all_alt_tokens: frozenset[str], answer_short: float, script: float) -> Analysis:
+                  all_alt_tokens: frozenset[str], answer_short: float, script: float) -> Analysis:
     """Features for the calibrator: each the best over the acceptable answers, then
-    the four regime features (``answer_short`` and ``script`` as :func:`_analyze`
-    found them): the calibrator learnt long LLM sentences, where sharing words means
+    the four regime features (``answer_short`` and ``script`` as
+    :func:`judging.equivalence._analyze` found them): the calibrator learnt long LLM sentences, where sharing words means
     being right; for a short answer against a short answer, sharing some words and
     adding others is a different entity.
 
