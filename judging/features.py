@@ -259,9 +259,9 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                   all_alt_tokens: frozenset[str], answer_short: float, script: float) -> Analysis:
     """Features for the calibrator: each the best over the acceptable answers, then
     the four regime features (``answer_short`` and ``script`` as
-    :func:`judging.equivalence._analyze` found them): the calibrator learnt long LLM sentences, where sharing words means
-    being right; for a short answer against a short answer, sharing some words and
-    adding others is a different entity.
+    :func:`judging.equivalence._analyze` found them): the calibrator learnt long LLM
+    sentences, where sharing words means being right; for a short answer against a
+    short answer, sharing some words and adding others is a different entity.
 
     Written for speed (most pairs end here): spelling-variant look-ups only for the
     answer words the candidate lacks, and only for words of 6+ letters (a shorter
