@@ -185,6 +185,8 @@ def main(against: Path | None = None, rounds: int = 3) -> str:
     lines = [
         "## Judging",
         "",
+        BEGIN,
+        "",
         f"Command: `{COMMAND}{f' --against {against}' if against else ''}` — run {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, "
         f"judge version {EQUIVALENCE_VERSION}, one process.",
         "",
@@ -246,23 +248,35 @@ def main(against: Path | None = None, rounds: int = 3) -> str:
     ]
     if against is not None:
         lines += side_by_side(against, rounds)
-    lines.append("")
+    lines += ["", END, ""]
     section = "\n".join(lines)
     print(section)
     write_section(section)
     return section
 
 
-def write_section(section: str) -> None:
-    """Replace (or append) the ``## Judging`` section of docs/benchmarks.md."""
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n\n"
-    pattern = re.compile(r"^## Judging\n.*?(?=^## |\Z)", re.DOTALL | re.MULTILINE)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section.rstrip("\n") + "\n\n", text, count=1)
+# The bench's own output in docs/benchmarks.md lies between these two lines; the
+# hand-written notes after END (each session's) are kept when the bench runs again.
+BEGIN = "<!-- judging_bench.py output: rewritten by each run, down to the end marker -->"
+END = "<!-- end of judging_bench.py output; notes below are hand-written and kept -->"
+
+
+def write_section(section: str, doc: Path | None = None) -> None:
+    """Replace the bench's output in the ``## Judging`` section of docs/benchmarks.md
+    (from the heading to :data:`END`), keeping the notes after it; a section without
+    the markers is replaced whole, and a missing one appended."""
+    doc = doc or DOC
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    text = doc.read_text(encoding="utf-8") if doc.exists() else "# Benchmarks\n\n"
+    marked = re.compile(r"^## Judging\n.*?^" + re.escape(END) + r"\n", re.DOTALL | re.MULTILINE)
+    whole = re.compile(r"^## Judging\n.*?(?=^## |\Z)", re.DOTALL | re.MULTILINE)
+    if marked.search(text):
+        text = marked.sub(lambda _: section.rstrip("\n") + "\n", text, count=1)
+    elif whole.search(text):
+        text = whole.sub(lambda _: section.rstrip("\n") + "\n\n", text, count=1)
     else:
         text = text.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n"
-    DOC.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+    doc.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
