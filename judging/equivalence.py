@@ -493,6 +493,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         if moved is not None:
             again = describe_text(moved[0])
             if again is not None:
+                # (the recursion ends: each pass turns at least one digit comma into a
+                # point, and decimal_point is None once neither side has one)
                 return _analyze(again, moved[1], question)
 
     # 3a. a fraction against fractions ("3분의 1" for "2/3", "三分之二", "two thirds",
