@@ -562,7 +562,7 @@ SAME_WORD_ENDINGS = frozenset({
     "ism", "ist", "ite", "er", "ers", "ed", "ing", "al", "ly", "e", "a", "y", "o", "um", "us",
     # four letters ("Pluto" and "Plutonium" differ by four): longer endings of one word
     "ists", "isms", "ites", "ings", "ness", "ment", "ical", "ally", "ized", "ised", "eans",
-    "ians", "ship", "less", "like",
+    "ship", "less", "like",
 })
 
 
