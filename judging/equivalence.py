@@ -800,6 +800,19 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         if sub is not None:
             return _decided(sub)
 
+    # 12i. an echo of the question (h-probe12): a short answer all of whose content words
+    # the question says, for answers the question does not say ("Alien" for "Aliens"
+    # after "Which film is the sequel to Alien?", a fuzzy accept at 0.92)
+    if short and not script and qtok and core[-1] in qtok:
+        content = [t for t in core if t not in STOPWORDS]
+        # (not a part of a longer answer: "Galatians" for "the churches of Galatia"
+        # after "who is the book of Galatians written to")
+        if content and all(t in qtok for t in content) and not any(
+                a.content <= qtok or (len(a.content) > len(content) and any(
+                    c[:4] == t[:4] for c in content for t in a.content)) for a in accept):
+            return _result("question-echo", False, None,
+                           f"'{core_norm}' only repeats words of the question", ZERO)
+
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
 

@@ -21,6 +21,11 @@ each row is a case the judge got wrong before the fix, or a trap the fix must no
 * another word built on the answer with a four-letter ending: ``Plutonium`` for ``Pluto``
   (a grey accept at 0.80; ``entities.other_word`` now allows four letters, with the
   four-letter endings of one word's family, "-ness", "-ists", ... as the same word);
+* an echo of the question: a short answer all of whose content words the question says,
+  for answers the question does not say, is wrong (rule ``question-echo``; the refit of
+  this round put ``Alien`` for ``Aliens`` after "... the sequel to Alien?" at 0.92, a fuzzy
+  accept); not a part of a longer answer sharing a word's start (``Galatians`` for ``the
+  churches of Galatia``, which EVOUNA-NQ's raters accept);
 * a year in another calendar: Thai ``ค.ศ. 1939`` for ``พ.ศ. 2482`` and ``พ.ศ. 2488`` for
   ``ค.ศ. 1945`` (the Buddhist era is 543 years ahead) were ``other-word``; Japanese era
   years (``昭和20年`` for ``1945年``) likewise (``number_rules._thai_era``,
@@ -87,6 +92,13 @@ CASES = [
     pytest.param("Plutonium", "Pluto", "Which dwarf planet did Clyde Tombaugh discover?",
                  False, id="en-plutonium"),
     pytest.param("Nigeria", "Niger", "", False, id="en-nigeria"),
+    # an echo of the question (the refit had 'Alien' for 'Aliens' over 0.9)
+    pytest.param("Alien", "Aliens", "Which 1986 James Cameron film is the sequel to Alien?",
+                 False, id="en-question-echo"),
+    pytest.param("Persia", "Iran", "Which country was formerly called Persia?", False,
+                 id="en-question-echo-other"),
+    pytest.param("Aliens", "Aliens", "Which 1986 James Cameron film is the sequel to Alien?",
+                 True, id="en-not-echo"),
     # a year in another calendar
     pytest.param("ค.ศ. 1939", "พ.ศ. 2482", "", True, id="th-ce-for-be"),
     pytest.param("พ.ศ. 2488", "ค.ศ. 1945", "", True, id="th-be-for-ce"),
@@ -104,3 +116,10 @@ def test_blind12_family(candidate: str, answerline: str, question: str, correct:
     assert verdict.correct is correct, (candidate, answerline, verdict.rule, verdict.score)
     if not correct:
         assert verdict.score < 0.9
+
+
+def test_echo_not_of_a_part_of_a_longer_answer() -> None:
+    """A part of a longer answer sharing a word's start is left to the calibrator."""
+    verdict = judge("Galatians", ["the churches of Galatia"],
+                    question="who is the book of galatians written to")
+    assert verdict.rule != "question-echo"
