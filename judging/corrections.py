@@ -79,7 +79,7 @@ _BELIEVE = r"(?:say|says|said|think|thinks|thought|believe|believes|guess|claim|
 # "X, although many think Y", "X, though people say Y": the answer is X, the belief
 # after it is reported, not asserted
 _REPORTED = re.compile(
-    rf"\s*[,;]?\s*(?:although|though|even\s+though|whereas|while|but)\s+{_BELIEVERS}\s+"
+    rf"\s*[,;]?\s*\b(?:although|though|even\s+though|whereas|while|but)\s+{_BELIEVERS}\s+"
     rf"(?:might\s+|may\s+|would\s+)?{_BELIEVE}\b.*$",
     re.IGNORECASE | re.DOTALL,
 )
