@@ -31,6 +31,8 @@ GATE = frozenset({
     "scratch", "make", "let", "correction", "but", "khong", "nham", "eh", "bukan", "salah",
     "ralat", "maksud", "maksudnya", "maaf", "melainkan", "tapi", "tetapi", "ibig", "silap",
     "hindi", "ma",
+    # "X, although many think Y" (a belief reported after the answer: see _REPORTED)
+    "although", "though", "whereas",
 })
 
 _P = r"[,;:.!?…、，。！？\-–—]"  # punctuation before / after a marker
@@ -70,6 +72,17 @@ _MARKER = re.compile(
 # "ไม่ใช่X แต่เป็นY", "X이/가 아니라 Y": the answer is Y.
 # (an adverb before the "not" is part of it: "definitely not Lyon, it's Paris")
 _NOT_ADVERB = r"(?:(?:definitely|certainly|surely|probably|obviously|clearly)\s+)?"
+# who holds a reported belief, and the verbs that report it
+_BELIEVERS = (r"(?:(?:many|most|some|a\s+lot\s+of)\s+(?:people|others|fans|players)|many|most|some|"
+              r"people|everyone|everybody|others|they)")
+_BELIEVE = r"(?:say|says|said|think|thinks|thought|believe|believes|guess|claim|claims|assume)"
+# "X, although many think Y", "X, though people say Y": the answer is X, the belief
+# after it is reported, not asserted
+_REPORTED = re.compile(
+    rf"\s*[,;]?\s*\b(?:although|though|even\s+though|whereas|while|but)\s+{_BELIEVERS}\s+"
+    rf"(?:might\s+|may\s+|would\s+)?{_BELIEVE}\b.*$",
+    re.IGNORECASE | re.DOTALL,
+)
 _NOT_BUT = re.compile(
     rf"^\s*{_NOT_ADVERB}"
     r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai|chẳng phải|chang phai)"
@@ -78,6 +91,11 @@ _NOT_BUT = re.compile(
     rf"|^\s*{_NOT_ADVERB}"
     r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai)\s+[^,;]{1,40}?\s*[,;]\s*"
     r"(?=\w)"
+    # a belief reported and then contradicted: "People say Paris but it's actually
+    # Lyon", "Everyone thinks Jupiter, but the answer is Saturn"
+    rf"|^\s*{_BELIEVERS}\s+{_BELIEVE}\s+.+?(?:\s|,)but\s+"
+    r"(?:(?:it'?s|it\s+is|it\s+was|the\s+answer\s+is|the\s+answer'?s)\s+)?"
+    r"(?:actually\s+|really\s+|in\s+fact\s+)?"
     r"|^\s*(?:不是|并非|並非)[^是]+?[，,\s]*(?:而)?是"
     r"|^\s*ไม่ใช่.+?(?:\s*)แต่(?:เป็น)?"
     r"|\S(?:이|가)?\s*아니(?:라|고)\s*(?=\S)",
@@ -123,9 +141,19 @@ def _may_correct(text: str) -> bool:
             or ("아니" in low and _NOT_BUT_LOWER.search(low) is not None))
 
 
+# substrings one of which a reported belief after the answer needs (see _REPORTED)
+_REPORT_HINTS = ("though", "whereas", "while", "but")
+
+
 def final_answer(text: str) -> str | None:
     """The text after the last self-correction in ``text``, or ``None`` if there
     is none (see the module docstring)."""
+    if any(map(text.__contains__, _REPORT_HINTS)):
+        m = _REPORTED.search(text)
+        if m is not None and m.start() > 0:
+            head = text[:m.start()].strip(" ,;:.!?…、，。！？-–—")
+            if head and len(_words(head)) <= MAX_HEAD:
+                return head
     if not _may_correct(text):
         return None
     m = _NOT_BUT.search(text)

@@ -560,6 +560,9 @@ def _place_word_swap(c_words: tuple[str, ...], slots: list[list[int] | None],
 SAME_WORD_ENDINGS = frozenset({
     "s", "es", "n", "an", "ans", "ian", "ians", "ns", "ese", "ish", "i", "is", "ic", "ics",
     "ism", "ist", "ite", "er", "ers", "ed", "ing", "al", "ly", "e", "a", "y", "o", "um", "us",
+    # four letters ("Pluto" and "Plutonium" differ by four): longer endings of one word
+    "ists", "isms", "ites", "ings", "ness", "ment", "ical", "ally", "ized", "ised", "eans",
+    "ship", "less", "like",
 })
 
 
@@ -583,7 +586,7 @@ def other_word(core: tuple[str, ...], answer: tuple[str, ...], *, person: bool =
             return None  # two words differ: not this rule's case
         short, long = (c, a) if len(c) < len(a) else (a, c)
         if (len(short) < 3 or not long.startswith(short) or not long.isascii()
-                or not long.isalpha() or len(long) - len(short) > 3
+                or not long.isalpha() or len(long) - len(short) > 4
                 or long[len(short):] in SAME_WORD_ENDINGS
                 or (person and i != len(answer) - 1)):
             return None

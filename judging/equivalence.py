@@ -30,6 +30,7 @@ cases' features in :mod:`judging.features`; the calibrator in
 from __future__ import annotations
 
 import gc
+import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -79,6 +80,7 @@ from judging.normalize import (
 from judging.number_rules import (
     DECADE_MARKS,
     ERA_MARKS,
+    JAPANESE_ERAS,
     MONEY_AFTER,
     MONEY_BEFORE,
     currency_word,
@@ -86,6 +88,7 @@ from judging.number_rules import (
     decade_words,
     era_year,
     fraction,
+    japanese_era,
     may_be_number,
     number_words,
     numbers_by_word,
@@ -234,6 +237,7 @@ _HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs",
                           "maybe", "perhaps", "possibly", "mungkin",
                           "hoac", "atau",  # vi "hoặc", id/ms "atau"
                           "hay", "ataupun",  # vi "hay (là)" (or), ms "ataupun"
+                          "o",  # tl "o" (or): "Maynila o Cebu"
                           "아니면", "또는", "혹은"})  # ko
 
 
@@ -378,7 +382,12 @@ def _hedge(core: tuple[str, ...], accept: tuple[Alt, ...]) -> str | None:
         return None
     if any(len(s) > 4 for s in segments):
         return None
-    hits = [any(_alt_matches_core(a, s, " ".join(s)) for a in accept) for s in segments]
+    # (a segment names an answer also by its words less a kind word, "the Amazon" for
+    # "Amazon River", or by a person's surname, "Hemingway": "either the Amazon or the
+    # Nile" offers two answers)
+    hits = [any(_alt_matches_core(a, s, " ".join(s)) or (
+        len(a.toks) > len(s) and (_names(a, s) or (a.person and s == (a.surname,))))
+        for a in accept) for s in segments]
     if any(hits) and not all(hits):
         wrong = segments[hits.index(False)]
         # a segment sharing a word with some answer is a variant, not another answer
@@ -446,6 +455,13 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     core_norm = info.core_norm
     short = len(core) <= SHORT_TOKENS
 
+    # 0. an ordinal for a count (before exact: the normalizer reads both as 4): "the fourth" for "four" after "How many times ...?"
+    if numeric and question and len(core) <= 3 and info.nums and _ORDINAL.search(
+            info.text) and asks_count(question) and not any(
+            _ORDINAL.search(a.alt.text) for a in numeric):
+        return _result("number", False, numeric[0].alt.text,
+                       f"'{info.text}' is an ordinal, the question asks how many", ZERO)
+
     # 1. exact / alias (not when both are written with marks and a mark differs:
     # Vietnamese "phô" is not "phở")
     clash = None
@@ -510,6 +526,15 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         if frac is not None:
             return _decided(frac)
 
+    # 3c. the same numbers in another order around the same words: a date with its day
+    # and month swapped ("9월 10일" for "10월 9일", "9 tháng 2" for "2 tháng 9")
+    if numeric and short and len(info.nums) >= 2:
+        swapped = _swapped_numbers(core, info.nums, numeric)
+        if swapped is not None:
+            return _result("number", False, swapped.alt.text,
+                           f"'{core_norm}' has the numbers of '{swapped.alt.text}' in "
+                           f"another order", ZERO)
+
     # 3b. scripts without spaces: character-level matching with affix tolerance
     script = 0.0 if full_norm.isascii() else 1.0
     if script:
@@ -526,6 +551,9 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             # 팔월 십오일 for 8월 15일: each word a number and its counter, all compared
             # (삼월 이일 is no 3월 1일)
             found = numbers_by_word(said_last(info.text), accept) or found
+        if (found is None or not found[1]) and info.text[:2] in JAPANESE_ERAS:
+            # 昭和20年 for 1945年: a Japanese era's year read as a Common-era year
+            found = japanese_era(said_last(info.text), accept) or found
         if found is not None:
             if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES
                     and (core_norm or full_norm)[:1] in FIRST_CHARS):
@@ -774,8 +802,66 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         if sub is not None:
             return _decided(sub)
 
+    # 12i. an echo of the question (h-probe12): a short answer all of whose content words
+    # the question says, for answers the question does not say ("Alien" for "Aliens"
+    # after "Which film is the sequel to Alien?", a fuzzy accept at 0.92)
+    if short and not script and qtok and core[-1] in qtok:
+        content = [t for t in core if t not in STOPWORDS]
+        # (not a part of a longer answer: "Galatians" for "the churches of Galatia"
+        # after "who is the book of Galatians written to")
+        if content and all(t in qtok for t in content) and not any(
+                a.content <= qtok or (len(a.content) > len(content) and any(
+                    c[:4] == t[:4] for c in content for t in a.content)) for a in accept):
+            return _result("question-echo", False, None,
+                           f"'{core_norm}' only repeats words of the question", ZERO)
+
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
+
+
+_SCORE_WORDS = frozenset({"to", "by", "x", "vs", "versus", "and", "or"})
+
+
+def _swapped_numbers(core: tuple[str, ...], nums: frozenset[str],
+                     numeric: tuple[Alt, ...]) -> Alt | None:
+    """The numeric answer whose numbers ``core`` gives in another order, every other
+    word the same and in the same order ("9 tháng 2" for "2 tháng 9", "9월 10일" for
+    "10월 9일"); ``None`` when some answer has them in the answer's order."""
+    c_nums = [t for t in core if t in nums]
+    c_words = [t for t in core if t not in nums]
+    if all(t in STOPWORDS or t in _SCORE_WORDS for t in c_words):
+        return None  # a score or a range ("2 to 3" for "3 to 2") may be said either way
+    found = None
+    for a in numeric:
+        if a.nums != nums:
+            continue
+        a_nums = [t for t in a.toks if t in nums]
+        if [t for t in a.toks if t not in nums] != c_words or len(a_nums) != len(c_nums):
+            continue
+        if a_nums == c_nums:
+            return None
+        found = found or a
+    return found
+
+
+# an ordinal number: "fourth", "twenty-first", "4th", ko "네 번째", zh/ja "第四",
+# ja "四番目", vi "thứ tư", tl "ika-apat", id/ms "keempat"/"ke-4" (searched in the
+# answer as written, case-blind)
+_ORDINAL = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+    r"twelfth|\w+teenth|\w+tieth|\d+(?:st|nd|rd|th))\b|번째|第|番目|\bthứ\b|\bika-|"
+    r"\bke-?(?:\d|dua|tiga|empat|lima|enam|tujuh|delapan|lapan|sembilan|sepuluh)",
+    re.IGNORECASE)
+# a question asking how many times (or how many of something)
+_ASKS_COUNT = re.compile(
+    r"\bhow many\b|몇\s*(?:번|회|차례|개|명)|几次|多少次|何回|何度|bao nhiêu|\bberapa kali\b|"
+    r"\bilang\b|กี่ครั้ง|กี่",
+    re.IGNORECASE)
+
+
+def asks_count(question: str) -> bool:
+    """Does ``question`` ask how many (times)?"""
+    return _ASKS_COUNT.search(question) is not None
 
 
 def _grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | None:

@@ -566,7 +566,7 @@ def era_year(text: str, accept: tuple[Alt, ...]) -> Decision | None:
     ``1945 ค่ะ``, ``1945年`` for ``公元1945年``); ``None`` otherwise."""
     text = unicodedata.normalize("NFKC", text).strip()
     if any(m in text for m in ERA_MARKS):
-        return None
+        return _thai_era(text, accept)
     mine = whole_number(text)
     if mine is None:
         return None
@@ -580,6 +580,68 @@ def era_year(text: str, accept: tuple[Alt, ...]) -> Decision | None:
                 theirs[1].replace(" ", "") == mine[1].replace(" ", "")):
             return decide("number-words", True, a.alt.text,
                           f"'{text}' is the year of '{a.alt.text}' without its era")
+    return None
+
+
+# Thai years: the Buddhist era (พ.ศ.) counts 543 years more than the Common era (ค.ศ.)
+_THAI_ERAS = (("พ.ศ.", 543), ("พ.ศ", 543), ("ค.ศ.", 0), ("ค.ศ", 0))
+
+
+def _thai_era(text: str, accept: tuple[Alt, ...]) -> Decision | None:
+    """A year after one Thai era for an answer's year after the other: right when the
+    two are one year (``ค.ศ. 1939`` for ``พ.ศ. 2482``), wrong when the number is the
+    same and the era another (``พ.ศ. 1945`` for ``ค.ศ. 1945``); ``None`` otherwise."""
+    mine_era = next((e for e in _THAI_ERAS if text.startswith(e[0])), None)
+    if mine_era is None:
+        return None
+    mine = whole_number(text[len(mine_era[0]):].strip())
+    if mine is None:
+        return None
+    for a in accept:
+        raw = unicodedata.normalize("NFKC", a.alt.text).strip()
+        era = next((e for e in _THAI_ERAS if raw.startswith(e[0])), None)
+        if era is None or era[1] == mine_era[1]:
+            continue
+        theirs = whole_number(raw[len(era[0]):].strip())
+        if theirs is None or theirs[1].replace(" ", "") != mine[1].replace(" ", ""):
+            continue
+        if theirs[0] - era[1] == mine[0] - mine_era[1]:
+            return decide("number-words", True, a.alt.text,
+                          f"'{text}' is the year of '{a.alt.text}' in the other era")
+        if theirs[0] == mine[0]:
+            return decide("number", False, a.alt.text,
+                          f"'{text}' is the number of '{a.alt.text}' in another era")
+    return None
+
+
+# Japanese era names and the Common-era year before each one's first year
+JAPANESE_ERAS = {"明治": 1867, "大正": 1911, "昭和": 1925, "平成": 1988, "令和": 2018}
+
+
+def japanese_era(text: str, accept: tuple[Alt, ...]) -> Decision | None:
+    """A year of a Japanese era for an answer's Common-era year: right when they are
+    one year (``昭和20年`` for ``1945年``), wrong when they are not; ``None`` when no
+    acceptable answer is a plain year or the text is no era year."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    base = JAPANESE_ERAS.get(text[:2])
+    if base is None:
+        return None
+    rest = text[2:].strip()
+    mine = (1, "\x00年") if rest == "元年" else whole_number(rest)
+    if mine is None or mine[1] != "\x00年":
+        return None
+    plain = None
+    for a in accept:
+        theirs = whole_number(unicodedata.normalize("NFKC", a.alt.text).strip())
+        if theirs is None or theirs[0] < 1000 or theirs[1] not in ("\x00", "\x00年"):
+            continue
+        if theirs[0] == base + mine[0]:
+            return decide("number-words", True, a.alt.text,
+                          f"'{text}' is the year '{a.alt.text}'")
+        plain = plain or a
+    if plain is not None:
+        return decide("number", False, plain.alt.text,
+                      f"'{text}' is the year {base + mine[0]}, not '{plain.alt.text}'")
     return None
 
 
