@@ -771,18 +771,6 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                 return _result("given-name", False, a.alt.text,
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", ZERO)
 
-        # 12j. a name that keeps the given name of a person but not the surname: the given
-        # and middle names alone ("Mary Wollstonecraft" for "Mary Wollstonecraft Shelley",
-        # her mother), or another surname after the same given name ("Walt Whitmore" for
-        # "Walt Whitman", "Michelangelo Merisi da Caravaggio" for "Michelangelo Buonarroti");
-        # a surname the answerline, the question or a spelling of it gives is no other one;
-        # only after a question for a person ("Beverly Hills" for "Beverly Hills Cop" is no name)
-        if 2 <= len(core) <= 4 and persons and "," not in info.text and question and (
-                other := _other_surname(core, persons, alt_tokens, qtok, info.text)
-        ) is not None and _asks_person(question):
-            return _result("other-person", False, other.alt.text,
-                           f"'{core_norm}' keeps the given name of '{other.alt.text}' "
-                           f"but not its surname", ZERO)
         # 11 for Hangul names ("마리엘 헤밍웨이" for "어니스트 헤밍웨이 [accept 헤밍웨이]")
         if script and len(core) == 2 and question and core[-1] in alt_tokens and HANGUL.search(
                 core[-1]) and asks_who(" ".join(qtok)):
@@ -842,38 +830,6 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 _PLACE_WORDS = frozenset({"city", "town", "state", "county", "province", "thanh", "pho", "tinh",
                           "kota", "bandar", "lungsod", "siyudad"})
 _PLACE_EXTRA = _PLACE_WORDS | {"of", "the", "ng", "di"}
-
-
-_ROMAN = frozenset("ivxlcdm")
-
-
-def _plain_surname(w: str) -> bool:
-    """Is ``w`` a word that may be a surname (letters, 3+, not a Roman numeral or a
-    generation: "XIV", "Jr")?"""
-    return len(w) >= 3 and w.isalpha() and not set(w) <= _ROMAN and w not in GENERATION_WORDS
-
-
-def _other_surname(core: tuple[str, ...], persons: tuple[Alt, ...], alt_tokens: frozenset[str],
-                   qtok: frozenset[str], text: str) -> Alt | None:
-    """Rule 12j: the person whose given name ``core`` starts with while it leaves out
-    the surname (``core`` is the name's other words, or ends in another surname, written
-    with a capital, its other words none of the answerline's), else ``None``."""
-    last = core[-1]
-    for a in persons:
-        n = len(a.toks)
-        if n < 2 or a.surname != a.toks[-1] or not _plain_surname(a.surname) or (
-                core[0] != a.toks[0] or a.surname in core):
-            continue
-        if n >= 3 and core == a.toks[:-1]:
-            # (not a double surname with a hyphen: "Tamera Mowry" for "Tamera Mowry-Housley")
-            if "-" not in a.alt.text.rsplit(None, 1)[-1]:
-                return a
-            continue
-        if (alt_tokens.isdisjoint(core[1:]) and last not in qtok and _plain_surname(last)
-                and text.rstrip(" .!?")[-len(last):][:1].isupper()
-                and not _surname_spelling(last, a.surname) and not _close(last, a.surname)):
-            return a
-    return None
 
 
 def _asks_person(question: str) -> bool:
