@@ -75,6 +75,7 @@ from judging.normalize import (
     ARTICLES,
     STOPWORDS,
     strip_articles,
+    tokens,
     tokens_many,
 )
 from judging.number_rules import (
@@ -122,7 +123,7 @@ from judging.preparation import (
     said_last,
     strip_fillers,
 )
-from judging.scripts import HANGUL, batchim, strip_korean
+from judging.scripts import HANGUL, batchim, kana_reading, strip_korean
 from judging.short_rules import (
     GENERATION_WORDS,
     Decision,
@@ -155,7 +156,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.7"
+EQUIVALENCE_VERSION = "2026.12.8"
 
 
 # judge_many pauses the cyclic garbage collector for batches at least this large.
@@ -335,11 +336,19 @@ def _negated_inside(core: tuple[str, ...], accept: tuple[Alt, ...], *,
     if any(_names(a, before) for a in accept):
         return None
     if whole_tail:
+        # (or a person's surname alone: "... composed by Corelli, not Vivaldi" for
+        # "Antonio Vivaldi")
         tail = " ".join(after)
-        return next((a for a in accept if tail == a.norm), None)
+        return next((a for a in accept if tail == a.norm or tail == a.surname), None)
     return next((a for a in accept if _names(a, after)), None)
 
 
+# what may stand before a number in a script without spaces: a copula or "about"
+# (zh, ja; longest first)
+_NUMBER_LEAD = ("大约是", "大約是", "大约", "大約", "大概", "およそ", "约", "約", "是", "为", "為")
+# "in", "in the year" before a number said in words (id/ms, vi, tl; folded)
+_NUMBER_PREPS = frozenset({"pada", "vao", "noong", "taong"})
+_NUMBER_PREP_TOKS = frozenset((w,) for w in _NUMBER_PREPS)
 # script-rule rejections that number words may overturn (rule 3b before 7b)
 _NUMBER_OVERRIDES = frozenset({"other-word", "no-match"})
 
@@ -537,6 +546,15 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 
     # 3b. scripts without spaces: character-level matching with affix tolerance
     script = 0.0 if full_norm.isascii() else 1.0
+    if script and numeric and short and info.text.startswith(_NUMBER_LEAD):
+        # a number after a copula or "about" (是一九四九年, 約三千七百七十六メートルです,
+        # 约500克): judged without it (what follows must start a number)
+        lead = next(w for w in _NUMBER_LEAD if info.text.startswith(w))
+        rest = info.text[len(lead):].lstrip()
+        if rest[:1].isdigit() or rest[:1] in FIRST_CHARS:
+            again = describe_text(rest)
+            if again is not None:
+                return _analyze(again, key, question)
     if script:
         found = script_rules(core_norm or full_norm, accept, prompts, rejects)
         if found is None and short:
@@ -554,6 +572,13 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         if (found is None or not found[1]) and info.text[:2] in JAPANESE_ERAS:
             # 昭和20年 for 1945年: a Japanese era's year read as a Common-era year
             found = japanese_era(said_last(info.text), accept) or found
+        if (short and (found is None or not found[1])
+                and "\u3041" <= (core_norm or full_norm)[:1] <= "\u30ff"
+                and (read := kana_reading(core_norm or full_norm, accept)) is not None):
+            # a reading in kana of a romanized answer (とうきょう for "東京 [accept
+            # Tokyo]"): its romaji, long vowels written once, is that answer
+            return _result("alias:reading", True, read.alt.text,
+                           f"reads as '{read.alt.text}' in romaji", ZERO)
         if found is not None:
             if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES
                     and (core_norm or full_norm)[:1] in FIRST_CHARS):
@@ -634,6 +659,23 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         if wrong is not None:
             return _result("hedge", False, None,
                            f"the answer hedges between a correct answer and '{wrong}'", ZERO)
+
+    # 5a. number words after "in (the year)": id/ms "pada", vi "vào", tl "noong (taong)"
+    # ("pada tahun sembilan belas enam puluh tiga" for 1963): judged without them; so are
+    # number words before the vi polite particle "ạ" ("bảy ngày ạ" for "7 ngày"; the
+    # particle folds to "a", which the number words do not read)
+    if numeric and not info.nums and 2 <= len(core) <= 13 and (
+            core[0] in _NUMBER_PREPS or (core[-1] == "a" and "ạ" in info.text[-3:])):
+        words = info.text.split()
+        k = 0
+        while k < len(words) - 1 and tokens(words[k]) in _NUMBER_PREP_TOKS:
+            k += 1
+        end = len(words) - 1 if tokens(words[-1]) == ("a",) and "ạ" in words[-1] else len(words)
+        rest = tokens(" ".join(words[k:end])) if k or end < len(words) else ()
+        if rest and may_be_number(rest[0]):
+            again = describe_text(" ".join(words[k:end]))
+            if again is not None:
+                return _analyze(again, key, question)
 
     cand_nums = info.nums
     qtok = question_tokens(question)
@@ -720,6 +762,13 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             built = built_on(core, accept, qtok)
             if built is not None:
                 return _decided(built)
+        # 12j. a place named after the person asked for ("Thành phố Hồ Chí Minh" for "Hồ
+        # Chí Minh", "Washington State" for "George Washington" after "Who ...?")
+        if persons and not _PLACE_WORDS.isdisjoint(core) and question and _asks_person(question):
+            place = _place_named(core, persons, alt_tokens)
+            if place is not None:
+                return _result("other-entity", False, place.alt.text,
+                               f"'{core_norm}' is a place named after '{place.alt.text}'", ZERO)
         for a in persons:
             if (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
@@ -862,6 +911,34 @@ _ASKS_COUNT = re.compile(
 def asks_count(question: str) -> bool:
     """Does ``question`` ask how many (times)?"""
     return _ASKS_COUNT.search(question) is not None
+# words that make a name a place's (en, vi "thành phố", id/ms "kota", "bandar", tl
+# "lungsod"), when the answerline does not use them
+_PLACE_WORDS = frozenset({"city", "town", "state", "county", "province", "thanh", "pho", "tinh",
+                          "kota", "bandar", "lungsod", "siyudad"})
+_PLACE_EXTRA = _PLACE_WORDS | {"of", "the", "ng", "di"}
+
+
+def _asks_person(question: str) -> bool:
+    """Does the question ask for a person (its words with the stopwords: "who")?"""
+    words = tokens(question)
+    return asks_who(" ".join(words)) or "sino" in words
+
+
+def _place_named(core: tuple[str, ...], persons: tuple[Alt, ...],
+                 alt_tokens: frozenset[str]) -> Alt | None:
+    """The person whose name (whole, or the surname) ``core`` holds with only place
+    words beside it that the answerline does not use ("thanh pho ho chi minh"), else
+    ``None``."""
+    for a in persons:
+        for name in (a.toks, (a.surname,) if a.surname else ()):
+            pos = find_runs(core, name) if name else None
+            if not pos:
+                continue
+            extra = core[:pos[0]] + core[pos[0] + len(name):]
+            if extra and all(t in _PLACE_EXTRA for t in extra) and any(
+                    t in _PLACE_WORDS and t not in alt_tokens for t in extra):
+                return a
+    return None
 
 
 def _grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | None:

@@ -480,3 +480,74 @@ def _words_as_digits(text: str, other: str) -> str:
                     return text[:j] + digits + text[k:]
             at = text.find(anchor, at + 1)
     return text
+
+
+# ------------------------------------------------------------ kana read as romaji
+
+# Hepburn romaji of the kana (hiragana; katakana is mapped onto it), the two-kana
+# sounds first: a reading in kana against an answerline's romanized form ("とうきょう"
+# for "東京 [accept Tokyo]").
+_KANA_PAIRS = {
+    "きゃ": "kya", "きゅ": "kyu", "きょ": "kyo", "しゃ": "sha", "しゅ": "shu", "しょ": "sho",
+    "ちゃ": "cha", "ちゅ": "chu", "ちょ": "cho", "にゃ": "nya", "にゅ": "nyu", "にょ": "nyo",
+    "ひゃ": "hya", "ひゅ": "hyu", "ひょ": "hyo", "みゃ": "mya", "みゅ": "myu", "みょ": "myo",
+    "りゃ": "rya", "りゅ": "ryu", "りょ": "ryo", "ぎゃ": "gya", "ぎゅ": "gyu", "ぎょ": "gyo",
+    "じゃ": "ja", "じゅ": "ju", "じょ": "jo", "びゃ": "bya", "びゅ": "byu", "びょ": "byo",
+    "ぴゃ": "pya", "ぴゅ": "pyu", "ぴょ": "pyo",
+}
+_KANA = dict(zip(
+    "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん"
+    "がぎぐげござじずぜぞだぢづでどばびぶべぼぱぴぷぺぽぁぃぅぇぉ",
+    ["a", "i", "u", "e", "o", "ka", "ki", "ku", "ke", "ko", "sa", "shi", "su", "se", "so", "ta", "chi", "tsu", "te", "to", "na", "ni", "nu", "ne", "no", "ha", "hi", "fu", "he", "ho", "ma", "mi", "mu", "me", "mo", "ya", "yu", "yo", "ra", "ri", "ru", "re", "ro", "wa", "o", "n", "ga", "gi", "gu", "ge", "go", "za", "ji", "zu", "ze", "zo", "da", "ji", "zu", "de", "do", "ba", "bi", "bu", "be", "bo", "pa", "pi", "pu", "pe", "po", "a", "i", "u", "e", "o"], strict=True))
+_KANA_ONLY = re.compile("[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
+_LONG_VOWELS = re.compile(r"([aeiou])\1|ou")
+
+
+def kana_romaji(text: str) -> str | None:
+    """``text`` (kana only) in Hepburn romaji with its long vowels written once
+    (``とうきょう`` -> ``tokyo``, ``おおさか`` -> ``osaka``, ``ほっかいどう`` ->
+    ``hokkaido``); ``None`` for anything else."""
+    if not _KANA_ONLY.fullmatch(text):
+        return None
+    # katakana onto hiragana (the long-vowel mark repeats the vowel before it)
+    kana = "".join(chr(ord(c) - 0x60) if "\u30a1" <= c <= "\u30f6" else c for c in text)
+    out: list[str] = []
+    i, double = 0, False
+    while i < len(kana):
+        pair = _KANA_PAIRS.get(kana[i:i + 2])
+        if kana[i] == "っ":
+            double, i = True, i + 1
+            continue
+        if kana[i] == "ー":
+            if out:
+                out.append(out[-1][-1])
+            i += 1
+            continue
+        syl = pair or _KANA.get(kana[i])
+        if syl is None:
+            return None
+        if double:
+            syl = ("t" if syl.startswith("ch") else syl[0]) + syl
+            double = False
+        out.append(syl)
+        i += 2 if pair else 1
+    return long_vowels("".join(out))
+
+
+def long_vowels(romaji: str) -> str:
+    """A romanized Japanese word with its long vowels written once (``toukyou``,
+    ``tookyoo`` -> ``tokyo``)."""
+    return _LONG_VOWELS.sub(lambda m: m.group(0)[0], romaji)
+
+
+def kana_reading(cand: str, accept: tuple) -> object | None:
+    """The acceptable answer written in Latin letters that the kana answer ``cand``
+    (its copula aside) reads as (``とうきょうです`` for ``東京 [accept Tokyo]``), else
+    ``None``."""
+    romaji = kana_romaji(strip_copulas(cand))
+    if not romaji:
+        return None
+    for a in accept:
+        if a.norm.isascii() and long_vowels(a.norm.replace(" ", "").replace("-", "")) == romaji:
+            return a
+    return None
