@@ -34,6 +34,7 @@ import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -465,8 +466,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     short = len(core) <= SHORT_TOKENS
 
     # 0. an ordinal for a count (before exact: the normalizer reads both as 4): "the fourth" for "four" after "How many times ...?"
-    if numeric and question and len(core) <= 3 and info.nums and _ORDINAL.search(
-            info.text) and asks_count(question) and not any(
+    if numeric and question and len(core) <= 3 and info.nums and asks_count(
+            question) and _ORDINAL.search(info.text) and not any(
             _ORDINAL.search(a.alt.text) for a in numeric):
         return _result("number", False, numeric[0].alt.text,
                        f"'{info.text}' is an ordinal, the question asks how many", ZERO)
@@ -908,8 +909,10 @@ _ASKS_COUNT = re.compile(
     re.IGNORECASE)
 
 
+@lru_cache(maxsize=16384)
 def asks_count(question: str) -> bool:
-    """Does ``question`` ask how many (times)?"""
+    """Does ``question`` ask how many (times)? (Cached: a question is asked of each of
+    its answers, and the rule asks before it searches the answer for an ordinal.)"""
     return _ASKS_COUNT.search(question) is not None
 # words that make a name a place's (en, vi "thành phố", id/ms "kota", "bandar", tl
 # "lungsod"), when the answerline does not use them
@@ -1159,7 +1162,7 @@ def clear_caches() -> None:
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, prepared, describe_text, question_tokens,
                stem_preimage, proper_words, read_number_cached, question_kind,
-               read_fraction, digit_comma_line):
+               read_fraction, digit_comma_line, asks_count):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()
