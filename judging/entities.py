@@ -154,16 +154,6 @@ def _abbrev(short: str, long: str) -> bool:
     return len(short) <= 4 and all(ch in it for ch in short)
 
 
-def _family(a: str, b: str) -> bool:
-    n = min(len(a), len(b))
-    if n < 5:
-        return False
-    k = 0
-    while k < n and a[k] == b[k]:
-        k += 1
-    return k >= 5 and k >= 0.75 * n
-
-
 def same_word(c: str, a: str) -> bool:
     """Could candidate word ``c`` stand for answer word ``a``? (The cheap tests
     first: the word family test is implied by a shared 3-letter start, an

@@ -241,6 +241,11 @@ def _unit_clash(core_norm: str, numeric: Sequence[Alt]) -> Decision | None:
             other = other or a
         else:
             return None
+    return _another_unit(other, words)
+
+
+def _another_unit(other: Alt | None, words: Sequence[str]) -> Decision | None:
+    """Wrong: ``words`` say another unit than the answer ``other`` (``None``: none)."""
     if other is None:
         return None
     theirs = " ".join(t for t in other.toks if t in UNITS)
@@ -275,12 +280,7 @@ def other_unit(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | Non
             return None
         if other is None and {k for k, _u in units} & kinds:
             other = a
-    if other is None:
-        return None
-    theirs = " ".join(t for t in other.toks if t in UNITS)
-    mine = " ".join(t for t in core if t in UNITS)
-    return decide("number", False, other.alt.text,
-                   f"says '{mine}' where '{other.alt.text}' has '{theirs}': another unit")
+    return _another_unit(other, core)
 
 
 # generic words said with a currency's name: Thai เงิน ("money") before it (เงินบาท,
