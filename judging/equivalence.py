@@ -923,8 +923,7 @@ _PLACE_EXTRA = _PLACE_WORDS | {"of", "the", "ng", "di"}
 
 def _asks_person(question: str) -> bool:
     """Does the question ask for a person (its words with the stopwords: "who")?"""
-    words = tokens(question)
-    return asks_who(" ".join(words)) or "sino" in words
+    return asks_who(" ".join(tokens(question)))
 
 
 def _place_named(core: tuple[str, ...], persons: tuple[Alt, ...],

@@ -23,8 +23,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
 from judging.numbers import FIRST_CHARS, JA_DAY_READINGS, read_number, strip_copulas, strip_counters
+
+if TYPE_CHECKING:
+    from judging.preparation import Alt
 
 __all__ = [
     "HANGUL",
@@ -540,7 +544,7 @@ def long_vowels(romaji: str) -> str:
     return _LONG_VOWELS.sub(lambda m: m.group(0)[0], romaji)
 
 
-def kana_reading(cand: str, accept: tuple) -> object | None:
+def kana_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
     """The acceptable answer written in Latin letters that the kana answer ``cand``
     (its copula aside) reads as (``とうきょうです`` for ``東京 [accept Tokyo]``), else
     ``None``."""

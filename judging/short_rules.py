@@ -355,7 +355,7 @@ def proper_words(text: str) -> frozenset[str]:
 
 
 _WHO = ("谁", "だれ", "ใคร", "누구", "who")
-_WHO_WORDS = frozenset({"ai", "siapa", "siapakah", "who", "whom", "누구"})
+_WHO_WORDS = frozenset({"ai", "siapa", "siapakah", "sino", "who", "whom", "누구"})  # (tl "sino")
 
 
 @lru_cache(maxsize=4096)
