@@ -146,6 +146,7 @@ from judging.short_rules import (
 
 _lev_distance = Levenshtein.distance
 _osa_distance = OSA.distance
+_editops = Levenshtein.editops
 
 __all__ = [
     "EQUIVALENCE_VERSION",
@@ -258,17 +259,48 @@ def _same_given(a: str, b: str) -> bool:
 
 def _surname_spelling(c: str, surname: str) -> bool:
     """Is the one word ``c`` (its first letter the surname's) a misspelling of a
-    surname of 6+ letters: within :func:`~judging.features.max_edits`, a swap of two
-    letters in a row counting as one edit ("Einstien"), or the surname's letters with
-    one moved ("Ghandi" for "Gandhi": same letters, same last letter, two edits)?"""
+    surname of 6+ letters: within :func:`~judging.features.max_edits` by edits that
+    keep its sound (:func:`_sound_alike`: "Bethoven", "Tschaikowsky", "Nietzche"; not
+    "Keller" for "Kepler", another surname), a swap of two letters in a row counting
+    as one edit ("Einstien"), or the surname's letters with one moved ("Ghandi" for
+    "Gandhi": same letters, same last letter, two edits)?"""
     k = max_edits(len(surname))
     d = _lev_distance(c, surname)
-    if d <= k:
+    if d <= k and _sound_alike(c, surname):
         return True
     if d > 2 or len(c) != len(surname):
         return False
-    return _osa_distance(c, surname) <= k or (
+    return _osa_distance(c, surname) < min(d, k + 1) or (
         c[-1] == surname[-1] and sorted(c) == sorted(surname))
+
+
+# Letters one spelling of a name writes for another with the same sound: vowels (and
+# y), c/k/q, s/z, soft c, v/w/f, i/j/y
+_SOUND_CLASSES = ("aeiouy", "ckq", "sz", "cs", "vwf", "ijy")
+_SOUND_SAME = frozenset((x, y) for cls in _SOUND_CLASSES for x in cls for y in cls)
+# a letter a spelling adds or drops without changing the sound: a vowel, a silent h
+# or w; also a doubled letter, and s/t/c in a sibilant cluster ("tsch", "tz", "sch")
+_SILENT = frozenset("aeiouyhw")
+_SIBILANT = frozenset("szch")
+
+
+def _sound_alike(c: str, surname: str) -> bool:
+    """Does every edit from ``c`` to ``surname`` keep the name's sound? A letter
+    replaced within one of :data:`_SOUND_CLASSES`; a letter added or dropped that is
+    silent, doubles its neighbour, or is s, t or c beside a sibilant. ("Keller" for
+    "Kepler" replaces p by l: another name.)"""
+    for op in _editops(c, surname):
+        if op.tag == "replace":
+            if (c[op.src_pos], surname[op.dest_pos]) not in _SOUND_SAME:
+                return False
+            continue
+        # the letter added or dropped, and its neighbours in the longer word
+        word, at = (surname, op.dest_pos) if op.tag == "insert" else (c, op.src_pos)
+        x = word[at]
+        near = word[max(0, at - 1):at] + word[at + 1:at + 2]
+        if not (x in _SILENT or x in near or (x in "stc" and not _SIBILANT.isdisjoint(near))):
+            return False
+    return True
 
 
 def _close(a: str, b: str) -> bool:

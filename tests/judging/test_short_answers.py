@@ -70,9 +70,8 @@ def test_shipped_judge_on_the_table() -> None:
 # The probe rows' wrong answers still accepted at p >= 0.9 (docs/judging.md, known
 # misses): knowledge the rules do not have. Retraining on the table may move them.
 PROBE_CONFIDENT_WRONG = {"Cộng hòa Dominica", "New Guinea", "Beverly Hills", "London, Ontario",
-                         # blind11 (h-probe11): which verb the question asks about; that
-                         # Keller is another surname than Kepler
-                         "They absorb oxygen and release carbon dioxide.", "Keller"}
+                         # blind11 (h-probe11): which verb the question asks about
+                         "They absorb oxygen and release carbon dioxide."}
 
 
 def test_shipped_judge_on_the_probe_rows() -> None:
