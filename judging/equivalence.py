@@ -80,11 +80,14 @@ from judging.normalize import (
     tokens_many,
 )
 from judging.number_rules import (
+    CENTURY_WORDS,
     DECADE_MARKS,
     ERA_MARKS,
     JAPANESE_ERAS,
     MONEY_AFTER,
     MONEY_BEFORE,
+    THAI_CENTURY,
+    century,
     currency_word,
     decade,
     decade_words,
@@ -96,12 +99,14 @@ from judging.number_rules import (
     numbers_by_word,
     other_unit,
     read_number_cached,
+    slash_date,
 )
 from judging.numbers import (
     FIRST_CHARS,
     FIRST_WORDS,
     FRACTION_MARKS,
     FRACTION_WORDS,
+    KO_MONTH_SOUNDS,
     UNIT_WORDS,
     decimal_point,
     digit_comma,
@@ -564,6 +569,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             or (len(core) == 2 and core[1].isdigit() and core[0].isdigit())
             or (len(core) == 1 and "." in core_norm and info.nums)
             or (not full_norm.isascii() and any(m in full_norm for m in FRACTION_MARKS))):
+        if "/" in info.text and (date := slash_date(info.text, numeric)) is not None:
+            return _decided(date)  # vi "ngày 2/9" for "2 tháng 9"
         frac = fraction(said_last(info.text), core, accept)
         if frac is not None:
             return _decided(frac)
@@ -614,7 +621,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                            f"reads as '{read.alt.text}' in romaji", ZERO)
         if found is not None:
             if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES
-                    and (core_norm or full_norm)[:1] in FIRST_CHARS):
+                    and ((core_norm or full_norm)[:1] in FIRST_CHARS
+                         or (core_norm or full_norm)[:2] in KO_MONTH_SOUNDS)):
                 # number words that another acceptable answer writes in digits, its
                 # counter or the question's unit aside ("十七" for "17音 [accept 十七音]"
                 # after "何音", "百分之七十" for "70%"): rule 7b decides
@@ -715,6 +723,12 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 
     # 6. installments and numbers
     if short:
+        # 9b. a century by its hundreds ("the 1500s" for "16th century", and back)
+        if "00s" in core_norm or "hundreds" in core_norm or (cand_nums and (
+                not CENTURY_WORDS.isdisjoint(core) or THAI_CENTURY in core_norm)):
+            cent = century(core, cand_nums, accept)
+            if cent is not None:
+                return _decided(cent)
         # (both tests below need a number in the answer: most short answers skip them)
         last_digit = bool(core) and core[-1].isdigit()
         for a in accept if last_digit or cand_nums else ():

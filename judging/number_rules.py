@@ -19,12 +19,13 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from judging.normalize import tokens
+from judging.normalize import STOPWORDS, tokens
 from judging.numbers import (
     DECIMAL_MARKS,
     FIRST_CHARS,
     FIRST_WORDS,
     JA_DAY_READINGS,
+    KO_MONTH_SOUNDS,
     SCALES,
     UNIT_WORDS,
     UNITS,
@@ -40,10 +41,14 @@ if TYPE_CHECKING:
     from judging.preparation import Alt
 
 __all__ = [
+    "BC_MARKS",
+    "CENTURY_WORDS",
     "DECADE_MARKS",
     "ERA_MARKS",
     "MONEY_AFTER",
     "MONEY_BEFORE",
+    "THAI_CENTURY",
+    "century",
     "currency_word",
     "decade",
     "decade_words",
@@ -53,6 +58,7 @@ __all__ = [
     "number_words",
     "other_unit",
     "read_number_cached",
+    "slash_date",
 ]
 
 _NONE: frozenset[str] = frozenset()
@@ -88,6 +94,111 @@ def decade(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
                                f"'{' '.join(core)}' is the decade of '{a.alt.text}' written "
                                f"without or with its century")
     return None
+
+
+# A century's words after its number (en; vi "thế kỷ" folds to "the ky"; id/ms "abad";
+# tl "siglo"; zh/ja 世纪/世紀; ko 세기; de, fr, es, it), and "hundreds" written as digits
+# ("the 1500s") or in words ("the fifteen hundreds": normalize reads "15 hundreds")
+CENTURY_WORDS = frozenset({"century", "centuries", "ky", "abad", "siglo", "dantaon",
+                           "世纪", "世紀", "세기", "jahrhundert", "siecle", "secolo"})
+THAI_CENTURY = "ศตวรรษ"
+_HUNDREDS = re.compile(r"([1-9]\d?)00s")
+# a year before the Common era on either side leaves the centuries to the other rules
+# (the 400s BC are the fifth century BC)
+_BC_WORDS = frozenset({"bc", "bce", "tcn", "sm", "truoc", "sebelum", "기원전"})
+
+
+def _hundreds(toks: tuple[str, ...]) -> int | None:
+    """The hundreds a phrase names as a span of years ("1500s", "15 hundreds": 15)."""
+    for i, t in enumerate(toks):
+        m = _HUNDREDS.fullmatch(t)
+        if m is not None:
+            return int(m.group(1))
+        if t == "hundreds" and i and toks[i - 1].isdigit() and 1 <= int(toks[i - 1]) <= 20:
+            return int(toks[i - 1])
+    return None
+
+
+def _century(toks: tuple[str, ...], nums: frozenset[str]) -> int | None:
+    """The century a phrase names with a century word and one number ("16th century",
+    "thế kỷ 16", "16世纪", "ศตวรรษที่ 16": 16)."""
+    if len(nums) != 1 or (CENTURY_WORDS.isdisjoint(toks)
+                          and not any(t.startswith(THAI_CENTURY) for t in toks)):
+        return None
+    n = next(iter(nums))
+    return int(n) if n.isdigit() and 1 <= int(n) <= 21 else None
+
+
+def century(core: tuple[str, ...], nums: frozenset[str], accept: tuple[Alt, ...]
+            ) -> Decision | None:
+    """Rule 9b: a century named by its hundreds for one named by its number, or back:
+    "the 1500s" and "the fifteen hundreds" are the 16th century, not the 15th (the
+    hundreds are the century less one, a classic slip). Right when they agree, wrong
+    when every acceptable answer so written is another century; ``None`` when neither
+    side is so written or either is before the Common era."""
+    if not _BC_WORDS.isdisjoint(core):
+        return None
+    hundreds = _hundreds(core)
+    mine = _century(core, nums) if hundreds is None else None
+    if hundreds is None and mine is None:
+        return None
+    other = None
+    for a in accept:
+        if not _BC_WORDS.isdisjoint(a.toks):
+            continue
+        if hundreds is not None:
+            n = _century(a.toks, a.nums)
+            if n is None:
+                continue
+            same = hundreds + 1 == n
+        else:
+            h = _hundreds(a.toks)
+            if h is None:
+                continue
+            same = h + 1 == mine
+        if same:
+            return decide("century", True, a.alt.text,
+                          f"'{' '.join(core)}' is the century of '{a.alt.text}' (the "
+                          f"hundreds are the century less one: the 1500s are the 16th)")
+        other = other or a
+    if other is None:
+        return None
+    return decide("century", False, other.alt.text,
+                  f"'{' '.join(core)}' is another century than '{other.alt.text}' (the "
+                  f"hundreds are the century less one: the 1500s are the 16th)")
+
+
+# a day and month written with a slash ("2/9"), perhaps a year after them ("30/4/1975")
+_SLASH_DATE = re.compile(r"(?<![\d/.,])(\d{1,2})/(\d{1,2})(?:/(\d{4}))?(?![\d/])")
+
+
+def slash_date(text: str, numeric: Sequence[Alt]) -> Decision | None:
+    """A Vietnamese date written day/month ("ngày 2/9", "2/9" for "2 tháng 9": Vietnamese
+    writes the day first), perhaps with its year ("30/4/1975" for "30 tháng 4 năm 1975"):
+    right when an acceptable answer says that day of that month with "tháng" (and that
+    year, if it says one), wrong when every such answer says another (``9/2`` for ``2
+    tháng 9``);
+    ``None`` when no answer is so written (a fraction, another convention)."""
+    found = _SLASH_DATE.findall(text)
+    if len(found) != 1:
+        return None
+    day, month, year = int(found[0][0]), int(found[0][1]), found[0][2]
+    other = None
+    for a in numeric:
+        t = a.toks
+        for i in range(len(t) - 2):
+            if t[i + 1] == "thang" and t[i].isdigit() and t[i + 2].isdigit():
+                # (a year said must be the answer's: "... tháng 4 năm 1975")
+                theirs = t[i + 4] if t[i + 3:i + 4] == ("nam",) and i + 4 < len(t) else year
+                if (int(t[i]), int(t[i + 2])) == (day, month) and year in ("", theirs):
+                    return decide("number-words", True, a.alt.text,
+                                  f"'{text}' is the day and month of '{a.alt.text}' "
+                                  f"(day/month)")
+                other = other or a
+    if other is None:
+        return None
+    return decide("number", False, other.alt.text,
+                  f"'{text}' is another date than '{other.alt.text}' (day/month)")
 
 
 def _number_and_unit(core_norm: str, qtok: frozenset[str]) -> int | None:
@@ -149,7 +260,10 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, .
                 decimal = _decimal_words(core_norm, numeric)
                 if decimal is not None:
                     return decimal
-            return _phrase_number(core_norm, accept, numeric) if numeric else None
+            if not numeric:
+                return None
+            return _phrase_number(core_norm, accept, numeric) or _sentence_number(
+                core_norm, accept, numeric, qtok)
         day = core_norm[:1] in _DAY_FIRST and strip_copulas(core_norm) in JA_DAY_READINGS
         for a in numeric:
             if (str(value) in a.nums or _scaled(a.toks) == value) and not _other_counter(
@@ -406,6 +520,68 @@ def _phrase_number(core_norm: str, accept: tuple[Alt, ...], numeric: Sequence[Al
     return None
 
 
+# Function words of the seed languages around a number and its noun (tl linkers and
+# markers, "anim na araw", "pitong araw po ang ..."; id/ms "ada", "yang"; vi "có", "là"):
+# grammar, no content
+_LINKERS = frozenset({"na", "ng", "po", "ay", "ang", "sa", "mga",
+                      "ada", "yang", "di", "dalam", "adalah", "ialah", "co", "la"})
+
+
+def _sentence_number(core_norm: str, accept: tuple[Alt, ...], numeric: Sequence[Alt],
+                     qtok: frozenset[str]) -> Decision | None:
+    """Number words inside a short sentence of a spaced language against an answer that
+    is one number ("pitong araw sa isang linggo", "ada tujuh hari dalam satu minggu",
+    "một tuần có bảy ngày" for 7): each run of number words is read, and a run that
+    restates the question (its words and the word after it are the question's: "isang
+    linggo", "satu minggu", "một tuần" after "... in one week?") is left out. Right when
+    the one run left reads as the answer's number, wrong when it reads as another and
+    every acceptable answer is one number; ``None`` otherwise (no run, or several)."""
+    words = core_norm.split()
+    if len(words) > 12 or any(len(a.nums) != 1 or len(a.toks) != 1 for a in numeric):
+        return None
+    if not qtok:
+        return None
+    runs: list[int] = []
+    taken: set[str] = set()
+    i = 0
+    while i < len(words):
+        if not may_be_number(words[i]):
+            i += 1
+            continue
+        # the longest run of words from here that reads as one number
+        end, value = i, None
+        for j in range(min(len(words), i + 8), i, -1):
+            value = read_number_cached(" ".join(words[i:j]))
+            if value is not None:
+                end = j
+                break
+        if value is None:
+            i += 1
+            continue
+        after = words[end] if end < len(words) else ""
+        if not (after in qtok and all(w in qtok for w in words[i:end])):
+            runs.append(value)
+        for w in words[i:end]:
+            taken.add(w)
+        i = end
+    # (the other words are the question's or its grammar: a unit the question does not
+    # name is no evidence, "lima jari" for 5 after no question)
+    if len(runs) != 1 or not all(
+            w in taken or w in qtok or w in STOPWORDS or w in _LINKERS for w in words):
+        return None
+    value = runs[0]
+    for a in numeric:
+        if str(value) in a.nums:
+            return decide("number-words", True, a.alt.text,
+                          f"'{core_norm}' says {value} in words, as '{a.alt.text}' (the "
+                          f"number words the question says aside)")
+    if len(numeric) != len(accept):
+        return None
+    first = numeric[0].alt.text
+    return decide("number", False, first,
+                  f"'{core_norm}' says {value} in words, not '{first}'")
+
+
 # a Japanese native count of days (なのか) is no count of hours (7時間): the counters
 # it may stand for, as the judge folds them
 _DAY_FIRST = frozenset(w[0] for w in JA_DAY_READINGS)
@@ -496,7 +672,7 @@ def may_be_number(word: str) -> bool:
     :func:`judging.numbers.read_number`)?"""
     return word[:1] in FIRST_CHARS or word in FIRST_WORDS or word[:2] in (
         "ke", "th") or word == "tahun" or (  # (id/ms "tahun seribu ...": "the year 1...")
-        word[:3] == "ika")  # (tl ordinals: "ikalawa", "ikaapat")
+        word[:3] == "ika") or word[:2] in KO_MONTH_SOUNDS  # (tl ordinals: "ikalawa"; ko 시월)
 
 
 _DECIMAL = re.compile(r"\d+\.\d+")
@@ -565,6 +741,8 @@ def era_year(text: str, accept: tuple[Alt, ...]) -> Decision | None:
     answer written after an era, without the era (its counter and copulas aside:
     ``1945 ค่ะ``, ``1945年`` for ``公元1945年``); ``None`` otherwise."""
     text = unicodedata.normalize("NFKC", text).strip()
+    if text.startswith(BC_MARKS) or (text[:1] == "前" and text[1:2].isdigit()):
+        return _bc_year(text, accept)
     if any(m in text for m in ERA_MARKS):
         return _thai_era(text, accept)
     mine = whole_number(text)
@@ -580,6 +758,40 @@ def era_year(text: str, accept: tuple[Alt, ...]) -> Decision | None:
                 theirs[1].replace(" ", "") == mine[1].replace(" ", "")):
             return decide("number-words", True, a.alt.text,
                           f"'{text}' is the year of '{a.alt.text}' without its era")
+    return None
+
+
+# A year before the Common era, written before it (zh 公元前, 西元前, ja 紀元前; zh also
+# shortens it to 前: 前221年)
+BC_MARKS = tuple(unicodedata.normalize("NFKC", m) for m in ("公元前", "西元前", "紀元前", "纪元前"))
+
+
+def _bc_year(text: str, accept: tuple[Alt, ...]) -> Decision | None:
+    """A year before the Common era (``text`` starts with a mark of :data:`BC_MARKS` or
+    with 前 and a digit): right for an acceptable answer that is the same year before
+    the Common era (``前221年`` for ``公元前221年``), wrong for the same number in the
+    Common era (``前221年`` for ``公元221年``); ``None`` otherwise."""
+    mark = next((m for m in BC_MARKS if text.startswith(m)), "前")
+    mine = whole_number(text[len(mark):].strip())
+    if mine is None:
+        return None
+    for a in accept:
+        raw = unicodedata.normalize("NFKC", a.alt.text).strip()
+        theirs_bc = next((m for m in BC_MARKS if raw.startswith(m)), None)
+        era = theirs_bc or next((m for m in ERA_MARKS if raw.startswith(m)), None)
+        if era is None:
+            continue
+        theirs = whole_number(raw[len(era):].strip())
+        if theirs is None or theirs[0] != mine[0] or (
+                theirs[1].replace(" ", "") != mine[1].replace(" ", "")):
+            continue
+        if theirs_bc is not None:
+            return decide("number-words", True, a.alt.text,
+                          f"'{text}' is the year of '{a.alt.text}' ({mark} for {theirs_bc}: "
+                          f"before the Common era)")
+        return decide("number", False, a.alt.text,
+                      f"'{text}' is the year {mine[0]} before the Common era, "
+                      f"'{a.alt.text}' after it")
     return None
 
 

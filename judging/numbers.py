@@ -33,7 +33,7 @@ import unicodedata
 from fractions import Fraction
 from functools import lru_cache
 
-__all__ = ["COPULAS", "DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "FRACTION_MARKS", "FRACTION_WORDS", "SCALES",
+__all__ = ["COPULAS", "DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "FRACTION_MARKS", "FRACTION_WORDS", "KO_MONTH_SOUNDS", "SCALES",
            "UNITS", "UNIT_WORDS", "decimal_point", "digit_comma", "digit_comma_line", "merge_number_tokens", "needs_merge", "read_decimal",
            "read_fraction", "read_number", "strip_copulas"]
 
@@ -503,6 +503,11 @@ FIRST_CHARS = frozenset(w[0] for _n, lex, glued in _LEXICONS if glued for w in l
 FIRST_WORDS = frozenset(w for _n, lex, glued in _LEXICONS if not glued for w in lex) - _TL_FILLERS
 
 
+# Korean month names whose Sino-Korean number changes its sound before 월: 유월 (June,
+# not 육월) and 시월 (October, not 십월); read as the number they are
+KO_MONTH_SOUNDS = {"유월": "육월", "시월": "십월"}
+
+
 def read_number(text: str) -> int | None:
     """The value of a short answer written in number words of zh/ja/ko/th/vi/id, or
     ``None``. ``text`` is normalized (folded, lower case, tokens joined by spaces):
@@ -511,6 +516,8 @@ def read_number(text: str) -> int | None:
     A word of another language, or a mix, is ``None``.
     """
     text = text.strip()
+    if text[:2] in KO_MONTH_SOUNDS:
+        text = KO_MONTH_SOUNDS[text[:2]] + text[2:]
     # 십일, 이십일 are 11 and 21, not 10 and 20 "days" (a counter after a number)
     text = text if text.endswith("십일") else _strip(text)
     if not text or len(text) > 80:

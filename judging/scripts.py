@@ -25,7 +25,14 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING
 
-from judging.numbers import FIRST_CHARS, JA_DAY_READINGS, read_number, strip_copulas, strip_counters
+from judging.numbers import (
+    FIRST_CHARS,
+    JA_DAY_READINGS,
+    KO_MONTH_SOUNDS,
+    read_number,
+    strip_copulas,
+    strip_counters,
+)
 
 if TYPE_CHECKING:
     from judging.preparation import Alt
@@ -414,6 +421,8 @@ def whole_number(text: str) -> tuple[int, str] | None:
     ``一千九百八十四年``, ``제3``): its value and those counters (``"\x00年"``), so that
     two such texts are the same answer when both agree (``二〇〇八年`` / ``2008年``;
     not ``三月`` / ``3日``); ``None`` for any other text."""
+    if text[:2] in KO_MONTH_SOUNDS:
+        text = KO_MONTH_SOUNDS[text[:2]] + text[2:]
     core = strip_counters(text)
     if not core:
         return None
