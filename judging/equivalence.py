@@ -723,7 +723,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 
     # 6. installments and numbers
     if short:
-        # 9b. a century by its hundreds ("the 1500s" for "16th century", and back)
+        # 9c. a century by its hundreds ("the 1500s" for "16th century", and back)
         if "00s" in core_norm or "hundreds" in core_norm or (cand_nums and (
                 not CENTURY_WORDS.isdisjoint(core) or THAI_CENTURY in core_norm)):
             cent = century(core, cand_nums, accept)

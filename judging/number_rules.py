@@ -131,7 +131,7 @@ def _century(toks: tuple[str, ...], nums: frozenset[str]) -> int | None:
 
 def century(core: tuple[str, ...], nums: frozenset[str], accept: tuple[Alt, ...]
             ) -> Decision | None:
-    """Rule 9b: a century named by its hundreds for one named by its number, or back:
+    """Rule 9c: a century named by its hundreds for one named by its number, or back:
     "the 1500s" and "the fifteen hundreds" are the 16th century, not the 15th (the
     hundreds are the century less one, a classic slip). Right when they agree, wrong
     when every acceptable answer so written is another century; ``None`` when neither

@@ -1,6 +1,6 @@
 """Numbers said as people say them, from blind12's and blind11's misses (2026.12.9):
 
-- rule 9b, a century by its hundreds (``the fifteen hundreds`` for ``16th century``, was
+- rule 9c, a century by its hundreds (``the fifteen hundreds`` for ``16th century``, was
   a hard ``number`` rejection), and the classic slip the other way (``the 1500s`` for
   ``15th century`` is wrong);
 - Korean month names whose number changes its sound (시월 for 10월, 유월 for 6월);
