@@ -1,8 +1,9 @@
 """The judge's rules for numbers said or written otherwise than the answerline writes
 them (pure Python, no Django): rule 3a (fractions, in words or digits), 7b (number
 words of other languages, in and around an answer), 9a (decades without their century,
-in every seed language), the same number in another unit or currency and decimals in
-words, as numbered in docs/judging.md.
+in every seed language), 9c (centuries by their hundreds), the same number in another
+unit or currency, decimals in words, years before the Common era and Vietnamese dates
+written day/month, as numbered in docs/judging.md.
 
 Like :mod:`judging.short_rules`, whose :data:`~judging.short_rules.Decision` they
 return, they read the answerline's prepared alternatives (``preparation.Alt``) and
