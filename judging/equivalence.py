@@ -731,6 +731,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                 return _decided(cent)
         # (both tests below need a number in the answer: most short answers skip them)
         last_digit = bool(core) and core[-1].isdigit()
+        c_words: tuple[str, ...] | None = None  # the words without the numbers, once
         for a in accept if last_digit or cand_nums else ():
             # "Jaws 2" for "Jaws": the answer followed by a small number and nothing else
             # (or by "Part", "Episode", ... and one: "The Godfather Part II")
@@ -743,11 +744,12 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                                    f"'{core_norm}' is a different installment from "
                                    f"'{a.alt.text}'", ZERO)
             # "Final Fantasy VIII" for "Final Fantasy VII": same words, another number
-            if a.nums and cand_nums and a.nums != cand_nums and not MONTHS & a.content:
+            if a.nums and cand_nums and a.nums != cand_nums and MONTHS.isdisjoint(a.content):
                 a_words = tuple(t for t in a.toks if t not in a.nums)
-                c_words = tuple(t for t in core if t not in cand_nums)
-                small = all(x.isdigit() and int(x) <= 30 for x in a.nums | cand_nums)
-                if small and a_words and a_words == c_words:
+                if c_words is None:
+                    c_words = tuple(t for t in core if t not in cand_nums)
+                if a_words and a_words == c_words and all(
+                        x.isdigit() and int(x) <= 30 for x in a.nums | cand_nums):
                     return _result("installment", False, a.alt.text,
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", ZERO)
