@@ -774,6 +774,10 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             if grouped is not None:
                 return _result("number-words", True, grouped.alt.text,
                                f"'{core_norm}' read in groups is '{grouped.alt.text}'", ZERO)
+            spoken = _spoken_digits(core, info.text, numeric)
+            if spoken is not None:
+                return _result("number-words", True, spoken[0].alt.text,
+                               f"'{info.text}' {spoken[1]} '{spoken[0].alt.text}'", ZERO)
             return _result("number", False, numeric[0].alt.text,
                            f"the numbers in the answer ({', '.join(sorted(cand_nums))}) "
                            f"differ from '{numeric[0].alt.text}'", ZERO)
@@ -1010,6 +1014,31 @@ def _grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | No
         return None
     grouped = tuple(out)
     return next((a for a in numeric if a.toks == grouped), None)
+
+
+_ZERO_WORDS = frozenset({"oh", "o"})
+_APOSTROPHES = ("'", "\u2019", "\u2018")
+
+
+def _spoken_digits(core: tuple[str, ...], text: str, numeric: tuple[Alt, ...]
+                   ) -> tuple[Alt, str] | None:
+    """The numeric answer a short answer gives when said as people say numbers aloud:
+    digit by digit, zero as "oh" ("two oh six" for 206, "nine one one" for 911; the
+    answer written in words, so "2, 6" is two numbers), or a year with its century left
+    out after an apostrophe ("'89" for 1989). The answer and how it was read, or
+    ``None``."""
+    if len(core) == 1 and core[0].isdigit() and len(core[0]) == 2 and text.lstrip().startswith(
+            _APOSTROPHES):
+        a = next((a for a in numeric if len(a.toks) == 1 and len(a.toks[0]) == 4
+                  and a.toks[0].isdigit() and a.toks[0][2:] == core[0]), None)
+        return (a, "is, its century left out,") if a is not None else None
+    if len(core) < 2 or any(ch.isdigit() for ch in text) or not all(
+            (t.isdigit() and len(t) == 1) or t in _ZERO_WORDS for t in core[1:]) or not (
+            core[0].isdigit() and len(core[0]) <= 2):
+        return None
+    said = "".join("0" if t in _ZERO_WORDS else t for t in core)
+    a = next((a for a in numeric if a.toks == (said,)), None)
+    return (a, "read digit by digit is") if a is not None else None
 
 
 # the first characters of the eras a year may be written after (number_rules.ERA_MARKS)

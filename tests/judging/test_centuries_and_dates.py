@@ -8,7 +8,9 @@
 - a Vietnamese date written day/month (``ngày 2/9`` for ``2 tháng 9``, was rejected as
   "another unit");
 - number words inside a short sentence that also restates the question's own number
-  (``pitong araw sa isang linggo`` for ``7`` after "... sa isang linggo?").
+  (``pitong araw sa isang linggo`` for ``7`` after "... sa isang linggo?");
+- numbers said digit by digit (``two oh six`` for ``206``, ``nine one one``) and a year
+  with its century left out after an apostrophe (``'89`` for ``1989``).
 """
 
 from __future__ import annotations
@@ -74,6 +76,17 @@ CASES = [
                  "number-words", id="vi-mot-tuan-bay-ngay"),
     pytest.param("There are seven days in one week", "7", "How many days are in one week?", True,
                  None, id="en-unchanged"),
+    # digit by digit, and a year's last two digits
+    pytest.param("two oh six", "206", "How many bones in the adult human body?", True,
+                 "number-words", id="en-two-oh-six"),
+    pytest.param("nine one one", "911", "", True, "number-words", id="en-nine-one-one"),
+    pytest.param("two oh seven", "206", "", False, "number", id="en-other-digits"),
+    pytest.param("2, 6", "26", "", False, "number", id="en-two-numbers-written"),
+    pytest.param("'89", "1989", "In what year did the Berlin Wall fall?", True, "number-words",
+                 id="en-apostrophe-year"),
+    pytest.param("\u201989", "1989", "", True, "number-words", id="en-curly-apostrophe-year"),
+    pytest.param("'88", "1989", "", False, "number", id="en-apostrophe-other-year"),
+    pytest.param("89", "1989", "", False, "number", id="en-two-digits-no-apostrophe"),
 ]
 
 
