@@ -129,7 +129,7 @@ from judging.preparation import (
     said_last,
     strip_fillers,
 )
-from judging.scripts import HANGUL, batchim, kana_reading, strip_korean
+from judging.scripts import HANGUL, batchim, kana_reading, romanized_reading, strip_korean
 from judging.short_rules import (
     GENERATION_WORDS,
     Decision,
@@ -916,6 +916,14 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                     c[:4] == t[:4] for c in content for t in a.content)) for a in accept):
             return _result("question-echo", False, None,
                            f"'{core_norm}' only repeats words of the question", ZERO)
+
+    # 12k. a romanized reading of an answer in Hangul or Chinese characters ("Gyeongju",
+    # "Kyongju" for "경주", "Du Fu" for "杜甫"): only a short Latin answer against an
+    # answerline in another script
+    if short and not script and not (key.isascii() if isinstance(key, str) else all(
+            map(str.isascii, key))) and (read := romanized_reading(core_norm, accept)):
+        return _result("alias:reading", True, read.alt.text,
+                       f"reads as '{read.alt.text}' in Latin letters", ZERO)
 
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)

@@ -564,3 +564,91 @@ def kana_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
         if a.norm.isascii() and long_vowels(a.norm.replace(" ", "").replace("-", "")) == romaji:
             return a
     return None
+
+
+# ------------------------------------------------ readings of Hangul and Chinese in Latin
+
+# Revised Romanization of Korean (2000), letter by letter: the initials, vowels and
+# finals of a Hangul syllable (U+AC00 + (initial * 21 + vowel) * 28 + final)
+_RR_INITIAL = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj",
+               "ch", "k", "t", "p", "h")
+_RR_VOWEL = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo",
+             "u", "wo", "we", "wi", "yu", "eu", "ui", "i")
+_RR_FINAL = ("", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l",
+             "m", "p", "p", "t", "t", "ng", "t", "t", "k", "t", "p", "t")
+# a final before a syllable with no initial sound (ㅇ) is said as that syllable's
+# initial: 한국어 han-gu-geo, 서울역 seo-ul-yeok (only the single finals; the rest keep
+# their final reading)
+_RR_LINKED = {1: "g", 4: "n", 7: "d", 8: "r", 16: "m", 17: "b", 19: "s", 22: "j", 23: "ch",
+              24: "k", 25: "t", 26: "p", 27: "h"}
+
+
+def hangul_romanized(text: str) -> str:
+    """``text`` in the Revised Romanization, its spaces and other letters dropped
+    (``경주`` -> ``gyeongju``, ``서울`` -> ``seoul``, ``한국어`` -> ``hangugeo``). The
+    sound changes across syllables other than a final carried over to a vowel are not
+    applied (``신라`` is ``sinra``, said "silla"): :func:`loose_romanization` makes up
+    for the commonest."""
+    codes = [ord(ch) - 0xAC00 for ch in text if "\uac00" <= ch <= "\ud7a3"]
+    out = []
+    for i, code in enumerate(codes):
+        initial, vowel, final = code // 588, (code % 588) // 28, code % 28
+        out.append(_RR_INITIAL[initial] + _RR_VOWEL[vowel])
+        if final:
+            linked = i + 1 < len(codes) and codes[i + 1] // 588 == 11 and final in _RR_LINKED
+            out.append(_RR_LINKED[final] if linked else _RR_FINAL[final])
+    return "".join(out)
+
+
+# the spellings romanizations of Korean and Chinese differ by (McCune-Reischauer and
+# older spellings: Kyongju / Gyeongju, Pusan / Busan, Inchon / Incheon, Silla / Sinra;
+# pinyin tone marks are folded already): both sides are compared with these folded
+_LOOSE = (("eo", "o"), ("eu", "u"), ("ch", "j"), ("k", "g"), ("t", "d"), ("p", "b"),
+          ("r", "l"), ("wo", "o"), ("nl", "ll"), ("ln", "ll"), ("sh", "s"))
+
+
+def loose_romanization(text: str) -> str:
+    """``text`` (Latin letters, lower case, no spaces) with the spellings of
+    :data:`_LOOSE` folded, so that two romanizations of one word compare equal."""
+    for a, b in _LOOSE:
+        text = text.replace(a, b)
+    return text
+
+
+_HAN_ONLY = re.compile("[\u4e00-\u9fff]+")
+
+
+def romanized_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
+    """The acceptable answer written in Hangul or in Chinese characters that the short
+    Latin answer ``cand`` (normalized) reads as: ``Gyeongju`` or ``Kyongju`` for ``경주``
+    (Revised Romanization, older spellings folded), ``Du Fu`` for ``杜甫`` (pinyin, read
+    by pypinyin, which ships its dictionary). Letters only, spaces and hyphens aside;
+    ``None`` when none reads so. (Japanese readings of kanji need a dictionary the
+    project does not ship.)"""
+    mine = "".join(ch for ch in cand if ch.isalpha())
+    if len(mine) < 3:
+        return None
+    loose = loose_romanization(mine)
+    for a in accept:
+        text = a.norm.replace(" ", "")
+        if text.isascii():
+            continue
+        if HANGUL.search(text):
+            if not all("\uac00" <= ch <= "\ud7a3" for ch in text):
+                continue
+            theirs = hangul_romanized(text)
+        elif _HAN_ONLY.fullmatch(text):
+            theirs = "".join(_pinyin(text))
+        else:
+            continue
+        if theirs == mine or loose_romanization(theirs) == loose:
+            return a
+    return None
+
+
+def _pinyin(text: str) -> list[str]:
+    """The pinyin of Chinese characters without tones (``杜甫`` -> ``["du", "fu"]``);
+    pypinyin is imported on first use (its phrase dictionary takes a while to load)."""
+    from pypinyin import Style, lazy_pinyin
+
+    return lazy_pinyin(text, style=Style.NORMAL, v_to_u=True)
