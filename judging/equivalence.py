@@ -30,11 +30,9 @@ cases' features in :mod:`judging.features`; the calibrator in
 from __future__ import annotations
 
 import gc
-import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -86,13 +84,16 @@ from judging.number_rules import (
     JAPANESE_ERAS,
     MONEY_AFTER,
     MONEY_BEFORE,
+    ORDINAL,
     THAI_CENTURY,
+    asks_count,
     century,
     currency_word,
     decade,
     decade_words,
     era_year,
     fraction,
+    grouped_number,
     japanese_era,
     may_be_number,
     number_words,
@@ -100,6 +101,8 @@ from judging.number_rules import (
     other_unit,
     read_number_cached,
     slash_date,
+    spoken_digits,
+    swapped_numbers,
 )
 from judging.numbers import (
     FIRST_CHARS,
@@ -132,8 +135,10 @@ from judging.preparation import (
 from judging.scripts import HANGUL, batchim, kana_reading, romanized_reading, strip_korean
 from judging.short_rules import (
     GENERATION_WORDS,
+    PLACE_KIND_WORDS,
     Decision,
     acronym,
+    asks_person,
     asks_who,
     built_on,
     confusable,
@@ -143,6 +148,7 @@ from judging.short_rules import (
     marks_conflict,
     other_person_hangul,
     other_subtitle,
+    place_named,
     prefix_word,
     proper_words,
     script_rules,
@@ -504,8 +510,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 
     # 0. an ordinal for a count (before exact: the normalizer reads both as 4): "the fourth" for "four" after "How many times ...?"
     if numeric and question and len(core) <= 3 and info.nums and asks_count(
-            question) and _ORDINAL.search(info.text) and not any(
-            _ORDINAL.search(a.alt.text) for a in numeric):
+            question) and ORDINAL.search(info.text) and not any(
+            ORDINAL.search(a.alt.text) for a in numeric):
         return _result("number", False, numeric[0].alt.text,
                        f"'{info.text}' is an ordinal, the question asks how many", ZERO)
 
@@ -578,7 +584,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     # 3c. the same numbers in another order around the same words: a date with its day
     # and month swapped ("9월 10일" for "10월 9일", "9 tháng 2" for "2 tháng 9")
     if numeric and short and len(info.nums) >= 2:
-        swapped = _swapped_numbers(core, info.nums, numeric)
+        swapped = swapped_numbers(core, info.nums, numeric)
         if swapped is not None:
             return _result("number", False, swapped.alt.text,
                            f"'{core_norm}' has the numbers of '{swapped.alt.text}' in "
@@ -770,11 +776,11 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                 dec = decade_words(core, accept)  # "thập niên 60" for "thập niên 1960"
                 if dec is not None:
                     return _decided(dec)
-            grouped = _grouped_number(core, numeric)
+            grouped = grouped_number(core, numeric)
             if grouped is not None:
                 return _result("number-words", True, grouped.alt.text,
                                f"'{core_norm}' read in groups is '{grouped.alt.text}'", ZERO)
-            spoken = _spoken_digits(core, info.text, numeric)
+            spoken = spoken_digits(core, info.text, numeric)
             if spoken is not None:
                 return _result("number-words", True, spoken[0].alt.text,
                                f"'{info.text}' {spoken[1]} '{spoken[0].alt.text}'", ZERO)
@@ -817,8 +823,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                 return _decided(built)
         # 12j. a place named after the person asked for ("Thành phố Hồ Chí Minh" for "Hồ
         # Chí Minh", "Washington State" for "George Washington" after "Who ...?")
-        if persons and not _PLACE_WORDS.isdisjoint(core) and question and _asks_person(question):
-            place = _place_named(core, persons, alt_tokens)
+        if persons and not PLACE_KIND_WORDS.isdisjoint(core) and question and asks_person(question):
+            place = place_named(core, persons, alt_tokens)
             if place is not None:
                 return _result("other-entity", False, place.alt.text,
                                f"'{core_norm}' is a place named after '{place.alt.text}'", ZERO)
@@ -927,126 +933,6 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
-
-
-_SCORE_WORDS = frozenset({"to", "by", "x", "vs", "versus", "and", "or"})
-
-
-def _swapped_numbers(core: tuple[str, ...], nums: frozenset[str],
-                     numeric: tuple[Alt, ...]) -> Alt | None:
-    """The numeric answer whose numbers ``core`` gives in another order, every other
-    word the same and in the same order ("9 tháng 2" for "2 tháng 9", "9월 10일" for
-    "10월 9일"); ``None`` when some answer has them in the answer's order."""
-    c_nums = [t for t in core if t in nums]
-    c_words = [t for t in core if t not in nums]
-    if all(t in STOPWORDS or t in _SCORE_WORDS for t in c_words):
-        return None  # a score or a range ("2 to 3" for "3 to 2") may be said either way
-    found = None
-    for a in numeric:
-        if a.nums != nums:
-            continue
-        a_nums = [t for t in a.toks if t in nums]
-        if [t for t in a.toks if t not in nums] != c_words or len(a_nums) != len(c_nums):
-            continue
-        if a_nums == c_nums:
-            return None
-        found = found or a
-    return found
-
-
-# an ordinal number: "fourth", "twenty-first", "4th", ko "네 번째", zh/ja "第四",
-# ja "四番目", vi "thứ tư", tl "ika-apat", id/ms "keempat"/"ke-4" (searched in the
-# answer as written, case-blind)
-_ORDINAL = re.compile(
-    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
-    r"twelfth|\w+teenth|\w+tieth|\d+(?:st|nd|rd|th))\b|번째|第|番目|\bthứ\b|\bika-|"
-    r"\bke-?(?:\d|dua|tiga|empat|lima|enam|tujuh|delapan|lapan|sembilan|sepuluh)",
-    re.IGNORECASE)
-# a question asking how many times (or how many of something)
-_ASKS_COUNT = re.compile(
-    r"\bhow many\b|몇\s*(?:번|회|차례|개|명)|几次|多少次|何回|何度|bao nhiêu|\bberapa kali\b|"
-    r"\bilang\b|กี่ครั้ง|กี่",
-    re.IGNORECASE)
-
-
-@lru_cache(maxsize=16384)
-def asks_count(question: str) -> bool:
-    """Does ``question`` ask how many (times)? (Cached: a question is asked of each of
-    its answers, and the rule asks before it searches the answer for an ordinal.)"""
-    return _ASKS_COUNT.search(question) is not None
-# words that make a name a place's (en, vi "thành phố", id/ms "kota", "bandar", tl
-# "lungsod"), when the answerline does not use them
-_PLACE_WORDS = frozenset({"city", "town", "state", "county", "province", "thanh", "pho", "tinh",
-                          "kota", "bandar", "lungsod", "siyudad"})
-_PLACE_EXTRA = _PLACE_WORDS | {"of", "the", "ng", "di"}
-
-
-def _asks_person(question: str) -> bool:
-    """Does the question ask for a person (its words with the stopwords: "who")?"""
-    return asks_who(" ".join(tokens(question)))
-
-
-def _place_named(core: tuple[str, ...], persons: tuple[Alt, ...],
-                 alt_tokens: frozenset[str]) -> Alt | None:
-    """The person whose name (whole, or the surname) ``core`` holds with only place
-    words beside it that the answerline does not use ("thanh pho ho chi minh"), else
-    ``None``."""
-    for a in persons:
-        for name in (a.toks, (a.surname,) if a.surname else ()):
-            pos = find_runs(core, name) if name else None
-            if not pos:
-                continue
-            extra = core[:pos[0]] + core[pos[0] + len(name):]
-            if extra and all(t in _PLACE_EXTRA for t in extra) and any(
-                    t in _PLACE_WORDS and t not in alt_tokens for t in extra):
-                return a
-    return None
-
-
-def _grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | None:
-    """The numeric answer a short answer gives when its numbers are read in groups, as
-    three- and four-digit numbers are said ("seven forty-seven" for 747, "Fahrenheit
-    four fifty-one" for 451, "twelve thirty" for 1230): a number of one or two digits
-    followed by one of two (10-99) is ``100 * first + second``. Only an answer equal
-    to the re-read answer word for word counts; ``None`` otherwise."""
-    out: list[str] = []
-    changed = False
-    for t in core:
-        if (out and len(t) == 2 and t.isdigit() and t[0] != "0" and len(out[-1]) <= 2
-                and out[-1].isdigit() and out[-1][0] != "0"):
-            out[-1] = str(int(out[-1]) * 100 + int(t))
-            changed = True
-        else:
-            out.append(t)
-    if not changed:
-        return None
-    grouped = tuple(out)
-    return next((a for a in numeric if a.toks == grouped), None)
-
-
-_ZERO_WORDS = frozenset({"oh", "o"})
-_APOSTROPHES = ("'", "\u2019", "\u2018")
-
-
-def _spoken_digits(core: tuple[str, ...], text: str, numeric: tuple[Alt, ...]
-                   ) -> tuple[Alt, str] | None:
-    """The numeric answer a short answer gives when said as people say numbers aloud:
-    digit by digit, zero as "oh" ("two oh six" for 206, "nine one one" for 911; the
-    answer written in words, so "2, 6" is two numbers), or a year with its century left
-    out after an apostrophe ("'89" for 1989). The answer and how it was read, or
-    ``None``."""
-    if len(core) == 1 and core[0].isdigit() and len(core[0]) == 2 and text.lstrip().startswith(
-            _APOSTROPHES):
-        a = next((a for a in numeric if len(a.toks) == 1 and len(a.toks[0]) == 4
-                  and a.toks[0].isdigit() and a.toks[0][2:] == core[0]), None)
-        return (a, "is, its century left out,") if a is not None else None
-    if len(core) < 2 or any(ch.isdigit() for ch in text) or not all(
-            (t.isdigit() and len(t) == 1) or t in _ZERO_WORDS for t in core[1:]) or not (
-            core[0].isdigit() and len(core[0]) <= 2):
-        return None
-    said = "".join("0" if t in _ZERO_WORDS else t for t in core)
-    a = next((a for a in numeric if a.toks == (said,)), None)
-    return (a, "read digit by digit is") if a is not None else None
 
 
 # the first characters of the eras a year may be written after (number_rules.ERA_MARKS)

@@ -48,18 +48,23 @@ __all__ = [
     "ERA_MARKS",
     "MONEY_AFTER",
     "MONEY_BEFORE",
+    "ORDINAL",
     "THAI_CENTURY",
+    "asks_count",
     "century",
     "currency_word",
     "decade",
     "decade_words",
     "era_year",
     "fraction",
+    "grouped_number",
     "may_be_number",
     "number_words",
     "other_unit",
     "read_number_cached",
     "slash_date",
+    "spoken_digits",
+    "swapped_numbers",
 ]
 
 _NONE: frozenset[str] = frozenset()
@@ -884,3 +889,94 @@ def numbers_by_word(text: str, accept: tuple[Alt, ...]) -> Decision | None:
         return None
     return decide("number", False, other.alt.text,
                   f"'{text}' says other numbers than '{other.alt.text}'")
+
+
+_SCORE_WORDS = frozenset({"to", "by", "x", "vs", "versus", "and", "or"})
+
+
+def swapped_numbers(core: tuple[str, ...], nums: frozenset[str],
+                     numeric: tuple[Alt, ...]) -> Alt | None:
+    """The numeric answer whose numbers ``core`` gives in another order, every other
+    word the same and in the same order ("9 tháng 2" for "2 tháng 9", "9월 10일" for
+    "10월 9일"); ``None`` when some answer has them in the answer's order."""
+    c_nums = [t for t in core if t in nums]
+    c_words = [t for t in core if t not in nums]
+    if all(t in STOPWORDS or t in _SCORE_WORDS for t in c_words):
+        return None  # a score or a range ("2 to 3" for "3 to 2") may be said either way
+    found = None
+    for a in numeric:
+        if a.nums != nums:
+            continue
+        a_nums = [t for t in a.toks if t in nums]
+        if [t for t in a.toks if t not in nums] != c_words or len(a_nums) != len(c_nums):
+            continue
+        if a_nums == c_nums:
+            return None
+        found = found or a
+    return found
+
+
+# an ordinal number: "fourth", "twenty-first", "4th", ko "네 번째", zh/ja "第四",
+# ja "四番目", vi "thứ tư", tl "ika-apat", id/ms "keempat"/"ke-4" (searched in the
+# answer as written, case-blind)
+ORDINAL = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+    r"twelfth|\w+teenth|\w+tieth|\d+(?:st|nd|rd|th))\b|번째|第|番目|\bthứ\b|\bika-|"
+    r"\bke-?(?:\d|dua|tiga|empat|lima|enam|tujuh|delapan|lapan|sembilan|sepuluh)",
+    re.IGNORECASE)
+# a question asking how many times (or how many of something)
+_ASKS_COUNT = re.compile(
+    r"\bhow many\b|몇\s*(?:번|회|차례|개|명)|几次|多少次|何回|何度|bao nhiêu|\bberapa kali\b|"
+    r"\bilang\b|กี่ครั้ง|กี่",
+    re.IGNORECASE)
+
+
+@lru_cache(maxsize=16384)
+def asks_count(question: str) -> bool:
+    """Does ``question`` ask how many (times)? (Cached: a question is asked of each of
+    its answers, and the rule asks before it searches the answer for an ordinal.)"""
+    return _ASKS_COUNT.search(question) is not None
+def grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | None:
+    """The numeric answer a short answer gives when its numbers are read in groups, as
+    three- and four-digit numbers are said ("seven forty-seven" for 747, "Fahrenheit
+    four fifty-one" for 451, "twelve thirty" for 1230): a number of one or two digits
+    followed by one of two (10-99) is ``100 * first + second``. Only an answer equal
+    to the re-read answer word for word counts; ``None`` otherwise."""
+    out: list[str] = []
+    changed = False
+    for t in core:
+        if (out and len(t) == 2 and t.isdigit() and t[0] != "0" and len(out[-1]) <= 2
+                and out[-1].isdigit() and out[-1][0] != "0"):
+            out[-1] = str(int(out[-1]) * 100 + int(t))
+            changed = True
+        else:
+            out.append(t)
+    if not changed:
+        return None
+    grouped = tuple(out)
+    return next((a for a in numeric if a.toks == grouped), None)
+
+
+_ZERO_WORDS = frozenset({"oh", "o"})
+_APOSTROPHES = ("'", "\u2019", "\u2018")
+
+
+def spoken_digits(core: tuple[str, ...], text: str, numeric: tuple[Alt, ...]
+                   ) -> tuple[Alt, str] | None:
+    """The numeric answer a short answer gives when said as people say numbers aloud:
+    digit by digit, zero as "oh" ("two oh six" for 206, "nine one one" for 911; the
+    answer written in words, so "2, 6" is two numbers), or a year with its century left
+    out after an apostrophe ("'89" for 1989). The answer and how it was read, or
+    ``None``."""
+    if len(core) == 1 and core[0].isdigit() and len(core[0]) == 2 and text.lstrip().startswith(
+            _APOSTROPHES):
+        a = next((a for a in numeric if len(a.toks) == 1 and len(a.toks[0]) == 4
+                  and a.toks[0].isdigit() and a.toks[0][2:] == core[0]), None)
+        return (a, "is, its century left out,") if a is not None else None
+    if len(core) < 2 or any(ch.isdigit() for ch in text) or not all(
+            (t.isdigit() and len(t) == 1) or t in _ZERO_WORDS for t in core[1:]) or not (
+            core[0].isdigit() and len(core[0]) <= 2):
+        return None
+    said = "".join("0" if t in _ZERO_WORDS else t for t in core)
+    a = next((a for a in numeric if a.toks == (said,)), None)
+    return (a, "read digit by digit is") if a is not None else None

@@ -27,6 +27,7 @@ from judging.entities import (
     other_word,
     substitution,
 )
+from judging.features import find_runs
 from judging.normalize import _DEMONYMS, STOPWORDS, strip_articles, tokens
 from judging.scripts import HANGUL, NOSPACE, find_in_run
 
@@ -35,7 +36,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GENERATION_WORDS",
+    "PLACE_KIND_WORDS",
     "Decision",
+    "asks_person",
     "asks_who",
     "built_on",
     "comma_head",
@@ -44,6 +47,7 @@ __all__ = [
     "generation",
     "hyphen_words",
     "other_person_hangul",
+    "place_named",
     "prefix_word",
     "proper_words",
     "script_rules",
@@ -581,3 +585,31 @@ def generation(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | Non
                            f"'{a.alt.text}'")
     return None
 
+
+# words that make a name a place's (en, vi "thành phố", id/ms "kota", "bandar", tl
+# "lungsod"), when the answerline does not use them
+PLACE_KIND_WORDS = frozenset({"city", "town", "state", "county", "province", "thanh", "pho", "tinh",
+                          "kota", "bandar", "lungsod", "siyudad"})
+_PLACE_EXTRA = PLACE_KIND_WORDS | {"of", "the", "ng", "di"}
+
+
+def asks_person(question: str) -> bool:
+    """Does the question ask for a person (its words with the stopwords: "who")?"""
+    return asks_who(" ".join(tokens(question)))
+
+
+def place_named(core: tuple[str, ...], persons: tuple[Alt, ...],
+                 alt_tokens: frozenset[str]) -> Alt | None:
+    """The person whose name (whole, or the surname) ``core`` holds with only place
+    words beside it that the answerline does not use ("thanh pho ho chi minh"), else
+    ``None``."""
+    for a in persons:
+        for name in (a.toks, (a.surname,) if a.surname else ()):
+            pos = find_runs(core, name) if name else None
+            if not pos:
+                continue
+            extra = core[:pos[0]] + core[pos[0] + len(name):]
+            if extra and all(t in _PLACE_EXTRA for t in extra) and any(
+                    t in PLACE_KIND_WORDS and t not in alt_tokens for t in extra):
+                return a
+    return None

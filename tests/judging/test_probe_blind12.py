@@ -9,11 +9,11 @@ each row is a case the judge got wrong before the fix, or a trap the fix must no
   accept at 0.65) is no part of it (``corrections._REPORTED``);
 * a date with its day and month swapped: ``9월 10일`` for ``10월 9일`` (0.96) and ``9 tháng
   2`` for ``2 tháng 9`` (0.92) were ``token-overlap`` accepts; the same numbers in another
-  order around the same words are now wrong (``equivalence._swapped_numbers``; not a
+  order around the same words are now wrong (``number_rules.swapped_numbers``; not a
   score or a range, "2 to 3", which may be said either way round);
 * an ordinal for a count: ``the fourth`` for ``four`` after "How many times ...?" was
   ``exact`` at 0.98 (the normalizer reads both as 4); now wrong when the question asks
-  how many and no acceptable answer is an ordinal (``equivalence._ORDINAL``);
+  how many and no acceptable answer is an ordinal (``number_rules.ORDINAL``);
 * two answers offered: ``either the Amazon or the Nile`` for ``Amazon River`` (0.88),
   ``maybe Hemingway or Fitzgerald`` for ``Ernest Hemingway`` and Tagalog ``Manila o
   Cebu`` (``o`` is "or") were accepted; a segment names an answer also by its words less
