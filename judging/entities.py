@@ -73,6 +73,10 @@ QUALIFIERS = frozenset({
     "democratic",
     # colours that tell siblings apart ("Blue Nile" / "White Nile" / "Nile")
     "blue", "white",
+}) | frozenset({
+    # an instrument's or a voice's register (h-probe13, below: _REGISTERS)
+    "bass", "alto", "tenor", "soprano", "baritone", "contrabass", "contralto", "sopranino",
+    "piccolo",
 })
 # Words that describe rather than name: never the evidence of a substitution.
 GENERIC = frozenset({
@@ -106,12 +110,28 @@ GENERIC = frozenset({
     # ilog, bulkan ("vịnh Lan Hạ" for "vịnh Hạ Long" shares only the kind and a syllable)
     "vinh", "nui", "gunung", "sungai", "selat", "puncak", "danau", "pulau", "teluk",
     "tasik", "bukit", "bundok", "ilog", "bulkan",
+    # "brass instruments" for "Brass" is the family (h-probe13)
+    "instrument",
 })
 # place words that name part of a name ("Manchester City", "Bay of Biscay")
 _PLACE_WORDS = frozenset({"city", "town", "river", "lake", "ocean", "sea", "bay", "mount",
                           "mountain", "island", "islands", "county", "state", "kingdom",
                           "republic", "empire", "dynasty", "band", "club", "team"})
 _KEYS = frozenset({"major", "minor"})  # musical keys: a qualifier even in lower case
+# An instrument's register (h-probe13): a qualifier even in lower case, added, dropped or
+# swapped ("bass clarinet" for "Clarinet", "clarinet" for "bass clarinet", "alto saxophone"
+# for "tenor saxophone"; "bass guitar" for "guitar" was accepted at 0.89)
+_REGISTERS = frozenset({"bass", "alto", "tenor", "soprano", "baritone", "contrabass",
+                        "contralto", "sopranino", "piccolo"})
+_LOWER_QUALIFIERS = _KEYS | _REGISTERS
+# the words before an installment's number ("Star Wars" for "Star Wars: Episode V", "The
+# Godfather" for "The Godfather Part II": the title without them is another work)
+_PART_WORDS = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
+# a question asking for a language, accent or dialect: a demonym before a language is
+# its variety there ("Brazilian Portuguese" for "Portuguese"; h-probe13)
+_LANGUAGE_ASKED = frozenset({"language", "languages", "dialect", "dialects", "accent",
+                             "accents", "speak", "speaks", "spoken", "speaking", "bahasa",
+                             "wika", "tieng", "ngon"})
 _GENERATIONS = frozenset({"jr", "sr", "junior", "senior"})
 # A candidate joining two names ("Aaron and Andrew") is a list, not a swap.
 _JOINERS = frozenset({"and", "or", "nor", "andor"})
@@ -327,6 +347,9 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         hit = [a_index[c]] if c in a_index else [
             i for i, a in enumerate(a_words) if same_word(c, a)
             and not (keep and (len(a) == 1 or len(c) == 1))]  # (vi "Á" is a word, no initial)
+        if not hit and len(c) >= 3 and c.isalpha():
+            # one word for an answer's hyphenated or spaced letters: "MTP" for "M-TP"
+            hit = _joined_at(c, a_words)
         if hit:
             matched_a.update(hit)
             # sharing a number or a generic word ("54 Mbps", "years") is no evidence
@@ -390,7 +413,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                     continue
                 if c.isdigit() != a.isdigit():
                     continue  # a number added for a word ("Matthew 6:9") is no swap
-                if a.isdigit() or ((few or a in _KEYS) and a in QUALIFIERS) or proper is None \
+                if a.isdigit() or ((few or a in _LOWER_QUALIFIERS) and a in QUALIFIERS) \
+                        or proper is None \
                         or a in proper or a in epithet or (person and 0 < i < len(a_words) - 1):
                     return Substitution("substitution", c, a)
         if len(extra) == 1 and len(missing) == 1 and (
@@ -411,8 +435,9 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             # not "Tamera Mowry" for "Tamera Mowry-Housley")
             return Substitution("part", "", dropped[0])
         nums = [a for a in missing if a.isdigit()]
-        if nums and not months and len(nums) == len(missing) and int(nums[0]) <= 30 and \
-                any(not a.isdigit() for a in a_words):
+        if nums and not months and int(nums[0]) <= 30 and (len(nums) == len(missing) or (
+                len(missing) == 2 and missing[0] in _PART_WORDS and a_words[-2:] == tuple(
+                    missing))) and any(not a.isdigit() for a in a_words):
             return Substitution("installment", "", nums[0])
         k = len(c_words)
         if (not months and k < len(a_words) - 1 and a_words[:k] == c_words
@@ -425,7 +450,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             return Substitution("installment", "", a_words[k])
         # (an epithet dropped is left to the calibrator: "Constantine" for "Constantine
         # the Great" is accepted, "Peter" for "Peter the Great" may be prompted)
-        quals = [a for a in missing if a in QUALIFIERS and (proper is None or a in proper)]
+        quals = [a for a in missing if a in QUALIFIERS and (
+            proper is None or a in proper or a in _REGISTERS)]
         if quals:
             # an initial or abbreviation standing for the qualifier: "S. Dakota" for
             # "South Dakota", "DR Congo" for "Democratic Republic of the Congo"
@@ -438,6 +464,11 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         cut = _title_cut(c_words, a_words, answer, missing, proper, person)
         if cut is not None:
             return cut
+    if extra and not missing and not named and not _REGISTERS.isdisjoint(extra):
+        # "bass clarinet" for "clarinet" (an answer in lower case names an instrument too)
+        return Substitution("qualifier", next(c for c in extra if c in _REGISTERS), "")
+    if not extra and missing and not named and not _REGISTERS.isdisjoint(missing):
+        return Substitution("qualifier", "", next(a for a in missing if a in _REGISTERS))
     if extra and not missing and named:
         quals = [c for c in extra if c in QUALIFIERS]
         if quals:
@@ -458,9 +489,24 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                     not PLACES.issuperset(extra)
                     or not joined.isdisjoint(extra)):
                 return Substitution("extends", extra[0], "")
-            if core[-1] == a_words[0] and extra[0] in _DEMONYMS:
+            if core[-1] == a_words[0] and extra[0] in _DEMONYMS and not (
+                    a_words[0] in _DEMONYMS and not _LANGUAGE_ASKED.isdisjoint(question)):
                 return Substitution("qualifier", extra[0], "")
     return LICENSED
+
+
+def _joined_at(c: str, a_words: tuple[str, ...]) -> list[int]:
+    """The positions of two or three answer words in a row that written together are
+    ``c`` (``["m", "tp"]`` for ``mtp``: "Sơn Tùng MTP" for "Sơn Tùng M-TP"); ``[]`` if
+    none."""
+    for i, a in enumerate(a_words[:-1]):
+        if c.startswith(a) and a.isalpha():
+            rest = c[len(a):]
+            if rest == a_words[i + 1]:
+                return [i, i + 1]
+            if i + 2 < len(a_words) and rest == a_words[i + 1] + a_words[i + 2]:
+                return [i, i + 1, i + 2]
+    return []
 
 
 def _question_word_swap(c_words: tuple[str, ...], a_words: tuple[str, ...],

@@ -75,6 +75,7 @@ from judging.features import (
 from judging.normalize import (
     ARTICLES,
     STOPWORDS,
+    normalize,
     strip_articles,
     tokens,
     tokens_many,
@@ -140,6 +141,7 @@ from judging.short_rules import (
     other_subtitle,
     prefix_word,
     proper_words,
+    question_part,
     script_rules,
     surname_in_run,
 )
@@ -600,6 +602,10 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                   and asks_who(" ".join(question_tokens(question)))):
                 # フレミング for アレクサンダー・フレミング after "誰 ...?"
                 found = surname_in_run(core_norm or full_norm, accept) or found
+            if (not found[1] and found[0] == "other-word" and short and question
+                    and (part := question_part(core_norm or full_norm, accept,
+                                               normalize(question).replace(" ", ""))) is not None):
+                found = part  # 第五 for 第五交响曲 after "……第几交响曲？"
             return _decided(found)
 
     # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải

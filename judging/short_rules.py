@@ -379,6 +379,45 @@ def surname_in_run(cand: str, accept: tuple[Alt, ...]) -> Decision | None:
     return None
 
 
+# the question words a kind word follows (zh/ja: 第几交响曲, 哪个国家, 何交響曲) or precedes (th:
+# ประเภทใด)
+_ASK_BEFORE = ("几", "幾", "哪", "什么", "什麼", "何", "どの", "どんな")
+_ASK_AFTER = ("ใด", "อะไร", "ไหน")
+
+
+def _asked_kind(rest: str, question: str) -> bool:
+    """Does ``rest`` stand in ``question`` right after a question word or before one (the
+    kind of thing asked: 交响曲 in "是第几交响曲")?"""
+    i = question.find(rest)
+    while i >= 0:
+        if question[:i].endswith(_ASK_BEFORE) or question[i + len(rest):].startswith(
+                _ASK_AFTER):
+            return True
+        i = question.find(rest, i + 1)
+    return False
+
+
+def question_part(cand: str, accept: tuple[Alt, ...], question: str) -> Decision | None:
+    """Rule 3b, an answer in a script without spaces said without the kind of thing the
+    question asks for (h-probe13): correct when the short answer is an acceptable answer's
+    start or end and the rest (two characters or more) is the word the question asks with
+    (``第五`` for ``第五交响曲`` after "……是第几交响曲？", was ``other-word``; not ``เกาหลี`` for
+    ``เกาหลีใต้`` after a question that says ใต้ elsewhere). ``question`` is normalized as
+    the answers are, without spaces."""
+    c = cand.replace(" ", "")
+    if len(c) < 2:
+        return None
+    for a in accept:
+        n = a.norm.replace(" ", "")
+        if len(n) - len(c) < 2 or not NOSPACE.search(n):
+            continue
+        if (n.startswith(c) and _asked_kind(n[len(c):], question)) or (
+                n.endswith(c) and _asked_kind(n[:-len(c)], question)):
+            return decide("affix", True, a.alt.text,
+                           f"'{cand}' is '{a.alt.text}' less the kind the question asks for")
+    return None
+
+
 # Korean titles that may stand before a surname ("대통령 링컨": President Lincoln)
 _KO_TITLES = frozenset({"대통령", "장군", "감독", "박사", "교수", "왕", "여왕", "황제", "총리",
                         "수상", "선생", "작가", "가수", "배우", "선수", "회장", "전"})
