@@ -124,6 +124,11 @@ _KEYS = frozenset({"major", "minor"})  # musical keys: a qualifier even in lower
 _REGISTERS = frozenset({"bass", "alto", "tenor", "soprano", "baritone", "contrabass",
                         "contralto", "sopranino", "piccolo"})
 _LOWER_QUALIFIERS = _KEYS | _REGISTERS
+# a key's accidental after its letter: "E major" for "E-flat major" is another key
+_ACCIDENTALS = frozenset({"flat", "sharp"})
+# catalogue words written out or abbreviated ("Opus 67" / "Op. 67", "KV 626" / "Köchel
+# 626"): the same word (h-probe13)
+_CATALOGUE = {"opus": "op", "op": "op", "kochel": "k", "kv": "k", "k": "k"}
 # the words before an installment's number ("Star Wars" for "Star Wars: Episode V", "The
 # Godfather" for "The Godfather Part II": the title without them is another work)
 _PART_WORDS = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
@@ -196,7 +201,9 @@ def same_word(c: str, a: str) -> bool:
         return True
     n = min(len(a), len(c))
     if n < 6:
-        return False  # (a word under 6 letters has no spelling variant)
+        # (a word under 6 letters has no spelling variant; a catalogue word may be
+        # abbreviated: "op" for "opus", "kv" for "kochel")
+        return c in _CATALOGUE and _CATALOGUE.get(a) == _CATALOGUE[c]
     k = 1 if n < 10 else 2 if n < 14 else 3
     return abs(len(a) - len(c)) <= k and Levenshtein.distance(c, a, score_cutoff=k) <= k
 
@@ -393,6 +400,12 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         place = _place_word_swap(c_words, slots, missing_at, question, proper)
         if place is not None:
             return place
+    if not (_ACCIDENTALS.isdisjoint(missing) and _ACCIDENTALS.isdisjoint(extra)):
+        # a key's accidental added or dropped after the same letter: "E major" for
+        # "E-flat major", "C-sharp minor" for "C minor" (h-probe13)
+        acc = _accidental(c_words, a_words, slots, missing_at)
+        if acc is not None:
+            return acc
     if len(extra) > 2:
         return LICENSED  # a description around the answer, not another name
     if extra and (missing or swappable):
@@ -493,6 +506,22 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                     a_words[0] in _DEMONYMS and not _LANGUAGE_ASKED.isdisjoint(question)):
                 return Substitution("qualifier", extra[0], "")
     return LICENSED
+
+
+def _accidental(c_words: tuple[str, ...], a_words: tuple[str, ...],
+                slots: list[list[int] | None], missing_at: dict[int, str]
+                ) -> Substitution | None:
+    """An accidental (``flat``, ``sharp``) after a key letter that both say, on one side
+    only: another key."""
+    for i, a in missing_at.items():
+        if a in _ACCIDENTALS and i and len(a_words[i - 1]) == 1 and any(
+                s and i - 1 in s for s in slots):
+            return Substitution("qualifier", "", a)
+    for k, c in enumerate(c_words):
+        if c in _ACCIDENTALS and slots[k] == [] and k and len(c_words[k - 1]) == 1 and slots[
+                k - 1]:
+            return Substitution("qualifier", c, "")
+    return None
 
 
 def _joined_at(c: str, a_words: tuple[str, ...]) -> list[int]:

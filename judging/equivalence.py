@@ -599,8 +599,12 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             elif not found[1] and info.nums and not DECADE_MARKS.isdisjoint(core):
                 found = decade_words(core, accept) or found  # 60年代 for 1960年代
             elif (not found[1] and found[0] == "other-word" and short and question
-                  and asks_who(" ".join(question_tokens(question)))):
-                # フレミング for アレクサンダー・フレミング after "誰 ...?"
+                  and asks_who(" ".join(question_tokens(question)))
+                  and (core_norm or full_norm).replace(" ", "") not in normalize(
+                      question).replace(" ", "")):
+                # フレミング for アレクサンダー・フレミング after "誰 ...?" (not a name the
+                # question says: คาราบาว for แอ๊ด คาราบาว after "the singer of คาราบาว
+                # is who?" is the band; h-probe13)
                 found = surname_in_run(core_norm or full_norm, accept) or found
             if (not found[1] and found[0] == "other-word" and short and question
                     and (part := question_part(core_norm or full_norm, accept,

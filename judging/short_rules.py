@@ -28,6 +28,7 @@ from judging.entities import (
     substitution,
 )
 from judging.normalize import _DEMONYMS, STOPWORDS, strip_articles, tokens
+from judging.preparation import NOT_PERSON_FIRST
 from judging.scripts import HANGUL, NOSPACE, find_in_run
 
 if TYPE_CHECKING:
@@ -73,6 +74,7 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
         if subtitled is not None:
             return subtitled
     found = None
+    surname_only = False
     head: tuple[str, ...] | None = None
     for a in accept:
         proper = proper_words(a.alt.text)
@@ -87,6 +89,15 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
             continue
         if sub is LICENSED or (a.head and substitution(
                 core, a.head, qtok, proper=proper) is LICENSED):
+            if (len(a.toks) < len(core) and core[-1] == a.toks[-1]
+                    and core[0] not in NOT_PERSON_FIRST
+                    and any(b.person and len(b.toks) > 1 and b.toks[-1] == core[-1]
+                            and b is not a for b in accept)):
+                # a surname accepted alone (or with initials) licenses no other given
+                # name before it: "Johann Christian Bach" for "Johann Sebastian Bach
+                # [accept J. S. Bach; accept Bach]" (h-probe13); the full name decides
+                surname_only = True
+                continue
             return None  # (or licensed by the part before a comma: "Surrey, England")
         if head is None:
             head = comma_head(text) if "," in text else ()
@@ -99,6 +110,8 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
     if found is None:
         return None
     sub, a = found
+    if surname_only and not (a.person and a.toks[-1] == core[-1]):
+        return None
     if sub.kind == "installment":
         detail = f"drops the number {sub[2]} of '{a.alt.text}' (another installment)"
         return decide("installment", False, a.alt.text, detail)
@@ -409,12 +422,16 @@ def question_part(cand: str, accept: tuple[Alt, ...], question: str) -> Decision
         return None
     for a in accept:
         n = a.norm.replace(" ", "")
-        if len(n) - len(c) < 2 or not NOSPACE.search(n):
+        if abs(len(n) - len(c)) < 2 or len(n) < 2 or not NOSPACE.search(n):
             continue
         if (n.startswith(c) and _asked_kind(n[len(c):], question)) or (
                 n.endswith(c) and _asked_kind(n[:-len(c)], question)):
             return decide("affix", True, a.alt.text,
                            f"'{cand}' is '{a.alt.text}' less the kind the question asks for")
+        if len(c) - len(n) >= 2 and c.startswith(n) and _asked_kind(c[len(n):], question):
+            # ... or with it: 第5号交响曲 for 第5号
+            return decide("affix", True, a.alt.text,
+                           f"'{cand}' is '{a.alt.text}' and the kind the question asks for")
     return None
 
 
