@@ -354,8 +354,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         hit = [a_index[c]] if c in a_index else [
             i for i, a in enumerate(a_words) if same_word(c, a)
             and not (keep and (len(a) == 1 or len(c) == 1))]  # (vi "Á" is a word, no initial)
-        if not hit and len(c) >= 3 and c.isalpha():
-            # one word for an answer's hyphenated or spaced letters: "MTP" for "M-TP"
+        if not hit and hyphen and len(c) >= 3 and c.isalpha():
+            # one word for an answer's hyphenated letters: "MTP" for "M-TP"
             hit = _joined_at(c, a_words)
         if hit:
             matched_a.update(hit)
