@@ -76,7 +76,7 @@ QUALIFIERS = frozenset({
 }) | frozenset({
     # an instrument's or a voice's register (h-probe13, below: _REGISTERS)
     "bass", "alto", "tenor", "soprano", "baritone", "contrabass", "contralto", "sopranino",
-    "piccolo",
+    "piccolo", "mezzo",
 })
 # Words that describe rather than name: never the evidence of a substitution.
 GENERIC = frozenset({
@@ -122,7 +122,15 @@ _KEYS = frozenset({"major", "minor"})  # musical keys: a qualifier even in lower
 # swapped ("bass clarinet" for "Clarinet", "clarinet" for "bass clarinet", "alto saxophone"
 # for "tenor saxophone"; "bass guitar" for "guitar" was accepted at 0.89)
 _REGISTERS = frozenset({"bass", "alto", "tenor", "soprano", "baritone", "contrabass",
-                        "contralto", "sopranino", "piccolo"})
+                        "contralto", "sopranino", "piccolo", "mezzo"})
+# kinds of musical work: the same number with another kind is another work ("Piano
+# Concerto No. 2" for "Symphony No. 2"; h-probe13)
+_WORK_KINDS = frozenset({"symphony", "concerto", "sonata", "sonatina", "quartet", "quintet",
+                         "trio", "suite", "overture", "mass", "requiem", "nocturne", "etude",
+                         "prelude", "fugue", "waltz", "rhapsody", "serenade", "cantata",
+                         "oratorio", "partita", "mazurka", "polonaise", "ballade",
+                         "scherzo", "impromptu", "toccata", "invention", "symphonie",
+                         "concertos", "sonatas", "symphonies"})
 _LOWER_QUALIFIERS = _KEYS | _REGISTERS
 # a key's accidental after its letter: "E major" for "E-flat major" is another key
 _ACCIDENTALS = frozenset({"flat", "sharp"})
@@ -368,6 +376,13 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         else:
             slots.append(None)
     if not shared:
+        if matched_a and not _WORK_KINDS.isdisjoint(extra):
+            # only a number shared, another kind of work: "Piano Concerto No. 2" for
+            # "Symphony No. 2"
+            kinds = [a for i, a in enumerate(a_words) if i not in matched_a and a in _WORK_KINDS]
+            if kinds:
+                return Substitution("substitution",
+                                    next(c for c in extra if c in _WORK_KINDS), kinds[0])
         # "Lake Huron" for "Lake Superior", "Qing dynasty" for "Ming dynasty": only a
         # generic word shared, one name word swapped for another
         if not (len(extra) == 1 and matched_a and len(a_words) == 2 and proper):

@@ -61,6 +61,22 @@ def decide(rule: str, correct: bool, matched: str | None, detail: str, *,
     return (rule, correct, matched, detail, prompt)
 
 
+# Stop words that are words of a title ("Let It Be" / "Let It Go", "For a Few Dollars More"
+# / "A Fistful of Dollars"): compared as words when the answer is capitalized as a title
+# (h-probe13); articles, prepositions and conjunctions are not
+_TITLE_STOPS = frozenset(w for w in STOPWORDS if w.isascii() and len(w) > 1) - frozenset({
+    "'s", "an", "and", "or", "nor", "of", "in", "on", "at", "to", "for", "with", "by", "from",
+    "into", "as", "than", "the"})
+
+
+def _title_stops(core: tuple[str, ...], answer: tuple[str, ...]) -> frozenset[str]:
+    """The title stop words of either side (``_NONE`` when there are none, the common
+    case)."""
+    if _TITLE_STOPS.isdisjoint(answer) and _TITLE_STOPS.isdisjoint(core):
+        return _NONE
+    return _TITLE_STOPS.intersection(answer) | _TITLE_STOPS.intersection(core)
+
+
 def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
                 qtok: frozenset[str], text: str = "") -> Decision | None:
     """Rule 12b (:mod:`judging.entities`): wrong when every acceptable answer that
@@ -81,7 +97,7 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
         # letters with marks on either side (Vietnamese): a capitalized word that
         # folds to an English stop word is still a name ("Mỹ", "Tổ")
         keep = proper | proper_words(text) if not (text.isascii() and a.alt.text.isascii()) \
-            else _NONE
+            else _title_stops(core, a.toks) if len(proper) >= 2 and not a.person else _NONE
         sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=proper,
                            person=a.person, hyphen=hyphen_words(a.alt.text),
                            joined=hyphen_words(text) if "-" in text else _NONE, keep=keep)
