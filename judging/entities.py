@@ -132,8 +132,9 @@ _WORK_KINDS = frozenset({"symphony", "concerto", "sonata", "sonatina", "quartet"
                          "scherzo", "impromptu", "toccata", "invention", "symphonie",
                          "concertos", "sonatas", "symphonies"})
 _LOWER_QUALIFIERS = _KEYS | _REGISTERS
-# a key's accidental after its letter: "E major" for "E-flat major" is another key
-_ACCIDENTALS = frozenset({"flat", "sharp"})
+# a key's accidental after its letter: "E major" for "E-flat major" is another key; so is
+# its mode "minor" ("Symphony in C" for "Symphony No. 5 in C minor": C major is said as "C")
+_ACCIDENTALS = frozenset({"flat", "sharp", "minor"})
 # catalogue words written out or abbreviated ("Opus 67" / "Op. 67", "KV 626" / "Köchel
 # 626"): the same word (h-probe13)
 _CATALOGUE = {"opus": "op", "op": "op", "kochel": "k", "kv": "k", "k": "k"}
@@ -526,8 +527,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
 def _accidental(c_words: tuple[str, ...], a_words: tuple[str, ...],
                 slots: list[list[int] | None], missing_at: dict[int, str]
                 ) -> Substitution | None:
-    """An accidental (``flat``, ``sharp``) after a key letter that both say, on one side
-    only: another key."""
+    """An accidental (``flat``, ``sharp``) or ``minor`` after a key letter that both say,
+    on one side only: another key."""
     for i, a in missing_at.items():
         if a in _ACCIDENTALS and i and len(a_words[i - 1]) == 1 and any(
                 s and i - 1 in s for s in slots):

@@ -444,6 +444,15 @@ def question_part(cand: str, accept: tuple[Alt, ...], question: str) -> Decision
                 n.endswith(c) and _asked_kind(n[:-len(c)], question)):
             return decide("affix", True, a.alt.text,
                            f"'{cand}' is '{a.alt.text}' less the kind the question asks for")
+        if len(c) - len(n) >= 2 and c.endswith(n):
+            # ... or after a name the question says (贝多芬第五交响曲 for 第五交响曲 after
+            # "贝多芬的命运交响曲是哪一首？"), 的 or の between them or not
+            head = c[:-len(n)]
+            if head[-1] in "的の":
+                head = head[:-1]
+            if len(head) >= 2 and head in question:
+                return decide("affix", True, a.alt.text,
+                               f"'{cand}' is '{a.alt.text}' after a name the question says")
         if len(c) - len(n) >= 2 and c.startswith(n) and _asked_kind(c[len(n):], question):
             # ... or with it: 第5号交响曲 for 第5号
             return decide("affix", True, a.alt.text,

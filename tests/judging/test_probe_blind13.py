@@ -19,6 +19,8 @@ judge got wrong before the fix, or a trap the fix must not break.
   ``Samoa`` stays one);
 * letters written together for the answer's hyphenated letters: ``Son Tung MTP`` for
   ``Sơn Tùng M-TP`` was other-entity (``entities._joined_at``);
+* ``minor`` after a key letter both say is part of the key: ``Symphony in C`` for
+  ``Symphony No. 5 in C minor`` was a ``token-overlap`` accept at 0.84;
 * catalogue words abbreviated: ``Opus 67`` for ``Op. 67`` was other-entity
   (``entities._CATALOGUE``);
 * a surname accepted alone (or with initials) licenses no other given name:
@@ -28,7 +30,8 @@ judge got wrong before the fix, or a trap the fix must not break.
   (``scripts._AFTER``);
 * an answer in a script without spaces said without, or with, the kind of thing the
   question asks for: ``第五`` for ``第五交响曲`` after "……是第几交响曲？" and ``第5号交响曲``
-  for ``第5号`` were ``other-word`` (``short_rules.question_part``; the kind must stand
+  for ``第5号`` were ``other-word``, and so was ``贝多芬第五交响曲`` for ``第五交响曲`` after a
+  question naming 贝多芬 (``short_rules.question_part``; the kind must stand
   next to the question word: ``เกาหลี`` for ``เกาหลีใต้`` after a question that says ใต้
   elsewhere stays wrong);
 * stop words of a title are words of it when the answer is capitalized as a title and no
@@ -166,6 +169,16 @@ CASES = [
                  id="en-same-kind-of-work"),
     pytest.param("mezzo-soprano", "soprano", "Which voice type?", False, id="en-mezzo-added"),
     pytest.param("soprano", "mezzo-soprano", "Which voice type?", False, id="en-mezzo-dropped"),
+    pytest.param("Symphony in C", "Symphony No. 5 in C minor", "Which Beethoven symphony?",
+                 False, id="en-minor-dropped"),
+    pytest.param("G minor", "G minor", "In what key is Mozart's Symphony No. 40?", True,
+                 id="en-minor-kept"),
+    pytest.param("贝多芬第五交响曲", "第五交响曲", "贝多芬的命运交响曲是哪一首？", True,
+                 id="zh-name-of-the-question-before"),
+    pytest.param("贝多芬的第五交响曲", "第五交响曲", "贝多芬的命运交响曲是哪一首？", True,
+                 id="zh-name-of-the-question-de"),
+    pytest.param("莫扎特第五交响曲", "第五交响曲", "贝多芬的命运交响曲是哪一首？", False,
+                 id="zh-other-name-before"),
     # unchanged neighbours in other languages
     pytest.param("현악기예요", "현악기 [accept 발현악기]", "가야금은 어떤 종류의 악기인가?", True,
                  id="ko-family-copula"),
