@@ -76,7 +76,7 @@ QUALIFIERS = frozenset({
 }) | frozenset({
     # an instrument's or a voice's register (h-probe13, below: _REGISTERS)
     "bass", "alto", "tenor", "soprano", "baritone", "contrabass", "contralto", "sopranino",
-    "piccolo", "mezzo",
+    "piccolo", "mezzo", "알토", "테너", "소프라노", "바리톤", "베이스", "콘트라베이스",
 })
 # Words that describe rather than name: never the evidence of a substitution.
 GENERIC = frozenset({
@@ -122,7 +122,9 @@ _KEYS = frozenset({"major", "minor"})  # musical keys: a qualifier even in lower
 # swapped ("bass clarinet" for "Clarinet", "clarinet" for "bass clarinet", "alto saxophone"
 # for "tenor saxophone"; "bass guitar" for "guitar" was accepted at 0.89)
 _REGISTERS = frozenset({"bass", "alto", "tenor", "soprano", "baritone", "contrabass",
-                        "contralto", "sopranino", "piccolo", "mezzo"})
+                        "contralto", "sopranino", "piccolo", "mezzo",
+                        # ko (알토 색소폰, 베이스 기타)
+                        "알토", "테너", "소프라노", "바리톤", "베이스", "콘트라베이스"})
 # kinds of musical work: the same number with another kind is another work ("Piano
 # Concerto No. 2" for "Symphony No. 2"; h-probe13)
 _WORK_KINDS = frozenset({"symphony", "concerto", "sonata", "sonatina", "quartet", "quintet",

@@ -298,7 +298,7 @@ def _alt_matches_core(a: Alt, core: tuple[str, ...], core_norm: str) -> bool:
 # what ends the negated part of "not X but Y" (en, id/ms)
 _NEG_BUT = frozenset({"but", "tapi", "tetapi", "melainkan"})
 # negators that may stand inside a short answer: "Atlantic, not Pacific"
-_NEG_INNER = frozenset({"not", "khong", "bukan", "chang"})
+_NEG_INNER = frozenset({"not", "khong", "bukan", "chang", "hindi"})  # (tl hindi: h-probe13)
 
 
 # Words that say what kind of thing a name is, in English and (folded) in Indonesian/

@@ -41,6 +41,10 @@ judge got wrong before the fix, or a trap the fix must not break.
 * another kind of work with the same number (``entities._WORK_KINDS``): ``Piano Concerto
   No. 2`` for ``Symphony No. 2`` was a ``token-overlap`` accept at 0.85; ``mezzo`` is a
   register (``mezzo-soprano`` for ``soprano``, 0.89);
+* Korean ``X 말고 Y`` ("not X, Y") is a self-correction to Y (``제니 말고 지수`` for ``제니`` was
+  a ``contains`` accept at 0.89; ``corrections._NOT_BUT``), Tagalog ``X, hindi Y`` negates Y
+  (``Rivermaya, hindi Eraserheads`` for ``Eraserheads``, 0.89; ``equivalence._NEG_INNER``),
+  and the Korean register words are registers (``색소폰`` for ``알토 색소폰``, 0.89);
 * the no-space surname rule skips a name the question says: ``คาราบาว`` for ``แอ๊ด คาราบาว``
   after "who is the singer of คาราบาว?" (the band) was a ``surname`` accept at 0.95.
 
@@ -179,6 +183,21 @@ CASES = [
                  id="zh-name-of-the-question-de"),
     pytest.param("莫扎特第五交响曲", "第五交响曲", "贝多芬的命运交响曲是哪一首？", False,
                  id="zh-other-name-before"),
+    # ko "X 말고 Y" ("not X, Y"), tl "X, hindi Y" ("X, not Y"), ko registers
+    pytest.param("제니 말고 지수", "제니", "블랙핑크 멤버 중 '솔로'를 부른 사람은?", False,
+                 id="ko-malgo-away"),
+    pytest.param("지수 말고 제니", "제니", "블랙핑크 멤버 중 '솔로'를 부른 사람은?", True,
+                 id="ko-malgo-to"),
+    pytest.param("Rivermaya, hindi Eraserheads", "Eraserheads", "Anong banda?", False,
+                 id="tl-hindi-inner"),
+    pytest.param("Eraserheads, hindi Rivermaya", "Eraserheads", "Anong banda?", True,
+                 id="tl-hindi-inner-other"),
+    pytest.param("색소폰", "알토 색소폰", "찰리 파커가 연주한 악기는?", False,
+                 id="ko-register-dropped"),
+    pytest.param("테너 색소폰", "알토 색소폰", "찰리 파커가 연주한 악기는?", False,
+                 id="ko-register-swapped"),
+    pytest.param("알토 색소폰이요", "알토 색소폰", "찰리 파커가 연주한 악기는?", True,
+                 id="ko-register-kept"),
     # unchanged neighbours in other languages
     pytest.param("현악기예요", "현악기 [accept 발현악기]", "가야금은 어떤 종류의 악기인가?", True,
                  id="ko-family-copula"),
