@@ -98,9 +98,8 @@ _NOT_BUT = re.compile(
     r"(?:actually\s+|really\s+|in\s+fact\s+)?"
     r"|^\s*(?:不是|并非|並非)[^是]+?[，,\s]*(?:而)?是"
     r"|^\s*ไม่ใช่.+?(?:\s*)แต่(?:เป็น)?"
-    r"|\S(?:이|가)?\s*아니(?:라|고)\s*(?=\S)"
-    # "X 말고 Y" ("not X, Y": 제니 말고 지수; h-probe13; not 말고도, "besides")
-    r"|\S\s*말고[,\s]\s*(?=\S)",
+    # ("X 말고 Y" too, "not X, Y": 제니 말고 지수; h-probe13; not 말고도, "besides")
+    r"|\S(?:(?:이|가)?\s*아니(?:라|고)|\s*말고[,\s])\s*(?=\S)",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"\w+")
