@@ -137,6 +137,7 @@ _LOWER_QUALIFIERS = _KEYS | _REGISTERS
 # a key's accidental after its letter: "E major" for "E-flat major" is another key; so is
 # its mode "minor" ("Symphony in C" for "Symphony No. 5 in C minor": C major is said as "C")
 _ACCIDENTALS = frozenset({"flat", "sharp", "minor"})
+_KEY_LETTERS = frozenset("abcdefgh")  # (H: German B)
 # catalogue words written out or abbreviated ("Opus 67" / "Op. 67", "KV 626" / "Köchel
 # 626"): the same word (h-probe13)
 _CATALOGUE = {"opus": "op", "op": "op", "kochel": "k", "kv": "k", "k": "k"}
@@ -346,6 +347,13 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     a_words, a_index, epithet = _answer_words(answer, keep)
     if not a_words:
         return None
+    if len(c_words) == len(a_words) >= 2 and not _KEY_LETTERS.isdisjoint(c_words):
+        # a key letter swapped, every other word the same: "Canon in C" for "Canon in D"
+        # (h-probe13; a letter is otherwise an initial, and "c" would stand for "canon")
+        diff = [i for i, (x, y) in enumerate(zip(c_words, a_words, strict=True)) if x != y]
+        if len(diff) == 1 and c_words[diff[0]] in _KEY_LETTERS and (
+                a_words[diff[0]] in _KEY_LETTERS):
+            return Substitution("substitution", c_words[diff[0]], a_words[diff[0]])
     # "Abraham Lincoln Jr." for "Abraham Lincoln": the son
     for c in c_words:
         if c in _GENERATIONS and c not in a_words and len(a_words) >= 2:

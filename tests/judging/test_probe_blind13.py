@@ -19,6 +19,8 @@ judge got wrong before the fix, or a trap the fix must not break.
   ``Samoa`` stays one);
 * letters written together for the answer's hyphenated letters: ``Son Tung MTP`` for
   ``Sơn Tùng M-TP`` was other-entity (``entities._joined_at``);
+* a key letter swapped, every other word the same (``Canon in C`` for ``Canon in D``, a
+  fuzzy accept at 0.86: the letter read as the initial of ``canon``);
 * ``minor`` after a key letter both say is part of the key: ``Symphony in C`` for
   ``Symphony No. 5 in C minor`` was a ``token-overlap`` accept at 0.84;
 * catalogue words abbreviated: ``Opus 67`` for ``Op. 67`` was other-entity
@@ -183,6 +185,14 @@ CASES = [
                  id="zh-name-of-the-question-de"),
     pytest.param("莫扎特第五交响曲", "第五交响曲", "贝多芬的命运交响曲是哪一首？", False,
                  id="zh-other-name-before"),
+    pytest.param("Canon in C", "Canon in D", "Which Pachelbel work?", False,
+                 id="en-key-letter-swapped"),
+    pytest.param("the Canon in D", "Canon in D", "Which Pachelbel work?", True,
+                 id="en-key-letter-kept"),
+    pytest.param("John F. Kennedy", "John F. Kennedy [accept JFK]", "Who said 'Ask not'?", True,
+                 id="en-initial-not-a-key"),
+    pytest.param("Pathetique Sonata", "Piano Sonata No. 8 [accept Pathétique]",
+                 "Which Beethoven sonata?", True, id="en-nickname-and-kind-asked"),
     # ko "X 말고 Y" ("not X, Y"), tl "X, hindi Y" ("X, not Y"), ko registers
     pytest.param("제니 말고 지수", "제니", "블랙핑크 멤버 중 '솔로'를 부른 사람은?", False,
                  id="ko-malgo-away"),
