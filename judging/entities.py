@@ -138,6 +138,7 @@ _LOWER_QUALIFIERS = _KEYS | _REGISTERS
 # its mode "minor" ("Symphony in C" for "Symphony No. 5 in C minor": C major is said as "C")
 _ACCIDENTALS = frozenset({"flat", "sharp", "minor"})
 _KEY_LETTERS = frozenset("abcdefgh")  # (H: German B)
+_PLACE_PREPS = frozenset({"in", "at", "from", "during"})
 # catalogue words written out or abbreviated ("Opus 67" / "Op. 67", "KV 626" / "Köchel
 # 626"): the same word (h-probe13)
 _CATALOGUE = {"opus": "op", "op": "op", "kochel": "k", "kv": "k", "k": "k"}
@@ -463,6 +464,11 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                     and sum(map(_generic, c_words)) == sum(map(_generic, a_words)) == 1)):
             # two names sharing one word in another place: "Thomas Jefferson" for
             # "Jefferson Davis"; also after a kind word: "vịnh Lan Hạ" for "vịnh Hạ Long"
+            # (not a place said after the name with a preposition: "Reagan in Berlin" for
+            # "Ronald Reagan"; h-probe13)
+            k = core.index(extra[0]) if extra[0] in core else 0
+            if k >= 2 and core[k - 1] in _PLACE_PREPS:
+                return LICENSED
             return Substitution("substitution", extra[0], missing[0])
         return LICENSED
     if not extra and missing and named:
@@ -526,7 +532,11 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             # (not in Korean, where the verb follows: "세종대왕이 만들었습니다")
             if core[0] == a_words[0] and a_words[0].isascii() and (
                     not PLACES.issuperset(extra)
-                    or not joined.isdisjoint(extra)):
+                    or not joined.isdisjoint(extra)) and not (
+                    a_words[0] in _DEMONYMS and _DEMONYMS.keys() >= set(extra)
+                    and not _LANGUAGE_ASKED.isdisjoint(question)):
+                # (a language after an accent or language asked for is its variety:
+                # "Scottish English" for "Scottish" after "Which accent ...?"; h-probe13)
                 return Substitution("extends", extra[0], "")
             if core[-1] == a_words[0] and extra[0] in _DEMONYMS and not (
                     a_words[0] in _DEMONYMS and not _LANGUAGE_ASKED.isdisjoint(question)):

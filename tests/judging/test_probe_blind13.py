@@ -16,7 +16,9 @@ judge got wrong before the fix, or a trap the fix must not break.
   ``The Godfather Part II`` (0.85) were ``token-overlap`` accepts;
 * a demonym before a language, after a question asking for a language, is its variety:
   ``Brazilian Portuguese`` for ``Portuguese`` was other-entity (``American Samoa`` for
-  ``Samoa`` stays one);
+  ``Samoa`` stays one), and so is a language after a demonym (``Scottish English`` for
+  ``Scottish`` after "Which accent ...?"); a place said after a surname with a preposition is
+  no other name (``Reagan in Berlin`` for ``Ronald Reagan`` was other-entity);
 * letters written together for the answer's hyphenated letters: ``Son Tung MTP`` for
   ``Sơn Tùng M-TP`` was other-entity (``entities._joined_at``);
 * a key letter swapped, every other word the same (``Canon in C`` for ``Canon in D``, a
@@ -113,6 +115,12 @@ CASES = [
                  "use in this clip?", True, id="en-language-variety"),
     pytest.param("American Samoa", "Samoa", "Which country's anthem is this?", False,
                  id="en-demonym-before-country"),
+    pytest.param("Scottish English", "Scottish", "Which accent does the speaker have?", True,
+                 id="en-accent-variety"),
+    pytest.param("Reagan in Berlin", "Ronald Reagan", "Who said 'Tear down this wall'?", True,
+                 id="en-surname-with-place"),
+    pytest.param("Thomas Jefferson", "Jefferson Davis", "Who led the Confederacy?", False,
+                 id="en-two-names-one-word"),
     # joined letters
     pytest.param("Son Tung MTP", "Sơn Tùng M-TP [accept Sơn Tùng]",
                  "Ca sĩ nào trình bày bài 'Chúng ta của hiện tại'?", True,
