@@ -160,7 +160,8 @@ class Substitution(tuple):
     ``"qualifier"`` (a distinguishing word added or dropped), ``"installment"``
     (the answer's number dropped), ``"title"`` (the last words of a title dropped),
     ``"extends"`` (a one-word name extended by
-    another word) or ``"part"`` (part of a hyphenated name dropped); ``extra`` the
+    another word), ``"part"`` (part of a hyphenated name dropped) or ``"given"`` (a
+    person's surname dropped, the given names kept); ``extra`` the
     candidate's word, ``missing`` the answer's."""
 
     __slots__ = ()
@@ -506,6 +507,14 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             quals.append(a_words[0])  # "Samoa" for "American Samoa"
         if quals:
             return Substitution("qualifier", "", quals[0])
+        k = len(c_words)
+        if person and 2 <= k < len(a_words) and c_words == a_words[:k] and hyphen.isdisjoint(
+                a_words[k:]) and all(
+                w in missing or _generic(w) for w in a_words[k:]) and not all(
+                map(_generic, a_words[k:])):
+            # a person's given names without the surname: "Martin Luther" for "Martin
+            # Luther King Jr." (another person), "Kim Jong" for "Kim Jong Un" (h-probe13)
+            return Substitution("given", "", " ".join(a_words[k:]))
         cut = _title_cut(c_words, a_words, answer, missing, proper, person)
         if cut is not None:
             return cut

@@ -30,6 +30,10 @@ judge got wrong before the fix, or a trap the fix must not break.
 * a surname accepted alone (or with initials) licenses no other given name:
   ``Johann Christian Bach`` for ``Johann Sebastian Bach [accept J. S. Bach; accept Bach]``
   was a ``contains`` accept at 0.89;
+* a person's given names without the surname, two words or more, are ``given-name``
+  (``Mary Wollstonecraft`` for ``Mary Shelley [accept Mary Wollstonecraft Shelley]`` was a
+  fuzzy accept at 0.76, EVOUNA-NQ's ``Peter Gardner`` for ``Peter Gardner Ostrum`` one at
+  0.85; not a part of a hyphenated surname, ``Tamera Mowry``);
 * Chinese "X composed it" (``是冼星海作的曲``) is a boundary after the name
   (``scripts._AFTER``);
 * an answer in a script without spaces said without, or with, the kind of thing the
@@ -121,6 +125,15 @@ CASES = [
                  id="en-surname-with-place"),
     pytest.param("Thomas Jefferson", "Jefferson Davis", "Who led the Confederacy?", False,
                  id="en-two-names-one-word"),
+    # a person's given names without the surname
+    pytest.param("Mary Wollstonecraft", "Mary Shelley [accept Mary Wollstonecraft Shelley]",
+                 "Who wrote the novel Frankenstein?", False, id="en-given-names-only"),
+    pytest.param("John Quincy", "John Quincy Adams", "Who was the sixth president?", False,
+                 id="en-given-names-only-2"),
+    pytest.param("Franklin Roosevelt", "Franklin Delano Roosevelt",
+                 "Who said 'the only thing we have to fear'?", True, id="en-middle-name-dropped"),
+    pytest.param("Tamera Mowry", "Tamera Mowry-Housley", "Who co-hosts The Real?", True,
+                 id="en-hyphenated-surname-part"),
     # joined letters
     pytest.param("Son Tung MTP", "Sơn Tùng M-TP [accept Sơn Tùng]",
                  "Ca sĩ nào trình bày bài 'Chúng ta của hiện tại'?", True,
