@@ -74,7 +74,9 @@ QUALIFIERS = frozenset({
     # colours that tell siblings apart ("Blue Nile" / "White Nile" / "Nile")
     "blue", "white",
 }) | frozenset({
-    # an instrument's or a voice's register (h-probe13, below: _REGISTERS)
+    # an instrument's family in id/ms, and its or a voice's register (h-probe13, below:
+    # _FAMILIES, _REGISTERS)
+    "tiup", "pukul", "petik", "gesek",
     "bass", "alto", "tenor", "soprano", "baritone", "contrabass", "contralto", "sopranino",
     "piccolo", "mezzo", "알토", "테너", "소프라노", "바리톤", "베이스", "콘트라베이스",
 })
@@ -133,7 +135,9 @@ _WORK_KINDS = frozenset({"symphony", "concerto", "sonata", "sonatina", "quartet"
                          "oratorio", "partita", "mazurka", "polonaise", "ballade",
                          "scherzo", "impromptu", "toccata", "invention", "symphonie",
                          "concertos", "sonatas", "symphonies"})
-_LOWER_QUALIFIERS = _KEYS | _REGISTERS
+# id/ms instrument families ("alat musik tiup" for "alat musik pukul": wind for struck)
+_FAMILIES = frozenset({"tiup", "pukul", "petik", "gesek"})
+_LOWER_QUALIFIERS = _KEYS | _REGISTERS | _FAMILIES
 # a key's accidental after its letter: "E major" for "E-flat major" is another key; so is
 # its mode "minor" ("Symphony in C" for "Symphony No. 5 in C minor": C major is said as "C")
 _ACCIDENTALS = frozenset({"flat", "sharp", "minor"})
@@ -512,8 +516,10 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                 a_words[k:]) and all(
                 w in missing or _generic(w) for w in a_words[k:]) and not all(
                 map(_generic, a_words[k:])):
-            # a person's given names without the surname: "Martin Luther" for "Martin
-            # Luther King Jr." (another person), "Kim Jong" for "Kim Jong Un" (h-probe13)
+            # a person's given names without the surname: "Mary Wollstonecraft" for "Mary
+            # Wollstonecraft Shelley" (another person), "John Quincy" for "John Quincy
+            # Adams"; a title read as a name likewise, "Super Mario" for "Super Mario
+            # Bros." (h-probe13)
             return Substitution("given", "", " ".join(a_words[k:]))
         cut = _title_cut(c_words, a_words, answer, missing, proper, person)
         if cut is not None:

@@ -132,8 +132,9 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
         detail = f"drops the number {sub[2]} of '{a.alt.text}' (another installment)"
         return decide("installment", False, a.alt.text, detail)
     if sub.kind == "given":
-        detail = f"gives the given names of '{a.alt.text}' without its surname '{sub[2]}'"
-        return decide("given-name", False, a.alt.text, detail)
+        detail = (f"drops the last name words '{sub[2]}' of '{a.alt.text}': another person "
+                  f"or work")
+        return decide("other-entity", False, a.alt.text, detail)
     if sub.kind == "title":
         detail = f"drops '{sub[2]}' of '{a.alt.text}': another work or the whole series"
         return decide("other-entity", False, a.alt.text, detail)
