@@ -69,7 +69,7 @@ _MARKER = re.compile(
     re.IGNORECASE,
 )
 # "not X but Y", "not X, Y", "bukan X tapi Y", "không phải X mà là Y", "不是X是Y",
-# "ไม่ใช่X แต่เป็นY", "X이/가 아니라 Y": the answer is Y.
+# "ไม่ใช่X แต่เป็นY", "X이/가 아니라 Y", "X 말고 Y": the answer is Y.
 # (an adverb before the "not" is part of it: "definitely not Lyon, it's Paris")
 _NOT_ADVERB = r"(?:(?:definitely|certainly|surely|probably|obviously|clearly)\s+)?"
 # who holds a reported belief, and the verbs that report it
@@ -98,7 +98,8 @@ _NOT_BUT = re.compile(
     r"(?:actually\s+|really\s+|in\s+fact\s+)?"
     r"|^\s*(?:不是|并非|並非)[^是]+?[，,\s]*(?:而)?是"
     r"|^\s*ไม่ใช่.+?(?:\s*)แต่(?:เป็น)?"
-    r"|\S(?:이|가)?\s*아니(?:라|고)\s*(?=\S)",
+    # ("X 말고 Y" too, "not X, Y": 제니 말고 지수; h-probe13; not 말고도, "besides")
+    r"|\S(?:(?:이|가)?\s*아니(?:라|고)|\s*말고[,\s])\s*(?=\S)",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"\w+")
@@ -137,8 +138,8 @@ def _may_correct(text: str) -> bool:
     low = text.lower()
     return (_ALONE_LOWER.search(low) is not None or _AFTER_LOWER.search(low) is not None
             or _BETWEEN_LOWER.search(low) is not None or _NOT_BUT_LOWER.match(low) is not None
-            # (_NOT_BUT's one alternative not anchored at the start needs "아니")
-            or ("아니" in low and _NOT_BUT_LOWER.search(low) is not None))
+            # (_NOT_BUT's alternatives not anchored at the start need "아니" or "말고")
+            or (("아니" in low or "말고" in low) and _NOT_BUT_LOWER.search(low) is not None))
 
 
 # substrings one of which a reported belief after the answer needs (see _REPORTED)

@@ -73,6 +73,12 @@ QUALIFIERS = frozenset({
     "democratic",
     # colours that tell siblings apart ("Blue Nile" / "White Nile" / "Nile")
     "blue", "white",
+}) | frozenset({
+    # an instrument's family in id/ms, and its or a voice's register (h-probe13, below:
+    # _FAMILIES, _REGISTERS)
+    "tiup", "pukul", "petik", "gesek",
+    "bass", "alto", "tenor", "soprano", "baritone", "contrabass", "contralto", "sopranino",
+    "piccolo", "mezzo", "알토", "테너", "소프라노", "바리톤", "베이스", "콘트라베이스",
 })
 # Words that describe rather than name: never the evidence of a substitution.
 GENERIC = frozenset({
@@ -106,12 +112,48 @@ GENERIC = frozenset({
     # ilog, bulkan ("vịnh Lan Hạ" for "vịnh Hạ Long" shares only the kind and a syllable)
     "vinh", "nui", "gunung", "sungai", "selat", "puncak", "danau", "pulau", "teluk",
     "tasik", "bukit", "bundok", "ilog", "bulkan",
+    # "brass instruments" for "Brass" is the family (h-probe13)
+    "instrument",
 })
 # place words that name part of a name ("Manchester City", "Bay of Biscay")
 _PLACE_WORDS = frozenset({"city", "town", "river", "lake", "ocean", "sea", "bay", "mount",
                           "mountain", "island", "islands", "county", "state", "kingdom",
                           "republic", "empire", "dynasty", "band", "club", "team"})
 _KEYS = frozenset({"major", "minor"})  # musical keys: a qualifier even in lower case
+# An instrument's register (h-probe13): a qualifier even in lower case, added, dropped or
+# swapped ("bass clarinet" for "Clarinet", "clarinet" for "bass clarinet", "alto saxophone"
+# for "tenor saxophone"; "bass guitar" for "guitar" was accepted at 0.89)
+_REGISTERS = frozenset({"bass", "alto", "tenor", "soprano", "baritone", "contrabass",
+                        "contralto", "sopranino", "piccolo", "mezzo",
+                        # ko (알토 색소폰, 베이스 기타)
+                        "알토", "테너", "소프라노", "바리톤", "베이스", "콘트라베이스"})
+# kinds of musical work: the same number with another kind is another work ("Piano
+# Concerto No. 2" for "Symphony No. 2"; h-probe13)
+_WORK_KINDS = frozenset({"symphony", "concerto", "sonata", "sonatina", "quartet", "quintet",
+                         "trio", "suite", "overture", "mass", "requiem", "nocturne", "etude",
+                         "prelude", "fugue", "waltz", "rhapsody", "serenade", "cantata",
+                         "oratorio", "partita", "mazurka", "polonaise", "ballade",
+                         "scherzo", "impromptu", "toccata", "invention", "symphonie",
+                         "concertos", "sonatas", "symphonies"})
+# id/ms instrument families ("alat musik tiup" for "alat musik pukul": wind for struck)
+_FAMILIES = frozenset({"tiup", "pukul", "petik", "gesek"})
+_LOWER_QUALIFIERS = _KEYS | _REGISTERS | _FAMILIES
+# a key's accidental after its letter: "E major" for "E-flat major" is another key; so is
+# its mode "minor" ("Symphony in C" for "Symphony No. 5 in C minor": C major is said as "C")
+_ACCIDENTALS = frozenset({"flat", "sharp", "minor"})
+_KEY_LETTERS = frozenset("abcdefgh")  # (H: German B)
+_PLACE_PREPS = frozenset({"in", "at", "from", "during"})
+# catalogue words written out or abbreviated ("Opus 67" / "Op. 67", "KV 626" / "Köchel
+# 626"): the same word (h-probe13)
+_CATALOGUE = {"opus": "op", "op": "op", "kochel": "k", "kv": "k", "k": "k"}
+# the words before an installment's number ("Star Wars" for "Star Wars: Episode V", "The
+# Godfather" for "The Godfather Part II": the title without them is another work)
+_PART_WORDS = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
+# a question asking for a language, accent or dialect: a demonym before a language is
+# its variety there ("Brazilian Portuguese" for "Portuguese"; h-probe13)
+_LANGUAGE_ASKED = frozenset({"language", "languages", "dialect", "dialects", "accent",
+                             "accents", "speak", "speaks", "spoken", "speaking", "bahasa",
+                             "wika", "tieng", "ngon"})
 _GENERATIONS = frozenset({"jr", "sr", "junior", "senior"})
 # A candidate joining two names ("Aaron and Andrew") is a list, not a swap.
 _JOINERS = frozenset({"and", "or", "nor", "andor"})
@@ -122,7 +164,8 @@ class Substitution(tuple):
     ``"qualifier"`` (a distinguishing word added or dropped), ``"installment"``
     (the answer's number dropped), ``"title"`` (the last words of a title dropped),
     ``"extends"`` (a one-word name extended by
-    another word) or ``"part"`` (part of a hyphenated name dropped); ``extra`` the
+    another word), ``"part"`` (part of a hyphenated name dropped) or ``"given"`` (a
+    person's surname dropped, the given names kept); ``extra`` the
     candidate's word, ``missing`` the answer's."""
 
     __slots__ = ()
@@ -176,7 +219,9 @@ def same_word(c: str, a: str) -> bool:
         return True
     n = min(len(a), len(c))
     if n < 6:
-        return False  # (a word under 6 letters has no spelling variant)
+        # (a word under 6 letters has no spelling variant; a catalogue word may be
+        # abbreviated: "op" for "opus", "kv" for "kochel")
+        return c in _CATALOGUE and _CATALOGUE.get(a) == _CATALOGUE[c]
     k = 1 if n < 10 else 2 if n < 14 else 3
     return abs(len(a) - len(c)) <= k and Levenshtein.distance(c, a, score_cutoff=k) <= k
 
@@ -308,6 +353,13 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     a_words, a_index, epithet = _answer_words(answer, keep)
     if not a_words:
         return None
+    if len(c_words) == len(a_words) >= 2 and not _KEY_LETTERS.isdisjoint(c_words):
+        # a key letter swapped, every other word the same: "Canon in C" for "Canon in D"
+        # (h-probe13; a letter is otherwise an initial, and "c" would stand for "canon")
+        diff = [i for i, (x, y) in enumerate(zip(c_words, a_words, strict=True)) if x != y]
+        if len(diff) == 1 and c_words[diff[0]] in _KEY_LETTERS and (
+                a_words[diff[0]] in _KEY_LETTERS):
+            return Substitution("substitution", c_words[diff[0]], a_words[diff[0]])
     # "Abraham Lincoln Jr." for "Abraham Lincoln": the son
     for c in c_words:
         if c in _GENERATIONS and c not in a_words and len(a_words) >= 2:
@@ -327,6 +379,9 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         hit = [a_index[c]] if c in a_index else [
             i for i, a in enumerate(a_words) if same_word(c, a)
             and not (keep and (len(a) == 1 or len(c) == 1))]  # (vi "Á" is a word, no initial)
+        if not hit and hyphen and len(c) >= 3 and c.isalpha():
+            # one word for an answer's hyphenated letters: "MTP" for "M-TP"
+            hit = _joined_at(c, a_words)
         if hit:
             matched_a.update(hit)
             # sharing a number or a generic word ("54 Mbps", "years") is no evidence
@@ -338,6 +393,13 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         else:
             slots.append(None)
     if not shared:
+        if matched_a and not _WORK_KINDS.isdisjoint(extra):
+            # only a number shared, another kind of work: "Piano Concerto No. 2" for
+            # "Symphony No. 2"
+            kinds = [a for i, a in enumerate(a_words) if i not in matched_a and a in _WORK_KINDS]
+            if kinds:
+                return Substitution("substitution",
+                                    next(c for c in extra if c in _WORK_KINDS), kinds[0])
         # "Lake Huron" for "Lake Superior", "Qing dynasty" for "Ming dynasty": only a
         # generic word shared, one name word swapped for another
         if not (len(extra) == 1 and matched_a and len(a_words) == 2 and proper):
@@ -370,6 +432,12 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         place = _place_word_swap(c_words, slots, missing_at, question, proper)
         if place is not None:
             return place
+    if not (_ACCIDENTALS.isdisjoint(missing) and _ACCIDENTALS.isdisjoint(extra)):
+        # a key's accidental added or dropped after the same letter: "E major" for
+        # "E-flat major", "C-sharp minor" for "C minor" (h-probe13)
+        acc = _accidental(c_words, a_words, slots, missing_at)
+        if acc is not None:
+            return acc
     if len(extra) > 2:
         return LICENSED  # a description around the answer, not another name
     if extra and (missing or swappable):
@@ -390,7 +458,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                     continue
                 if c.isdigit() != a.isdigit():
                     continue  # a number added for a word ("Matthew 6:9") is no swap
-                if a.isdigit() or ((few or a in _KEYS) and a in QUALIFIERS) or proper is None \
+                if a.isdigit() or ((few or a in _LOWER_QUALIFIERS) and a in QUALIFIERS) \
+                        or proper is None \
                         or a in proper or a in epithet or (person and 0 < i < len(a_words) - 1):
                     return Substitution("substitution", c, a)
         if len(extra) == 1 and len(missing) == 1 and (
@@ -400,6 +469,11 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                     and sum(map(_generic, c_words)) == sum(map(_generic, a_words)) == 1)):
             # two names sharing one word in another place: "Thomas Jefferson" for
             # "Jefferson Davis"; also after a kind word: "vịnh Lan Hạ" for "vịnh Hạ Long"
+            # (not a place said after the name with a preposition: "Reagan in Berlin" for
+            # "Ronald Reagan"; h-probe13)
+            k = core.index(extra[0]) if extra[0] in core else 0
+            if k >= 2 and core[k - 1] in _PLACE_PREPS:
+                return LICENSED
             return Substitution("substitution", extra[0], missing[0])
         return LICENSED
     if not extra and missing and named:
@@ -411,8 +485,9 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             # not "Tamera Mowry" for "Tamera Mowry-Housley")
             return Substitution("part", "", dropped[0])
         nums = [a for a in missing if a.isdigit()]
-        if nums and not months and len(nums) == len(missing) and int(nums[0]) <= 30 and \
-                any(not a.isdigit() for a in a_words):
+        if nums and not months and int(nums[0]) <= 30 and (len(nums) == len(missing) or (
+                len(missing) == 2 and missing[0] in _PART_WORDS and a_words[-2:] == tuple(
+                    missing))) and any(not a.isdigit() for a in a_words):
             return Substitution("installment", "", nums[0])
         k = len(c_words)
         if (not months and k < len(a_words) - 1 and a_words[:k] == c_words
@@ -425,7 +500,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             return Substitution("installment", "", a_words[k])
         # (an epithet dropped is left to the calibrator: "Constantine" for "Constantine
         # the Great" is accepted, "Peter" for "Peter the Great" may be prompted)
-        quals = [a for a in missing if a in QUALIFIERS and (proper is None or a in proper)]
+        quals = [a for a in missing if a in QUALIFIERS and (
+            proper is None or a in proper or a in _REGISTERS)]
         if quals:
             # an initial or abbreviation standing for the qualifier: "S. Dakota" for
             # "South Dakota", "DR Congo" for "Democratic Republic of the Congo"
@@ -435,9 +511,24 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             quals.append(a_words[0])  # "Samoa" for "American Samoa"
         if quals:
             return Substitution("qualifier", "", quals[0])
+        k = len(c_words)
+        if person and 2 <= k < len(a_words) and c_words == a_words[:k] and hyphen.isdisjoint(
+                a_words[k:]) and all(
+                w in missing or _generic(w) for w in a_words[k:]) and not all(
+                map(_generic, a_words[k:])):
+            # a person's given names without the surname: "Mary Wollstonecraft" for "Mary
+            # Wollstonecraft Shelley" (another person), "John Quincy" for "John Quincy
+            # Adams"; a title read as a name likewise, "Super Mario" for "Super Mario
+            # Bros." (h-probe13)
+            return Substitution("given", "", " ".join(a_words[k:]))
         cut = _title_cut(c_words, a_words, answer, missing, proper, person)
         if cut is not None:
             return cut
+    if extra and not missing and not named and not _REGISTERS.isdisjoint(extra):
+        # "bass clarinet" for "clarinet" (an answer in lower case names an instrument too)
+        return Substitution("qualifier", next(c for c in extra if c in _REGISTERS), "")
+    if not extra and missing and not named and not _REGISTERS.isdisjoint(missing):
+        return Substitution("qualifier", "", next(a for a in missing if a in _REGISTERS))
     if extra and not missing and named:
         quals = [c for c in extra if c in QUALIFIERS]
         if quals:
@@ -456,11 +547,46 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             # (not in Korean, where the verb follows: "세종대왕이 만들었습니다")
             if core[0] == a_words[0] and a_words[0].isascii() and (
                     not PLACES.issuperset(extra)
-                    or not joined.isdisjoint(extra)):
+                    or not joined.isdisjoint(extra)) and not (
+                    a_words[0] in _DEMONYMS and _DEMONYMS.keys() >= set(extra)
+                    and not _LANGUAGE_ASKED.isdisjoint(question)):
+                # (a language after an accent or language asked for is its variety:
+                # "Scottish English" for "Scottish" after "Which accent ...?"; h-probe13)
                 return Substitution("extends", extra[0], "")
-            if core[-1] == a_words[0] and extra[0] in _DEMONYMS:
+            if core[-1] == a_words[0] and extra[0] in _DEMONYMS and not (
+                    a_words[0] in _DEMONYMS and not _LANGUAGE_ASKED.isdisjoint(question)):
                 return Substitution("qualifier", extra[0], "")
     return LICENSED
+
+
+def _accidental(c_words: tuple[str, ...], a_words: tuple[str, ...],
+                slots: list[list[int] | None], missing_at: dict[int, str]
+                ) -> Substitution | None:
+    """An accidental (``flat``, ``sharp``) or ``minor`` after a key letter that both say,
+    on one side only: another key."""
+    for i, a in missing_at.items():
+        if a in _ACCIDENTALS and i and len(a_words[i - 1]) == 1 and any(
+                s and i - 1 in s for s in slots):
+            return Substitution("qualifier", "", a)
+    for k, c in enumerate(c_words):
+        if c in _ACCIDENTALS and slots[k] == [] and k and len(c_words[k - 1]) == 1 and slots[
+                k - 1]:
+            return Substitution("qualifier", c, "")
+    return None
+
+
+def _joined_at(c: str, a_words: tuple[str, ...]) -> list[int]:
+    """The positions of two or three answer words in a row that written together are
+    ``c`` (``["m", "tp"]`` for ``mtp``: "Sơn Tùng MTP" for "Sơn Tùng M-TP"); ``[]`` if
+    none."""
+    for i, a in enumerate(a_words[:-1]):
+        if c.startswith(a) and a.isalpha():
+            rest = c[len(a):]
+            if rest == a_words[i + 1]:
+                return [i, i + 1]
+            if i + 2 < len(a_words) and rest == a_words[i + 1] + a_words[i + 2]:
+                return [i, i + 1, i + 2]
+    return []
 
 
 def _question_word_swap(c_words: tuple[str, ...], a_words: tuple[str, ...],

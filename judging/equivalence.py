@@ -73,6 +73,7 @@ from judging.features import (
 from judging.normalize import (
     ARTICLES,
     STOPWORDS,
+    normalize,
     strip_articles,
     tokens,
     tokens_many,
@@ -151,6 +152,7 @@ from judging.short_rules import (
     place_named,
     prefix_word,
     proper_words,
+    question_part,
     script_rules,
     surname_in_run,
 )
@@ -339,7 +341,7 @@ def _alt_matches_core(a: Alt, core: tuple[str, ...], core_norm: str) -> bool:
 # what ends the negated part of "not X but Y" (en, id/ms)
 _NEG_BUT = frozenset({"but", "tapi", "tetapi", "melainkan"})
 # negators that may stand inside a short answer: "Atlantic, not Pacific"
-_NEG_INNER = frozenset({"not", "khong", "bukan", "chang"})
+_NEG_INNER = frozenset({"not", "khong", "bukan", "chang", "hindi"})  # (tl hindi: h-probe13)
 
 
 # Words that say what kind of thing a name is, in English and (folded) in Indonesian/
@@ -643,9 +645,17 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             elif not found[1] and info.nums and not DECADE_MARKS.isdisjoint(core):
                 found = decade_words(core, accept) or found  # 60年代 for 1960年代
             elif (not found[1] and found[0] == "other-word" and short and question
-                  and asks_who(" ".join(question_tokens(question)))):
-                # フレミング for アレクサンダー・フレミング after "誰 ...?"
+                  and asks_who(" ".join(question_tokens(question)))
+                  and (core_norm or full_norm).replace(" ", "") not in normalize(
+                      question).replace(" ", "")):
+                # フレミング for アレクサンダー・フレミング after "誰 ...?" (not a name the
+                # question says: คาราบาว for แอ๊ด คาราบาว after "the singer of คาราบาว
+                # is who?" is the band; h-probe13)
                 found = surname_in_run(core_norm or full_norm, accept) or found
+            if (not found[1] and found[0] == "other-word" and short and question
+                    and (part := question_part(core_norm or full_norm, accept,
+                                               normalize(question).replace(" ", ""))) is not None):
+                found = part  # 第五 for 第五交响曲 after "……第几交响曲？"
             return _decided(found)
 
     # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải

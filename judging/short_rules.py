@@ -29,6 +29,7 @@ from judging.entities import (
 )
 from judging.features import find_runs
 from judging.normalize import _DEMONYMS, STOPWORDS, strip_articles, tokens
+from judging.preparation import NOT_PERSON_FIRST
 from judging.scripts import HANGUL, NOSPACE, find_in_run
 
 if TYPE_CHECKING:
@@ -64,6 +65,22 @@ def decide(rule: str, correct: bool, matched: str | None, detail: str, *,
     return (rule, correct, matched, detail, prompt)
 
 
+# Stop words that are words of a title ("Let It Be" / "Let It Go", "For a Few Dollars More"
+# / "A Fistful of Dollars"): compared as words when the answer is capitalized as a title
+# (h-probe13); articles, prepositions and conjunctions are not
+_TITLE_STOPS = frozenset(w for w in STOPWORDS if w.isascii() and len(w) > 1) - frozenset({
+    "'s", "an", "and", "or", "nor", "of", "in", "on", "at", "to", "for", "with", "by", "from",
+    "into", "as", "than", "the"})
+
+
+def _title_stops(core: tuple[str, ...], answer: tuple[str, ...]) -> frozenset[str]:
+    """The title stop words of either side (``_NONE`` when there are none, the common
+    case)."""
+    if _TITLE_STOPS.isdisjoint(answer) and _TITLE_STOPS.isdisjoint(core):
+        return _NONE
+    return _TITLE_STOPS.intersection(answer) | _TITLE_STOPS.intersection(core)
+
+
 def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
                 qtok: frozenset[str], text: str = "") -> Decision | None:
     """Rule 12b (:mod:`judging.entities`): wrong when every acceptable answer that
@@ -77,13 +94,14 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
         if subtitled is not None:
             return subtitled
     found = None
+    surname_only = False
     head: tuple[str, ...] | None = None
     for a in accept:
         proper = proper_words(a.alt.text)
         # letters with marks on either side (Vietnamese): a capitalized word that
         # folds to an English stop word is still a name ("Mỹ", "Tổ")
         keep = proper | proper_words(text) if not (text.isascii() and a.alt.text.isascii()) \
-            else _NONE
+            else _title_stops(core, a.toks) if len(proper) >= 2 and not a.person else _NONE
         sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=proper,
                            person=a.person, hyphen=hyphen_words(a.alt.text),
                            joined=hyphen_words(text) if "-" in text else _NONE, keep=keep)
@@ -91,6 +109,15 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
             continue
         if sub is LICENSED or (a.head and substitution(
                 core, a.head, qtok, proper=proper) is LICENSED):
+            if (len(a.toks) < len(core) and core[-1] == a.toks[-1]
+                    and core[0] not in NOT_PERSON_FIRST
+                    and any(b.person and len(b.toks) > 1 and b.toks[-1] == core[-1]
+                            and b is not a for b in accept)):
+                # a surname accepted alone (or with initials) licenses no other given
+                # name before it: "Johann Christian Bach" for "Johann Sebastian Bach
+                # [accept J. S. Bach; accept Bach]" (h-probe13); the full name decides
+                surname_only = True
+                continue
             return None  # (or licensed by the part before a comma: "Surrey, England")
         if head is None:
             head = comma_head(text) if "," in text else ()
@@ -103,9 +130,15 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
     if found is None:
         return None
     sub, a = found
+    if surname_only and not (a.person and a.toks[-1] == core[-1]):
+        return None
     if sub.kind == "installment":
         detail = f"drops the number {sub[2]} of '{a.alt.text}' (another installment)"
         return decide("installment", False, a.alt.text, detail)
+    if sub.kind == "given":
+        detail = (f"drops the last name words '{sub[2]}' of '{a.alt.text}': another person "
+                  f"or work")
+        return decide("other-entity", False, a.alt.text, detail)
     if sub.kind == "title":
         detail = f"drops '{sub[2]}' of '{a.alt.text}': another work or the whole series"
         return decide("other-entity", False, a.alt.text, detail)
@@ -380,6 +413,58 @@ def surname_in_run(cand: str, accept: tuple[Alt, ...]) -> Decision | None:
                 find_in_run(parts[-1], cand) == "exact"):
             return decide("surname", True, a.alt.text,
                            f"'{cand}' is the surname of '{a.alt.text}'")
+    return None
+
+
+# the question words a kind word follows (zh/ja: 第几交响曲, 哪个国家, 何交響曲) or precedes (th:
+# ประเภทใด)
+_ASK_BEFORE = ("几", "幾", "哪", "什么", "什麼", "何", "どの", "どんな")
+_ASK_AFTER = ("ใด", "อะไร", "ไหน")
+
+
+def _asked_kind(rest: str, question: str) -> bool:
+    """Does ``rest`` stand in ``question`` right after a question word or before one (the
+    kind of thing asked: 交响曲 in "是第几交响曲")?"""
+    i = question.find(rest)
+    while i >= 0:
+        if question[:i].endswith(_ASK_BEFORE) or question[i + len(rest):].startswith(
+                _ASK_AFTER):
+            return True
+        i = question.find(rest, i + 1)
+    return False
+
+
+def question_part(cand: str, accept: tuple[Alt, ...], question: str) -> Decision | None:
+    """Rule 3b, an answer in a script without spaces said without the kind of thing the
+    question asks for (h-probe13): correct when the short answer is an acceptable answer's
+    start or end and the rest (two characters or more) is the word the question asks with
+    (``第五`` for ``第五交响曲`` after "……是第几交响曲？", was ``other-word``; not ``เกาหลี`` for
+    ``เกาหลีใต้`` after a question that says ใต้ elsewhere). ``question`` is normalized as
+    the answers are, without spaces."""
+    c = cand.replace(" ", "")
+    if len(c) < 2:
+        return None
+    for a in accept:
+        n = a.norm.replace(" ", "")
+        if abs(len(n) - len(c)) < 2 or len(n) < 2 or not NOSPACE.search(n):
+            continue
+        if (n.startswith(c) and _asked_kind(n[len(c):], question)) or (
+                n.endswith(c) and _asked_kind(n[:-len(c)], question)):
+            return decide("affix", True, a.alt.text,
+                           f"'{cand}' is '{a.alt.text}' less the kind the question asks for")
+        if len(c) - len(n) >= 2 and c.endswith(n):
+            # ... or after a name the question says (贝多芬第五交响曲 for 第五交响曲 after
+            # "贝多芬的命运交响曲是哪一首？"), 的 or の between them or not
+            head = c[:-len(n)]
+            if head[-1] in "的の":
+                head = head[:-1]
+            if len(head) >= 2 and head in question:
+                return decide("affix", True, a.alt.text,
+                               f"'{cand}' is '{a.alt.text}' after a name the question says")
+        if len(c) - len(n) >= 2 and c.startswith(n) and _asked_kind(c[len(n):], question):
+            # ... or with it: 第5号交响曲 for 第5号
+            return decide("affix", True, a.alt.text,
+                           f"'{cand}' is '{a.alt.text}' and the kind the question asks for")
     return None
 
 

@@ -282,7 +282,7 @@ ADDS_OR_DROPS = [
     ("London, Ontario", "London"),
     ("Cộng hòa Dominica", "Dominica"),
     ("New Guinea", "Papua New Guinea"),
-    ("Beverly Hills", "Beverly Hills Cop"),
+    ("Golden Gate", "Golden Gate Bridge"),  # (Beverly Hills / Beverly Hills Cop: a rule since h-probe13)
     ("Washington State", "Washington, D.C."),  # a word added and one dropped
 ]
 

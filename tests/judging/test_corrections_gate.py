@@ -32,7 +32,7 @@ def _matches(text: str) -> bool:
 
 def test_gate_mirrors_the_patterns() -> None:
     # _may_correct reads _MARKER as these three alternatives and _NOT_BUT as anchored
-    # alternatives plus one that needs "아니"; a change to either pattern must
+    # alternatives plus one that needs "아니" or "말고"; a change to either pattern must
     # change the gate too.
     assert c._MARKER.pattern == (
         rf"(?:{c._ALONE})|{c._BEFORE}(?:{c._BETWEEN_PUNCT})\s*{c._P}+"
