@@ -106,6 +106,7 @@ _HUNDREDS = re.compile(r"([1-9]\d?)00s")
 # a year before the Common era on either side leaves the centuries to the other rules
 # (the 400s BC are the fifth century BC)
 _BC_WORDS = frozenset({"bc", "bce", "tcn", "sm", "truoc", "sebelum", "기원전"})
+BC_WORDS = _BC_WORDS
 
 
 def _hundreds(toks: tuple[str, ...]) -> int | None:
@@ -638,6 +639,10 @@ def _other_counter(text: str, answer: str) -> bool:
     ``삼 년`` and ``3개월``, ``tiga hari`` and ``3 bulan``)? Only when both are one
     number with a counter; spaces between the number and its counter do not count."""
     a, c = whole_number(answer), whole_number(text)
+    if a is None and c is not None and (m := _DIGITS_COUNTER.fullmatch(answer)):
+        # (an answer's counter the number reader does not know: 角 in 10角, against 十分;
+        # h-probe14)
+        a = int(m.group(1)), "\x00" + m.group(2)
     if a is None or c is None:
         return False
     ca, cc = a[1].replace(" ", ""), c[1].replace(" ", "")
@@ -656,6 +661,8 @@ def _scaled(toks: tuple[str, ...]) -> int | None:
     return None
 
 
+# digits and a short counter in a script without spaces ("10角")
+_DIGITS_COUNTER = re.compile(r"(\d+) ?([^\x00-\u024f\d\s]{1,2})")
 # counters that count the same thing (months: Korean 달 and 개월, Japanese か月 and ヶ月)
 _SAME_COUNTER = {unicodedata.normalize("NFKC", "\x00" + k): "\x00" + v for k, v in {
     "달": "개월", "ヶ月": "か月", "カ月": "か月", "ケ月": "か月", "箇月": "か月", "个月": "か月",
@@ -664,7 +671,9 @@ _SAME_COUNTER = {unicodedata.normalize("NFKC", "\x00" + k): "\x00" + v for k, v 
     "日間": "日", "か月間": "か月", "ヶ月間": "か月", "カ月間": "か月", "日间": "日",
     "か月间": "か月", "ヶ月间": "か月", "カ月间": "か月",
     # vi degrees said without the scale (một trăm độ for 100 độ C; not độ F)
-    "doc": "do"}.items()}
+    "doc": "do",
+    # people (zh 十一个人 for 11名; h-probe14)
+    "个人": "人", "個人": "人", "名": "人", "位": "人"}.items()}
 
 
 def may_be_number(word: str) -> bool:
