@@ -817,6 +817,17 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
             if worded is not None:
                 return _decided(worded)
+        # 8f (h-probe14). a whole number for a fraction ("three" for "one third [accept
+        # 1/3]": the normalizer reads "one third" as "1 3", and "three" was a grey accept
+        # at 0.86): wrong when every answer is a fraction and the answer says none
+        if (len(core) == 1 and cand_nums and core[0] in cand_nums and numeric
+                and len(numeric) == len(accept) and all(
+                    len(a.toks) == 2 and len(a.nums) == 2 and (
+                        "/" in a.alt.text or _ORDINAL.search(a.alt.text)) for a in numeric)
+                and "/" not in info.text and not _ORDINAL.search(info.text)):
+            return _result("number", False, numeric[0].alt.text,
+                           f"'{info.text}' is a whole number, '{numeric[0].alt.text}' a "
+                           f"fraction", ZERO)
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
                 a.nums <= cand_nums or not (cand_nums - a.nums) or _approx(a.nums, cand_nums)
                 for a in numeric):

@@ -24,7 +24,9 @@ before the fix, or a trap the fix must not break.
 * counters: ``十分`` for ``10角`` (1.00; a counter the number reader does not know, 角, is
   still a counter) and ``十一个人`` for ``11名`` (people either way, was rejected);
 * speeds as one token: ``300,000 km/h`` for ``300,000 km/s`` (fuzzy 0.89);
-* a year in pairs with its era: ``four seventy-six`` for ``476 AD``.
+* a year in pairs with its era: ``four seventy-six`` for ``476 AD``;
+* 8f, a whole number for a fraction: ``three`` for ``one third [accept 1/3]`` (a grey
+  accept at 0.86; the normalizer reads "one third" as "1 3").
 """
 
 from __future__ import annotations
@@ -108,6 +110,13 @@ CASES = [
     pytest.param("十角", "10角", "人民币一元等于多少角？", True, id="zh-same-counter"),
     pytest.param("十一个人", "11名", "一支足球队在场上有几名队员？", True, id="zh-people-counters"),
     pytest.param("十二个人", "11名", "一支足球队在场上有几名队员？", False, id="zh-people-other"),
+    # 8f: a whole number for a fraction
+    pytest.param("three", "one third [accept 1/3]", "What fraction of a dozen is four?", False,
+                 id="en-whole-for-fraction"),
+    pytest.param("a third", "one third [accept 1/3]", "What fraction of a dozen is four?", True,
+                 id="en-a-third"),
+    pytest.param("1/3", "one third [accept 1/3]", "What fraction of a dozen is four?", True,
+                 id="en-slash-fraction"),
     # speeds
     pytest.param("300,000 km/h", "300,000 km/s [accept 186,000 miles per second]",
                  "What is the speed of light?", False, id="en-kmh-for-kms"),
