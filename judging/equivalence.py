@@ -817,6 +817,17 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
             if worded is not None:
                 return _decided(worded)
+        # 8g (h-probe14). an acceptable answer without the fraction that ends it ("an hour"
+        # for "an hour and a half", a grey accept at 0.80; vi "một tiếng" for "một tiếng
+        # rưỡi"): another quantity
+        if not _HALF_WORDS.isdisjoint(alt_tokens) and _HALF_WORDS.isdisjoint(core):
+            for a in accept:
+                tail = a.toks[len(core):]
+                if (tail and a.toks[:len(core)] == core and not _HALF_WORDS.isdisjoint(tail)
+                        and _HALF_TAIL.issuperset(tail)):
+                    return _result("number", False, a.alt.text,
+                                   f"'{info.text}' drops the fraction ending "
+                                   f"'{a.alt.text}'", ZERO)
         # 8f (h-probe14). a whole number for a fraction ("three" for "one third [accept
         # 1/3]": the normalizer reads "one third" as "1 3", and "three" was a grey accept
         # at 0.86): wrong when every answer is a fraction and the answer says none
@@ -835,6 +846,11 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                 dec = decade_words(core, accept)  # "thập niên 60" for "thập niên 1960"
                 if dec is not None:
                     return _decided(dec)
+            if not UNIT_WORDS.isdisjoint(core):
+                # the same duration in another unit ("120 seconds" for "2 minutes")
+                unit = other_unit(core, accept)
+                if unit is not None and unit[1]:
+                    return _decided(unit)
             grouped = _grouped_number(core, numeric)
             if grouped is not None:
                 return _result("number-words", True, grouped.alt.text,
@@ -1080,6 +1096,9 @@ def _grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | No
         a.toks[-1] in _AD_WORDS and a.toks[:-1] == grouped)), None)
 
 
+# 8g: the fraction that may end a quantity ("and a half", vi "rưỡi")
+_HALF_WORDS = frozenset({"half", "quarter", "ruoi"})
+_HALF_TAIL = _HALF_WORDS | {"and", "a", "an", "one"}
 # 8c: words that repeat the digit after them ("double seven", "triple nine")
 _REPEATS = {"double": 2, "triple": 3}
 

@@ -395,7 +395,43 @@ def other_unit(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | Non
             return None
         if other is None and {k for k, _u in units} & kinds:
             other = a
+    if other is not None and "time" in kinds:
+        same = _same_duration(core, said, other)
+        if same is not None:
+            return same
     return _another_unit(other, core)
+
+
+# seconds in a unit of time (h-probe14: the same duration in hours and minutes)
+_SECONDS = {"s": 1, "min": 60, "h": 3600, "d": 86400, "wk": 604800}
+
+
+def _duration(toks: tuple[str, ...], units: frozenset[tuple[str, str]]) -> float | None:
+    """Seconds in an answer of one number (``and a half`` after it adds 0.5) and one
+    unit of time from weeks down, else ``None``."""
+    time = [u for k, u in units if k == "time"]
+    nums = [t for t in toks if t.replace(".", "", 1).isdigit()]
+    if len(time) != 1 or time[0] not in _SECONDS or len(nums) != 1:
+        return None
+    value = float(nums[0])
+    rest = [t for t in toks if t != nums[0] and t not in UNITS]
+    if rest == ["and", "a", "half"]:
+        value += 0.5
+    elif rest:
+        return None
+    return value * _SECONDS[time[0]]
+
+
+def _same_duration(core: tuple[str, ...], said: frozenset[tuple[str, str]],
+                   other: Alt) -> Decision | None:
+    """Correct when ``core`` says the duration of ``other`` in another unit of time ("1.5
+    hours", "one and a half hours" for "90 minutes", "120 seconds" for "2 minutes")."""
+    mine = _duration(core, said)
+    if mine is not None and mine == _duration(other.toks, _said_units(other.toks)):
+        return decide("number-words", True, other.alt.text,
+                      f"'{' '.join(core)}' is the duration of '{other.alt.text}' in "
+                      f"another unit")
+    return None
 
 
 # generic words said with a currency's name: Thai เงิน ("money") before it (เงินบาท,

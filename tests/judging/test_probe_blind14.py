@@ -26,7 +26,11 @@ before the fix, or a trap the fix must not break.
 * speeds as one token: ``300,000 km/h`` for ``300,000 km/s`` (fuzzy 0.89);
 * a year in pairs with its era: ``four seventy-six`` for ``476 AD``;
 * 8f, a whole number for a fraction: ``three`` for ``one third [accept 1/3]`` (a grey
-  accept at 0.86; the normalizer reads "one third" as "1 3").
+  accept at 0.86; the normalizer reads "one third" as "1 3");
+* 8g, an acceptable answer without the fraction that ends it: ``an hour`` for ``90 minutes
+  [accept an hour and a half]`` (a grey accept at 0.80);
+* the same duration in another unit of time, hours on one side: ``one and a half hours``
+  and ``1.5 hours`` for ``90 minutes`` were ``number`` rejects ("another unit").
 """
 
 from __future__ import annotations
@@ -117,6 +121,22 @@ CASES = [
                  id="en-a-third"),
     pytest.param("1/3", "one third [accept 1/3]", "What fraction of a dozen is four?", True,
                  id="en-slash-fraction"),
+    # 8g: an answer without the fraction that ends it
+    pytest.param("an hour", "90 minutes [accept an hour and a half]",
+                 "How long is a regulation soccer match?", False, id="en-drops-half"),
+    pytest.param("an hour and a half", "90 minutes [accept an hour and a half]",
+                 "How long is a regulation soccer match?", True, id="en-hour-and-a-half"),
+    pytest.param("one and a half hours", "90 minutes [accept an hour and a half]",
+                 "How long is a regulation soccer match?", True, id="en-one-and-a-half-hours"),
+    pytest.param("một tiếng", "một tiếng rưỡi", "Trận đấu kéo dài bao lâu?", False,
+                 id="vi-drops-ruoi"),
+    # the same duration in another unit of time
+    pytest.param("1.5 hours", "90 minutes [accept an hour and a half]",
+                 "How long is a regulation soccer match?", True, id="en-decimal-hours"),
+    pytest.param("2 hours", "90 minutes [accept an hour and a half]",
+                 "How long is a regulation soccer match?", False, id="en-other-hours"),
+    pytest.param("120 seconds", "2 minutes", "How long?", True, id="en-seconds-for-minutes"),
+    pytest.param("2 seconds", "2 minutes", "How long?", False, id="en-same-number-seconds"),
     # speeds
     pytest.param("300,000 km/h", "300,000 km/s [accept 186,000 miles per second]",
                  "What is the speed of light?", False, id="en-kmh-for-kms"),
