@@ -533,8 +533,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         t.isalpha() for t in core) else ""
     # 8c (h-probe14). digits said one by one ("nine nine nine", "triple nine" for "999"):
     # the digits joined (three single digits at least, or "double"/"triple" first)
-    if info.nums and 2 <= len(core) <= 12 and (core[0] in _REPEATS or (
-            len(core) >= 3 and len(core[0]) == 1 and core[0].isdigit())):
+    if info.nums and core and (core[0] in _REPEATS or (
+            len(core[0]) == 1 and core[0].isdigit() and 3 <= len(core) <= 12)):
         joined = _said_digits(core) or joined
     for a in accept:
         if full_norm == a.norm or core_norm == a.norm or (
@@ -615,7 +615,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     # 8b (h-probe14). a time of day in the other half of the day ("12 p.m." for
     # "midnight [accept 12 a.m.]", tl "alas dose ng hatinggabi" for "... ng tanghali"):
     # wrong when no acceptable answer says the answer's half and one says the other
-    if short and not _DAYPART.keys().isdisjoint(core):
+    if short and not _DAYPART_WORDS.isdisjoint(alt_tokens) and not _DAYPART_WORDS.isdisjoint(
+            core):
         mine = {_DAYPART[t] for t in core if t in _DAYPART}
         theirs = [{_DAYPART[t] for t in a.toks if t in _DAYPART} for a in accept]
         if len(mine) == 1 and any(theirs) and not any(mine & t for t in theirs):
@@ -831,7 +832,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         # 8f (h-probe14). a whole number for a fraction ("three" for "one third [accept
         # 1/3]": the normalizer reads "one third" as "1 3", and "three" was a grey accept
         # at 0.86): wrong when every answer is a fraction and the answer says none
-        if (len(core) == 1 and cand_nums and core[0] in cand_nums and numeric
+        if (cand_nums and len(core) == 1 and core[0] in cand_nums and numeric
                 and len(numeric) == len(accept) and all(
                     len(a.toks) == 2 and len(a.nums) == 2 and (
                         "/" in a.alt.text or _ORDINAL.search(a.alt.text)) for a in numeric)
@@ -1149,6 +1150,7 @@ def _cjk_date(text: str, numeric: Sequence[Alt]) -> str | bool | None:
 _DAYPART = {**dict.fromkeys(("am", "midnight", "hatinggabi", "오전", "morning", "umaga"), "am"),
             **dict.fromkeys(("pm", "noon", "tanghali", "오후", "afternoon", "evening", "hapon",
                              "tanghaling"), "pm")}
+_DAYPART_WORDS = frozenset(_DAYPART)
 # 8e: counters of people and things (a count, never a place in order)
 _COUNT_COUNTERS = frozenset({"명", "개", "사람", "人", "个", "個", "名", "คน", "orang",
                              "katao", "people", "persons"})
