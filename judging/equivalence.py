@@ -389,7 +389,9 @@ def _negated_inside(core: tuple[str, ...], accept: tuple[Alt, ...], *,
 # (zh, ja; longest first)
 _NUMBER_LEAD = ("大约是", "大約是", "大约", "大約", "大概", "およそ", "约", "約", "是", "为", "為")
 # "in", "in the year" before a number said in words (id/ms, vi, tl; folded)
-_NUMBER_PREPS = frozenset({"pada", "vao", "noong", "taong"})
+_NUMBER_PREPS = frozenset({"pada", "vao", "noong", "taong",
+                           # id/ms "(on) the date" (h-probe14: "tanggal tujuh belas Agustus ...")
+                           "tanggal", "tarikh"})
 _NUMBER_PREP_TOKS = frozenset((w,) for w in _NUMBER_PREPS)
 # script-rule rejections that number words may overturn (rule 3b before 7b)
 _NUMBER_OVERRIDES = frozenset({"other-word", "no-match"})

@@ -298,7 +298,31 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, .
                 if value is not None and str(value) in cand_nums:
                     return decide("number-words", True, a.alt.text,
                                    f"'{a.alt.text}' reads as {value}")
+        if (m := _DIGITS_SCALE.fullmatch(core_norm)) is not None:
+            return _digits_scale(int(m.group(1)) * _CJK_SCALES[m.group(2)], accept)
     return None
+
+
+# 8i (h-probe14): digits and a ko/zh/ja scale word, and perhaps a counter ("7천 원")
+_CJK_SCALES = {"천": 1000, "만": 10 ** 4, "억": 10 ** 8, "千": 1000, "万": 10 ** 4,
+               "萬": 10 ** 4, "億": 10 ** 8, "亿": 10 ** 8}
+_DIGITS_SCALE = re.compile(r"(\d+) ?([천만억千万萬億亿])(?: ?[^\d\s]{1,3})?")
+
+
+def _digits_scale(value: int, accept: tuple[Alt, ...]) -> Decision | None:
+    """Digits and a scale word ("7천 원" is 7000) against answers that are all one number
+    (written with digits or in words): right when one is ``value``, else wrong; ``None``
+    when an answer is no number."""
+    values = [whole_number(unicodedata.normalize("NFKC", a.alt.text).replace(",", ""))
+              for a in accept]
+    if not all(values):
+        return None
+    for a, v in zip(accept, values, strict=True):
+        if v is not None and v[0] == value:
+            return decide("number-words", True, a.alt.text, f"reads as {value}, as "
+                          f"'{a.alt.text}' does")
+    return decide("number", False, accept[0].alt.text,
+                  f"reads as {value}, not '{accept[0].alt.text}'")
 
 
 read_number_cached = lru_cache(maxsize=16384)(read_number)
@@ -386,20 +410,29 @@ def other_unit(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | Non
     the answer's. An answer without a unit (``[accept 100]``) says nothing of the unit."""
     said = _said_units(core)
     kinds = {k for k, _u in said}
-    other = None
+    # (the numbers said, less "per second", which the normalizer reads "per 2")
+    nums = frozenset(t for i, t in enumerate(core) if t[:1].isdigit() and core[i - 1:i] != ("per",))
+    other = mine = None
     for a in accept:
         units = _said_units(a.toks)
         if not units or not a.nums:
             continue
         if units & said:
             return None
-        if other is None and {k for k, _u in units} & kinds:
-            other = a
+        if {k for k, _u in units} & kinds:
+            other = other or a
+            # (an answer whose numbers the answer gives first: "300,000 kilometers per
+            # second" is no "186,000 miles per second" when "300,000 km/s" is acceptable;
+            # h-probe14)
+            if mine is None and a.nums & nums:
+                mine = a
     if other is not None and "time" in kinds:
         same = _same_duration(core, said, other)
         if same is not None:
             return same
-    return _another_unit(other, core)
+    if mine is None and any(a.nums & nums for a in accept):
+        return None
+    return _another_unit(mine or other, core)
 
 
 # seconds in a unit of time (h-probe14: the same duration in hours and minutes)

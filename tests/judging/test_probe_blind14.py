@@ -30,7 +30,14 @@ before the fix, or a trap the fix must not break.
 * 8g, an acceptable answer without the fraction that ends it: ``an hour`` for ``90 minutes
   [accept an hour and a half]`` (a grey accept at 0.80);
 * the same duration in another unit of time, hours on one side: ``one and a half hours``
-  and ``1.5 hours`` for ``90 minutes`` were ``number`` rejects ("another unit").
+  and ``1.5 hours`` for ``90 minutes`` were ``number`` rejects ("another unit");
+* 8i, digits and a ko/zh/ja scale word: ``7천 원`` (the question's own price) for
+  ``14,000원 [accept 만 사천 원]`` was a grey accept at 0.89; read as 7000;
+* another unit is judged against an answer whose numbers the answer gives when one does:
+  ``about 300,000 kilometers per second`` for ``300,000 km/s [accept 186,000 miles per
+  second]`` was rejected as "kilometers where ... has miles" ("per second" is no 2);
+* id/ms ``tanggal`` / ``tarikh`` ("the date") before a date in words is left out like
+  ``pada`` (``tanggal tujuh belas Agustus ...`` was a grey reject at 0.54).
 """
 
 from __future__ import annotations
@@ -137,6 +144,28 @@ CASES = [
                  "How long is a regulation soccer match?", False, id="en-other-hours"),
     pytest.param("120 seconds", "2 minutes", "How long?", True, id="en-seconds-for-minutes"),
     pytest.param("2 seconds", "2 minutes", "How long?", False, id="en-same-number-seconds"),
+    # 8i: digits and a scale word
+    pytest.param("7천 원", "14,000원 [accept 만 사천 원]",
+                 "짜장면 한 그릇이 7천 원이면 두 그릇은 얼마인가요?", False, id="ko-question-number"),
+    pytest.param("14천 원", "14,000원 [accept 만 사천 원]",
+                 "짜장면 한 그릇이 7천 원이면 두 그릇은 얼마인가요?", True, id="ko-digits-scale"),
+    pytest.param("만 사천 원", "14,000원 [accept 만 사천 원]",
+                 "짜장면 한 그릇이 7천 원이면 두 그릇은 얼마인가요?", True, id="ko-words-accepted"),
+    # another unit: only against an answer whose numbers the answer gives, when one does
+    pytest.param("about 300,000 kilometers per second",
+                 "300,000 km/s [accept 186,000 miles per second]",
+                 "What is the speed of light in a vacuum, roughly?", True, id="en-km-per-second"),
+    pytest.param("300,000 miles per second", "300,000 km/s [accept 186,000 miles per second]",
+                 "What is the speed of light in a vacuum, roughly?", False,
+                 id="en-miles-per-second-wrong-number"),
+    pytest.param("100 miles", "100 kilometers", "How far?", False, id="en-same-number-other-unit"),
+    pytest.param("62 miles", "100 kilometers", "How far?", False, id="en-other-number-other-unit"),
+    # id/ms "tanggal" before a date in words
+    pytest.param("tanggal tujuh belas Agustus sembilan belas empat puluh lima", "17 Agustus 1945",
+                 "Kapan Indonesia memproklamasikan kemerdekaannya?", True, id="id-tanggal-date"),
+    pytest.param("tanggal delapan belas Agustus sembilan belas empat puluh lima",
+                 "17 Agustus 1945", "Kapan Indonesia memproklamasikan kemerdekaannya?", False,
+                 id="id-tanggal-other-day"),
     # speeds
     pytest.param("300,000 km/h", "300,000 km/s [accept 186,000 miles per second]",
                  "What is the speed of light?", False, id="en-kmh-for-kms"),
