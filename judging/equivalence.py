@@ -30,7 +30,9 @@ cases' features in :mod:`judging.features`; the calibrator in
 from __future__ import annotations
 
 import gc
+import re
 import struct
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -79,6 +81,7 @@ from judging.normalize import (
     tokens_many,
 )
 from judging.number_rules import (
+    BC_WORDS,
     CENTURY_WORDS,
     DECADE_MARKS,
     ERA_MARKS,
@@ -229,7 +232,9 @@ def _approx(ref: frozenset[str], cand: frozenset[str]) -> bool:
     integers >= 1000 that are not years within 2%, or a candidate inside a range
     ``10–12``. Small integers and years must match exactly: ``15`` is never ``5``."""
     ints = sorted(float(r) for r in ref)
-    if len(ints) == 2 and not any(_is_year(r) for r in ref) and ints[0] < ints[1]:
+    # (a candidate of one number: "7-0" is no value inside the "range" of the score
+    # "7-1"; h-probe14)
+    if len(ints) == 2 and len(cand) == 1 and not any(_is_year(r) for r in ref) and ints[0] < ints[1]:
         lo, hi = ints
         if any(lo <= float(c) <= hi for c in cand):
             return True
@@ -393,7 +398,9 @@ def _negated_inside(core: tuple[str, ...], accept: tuple[Alt, ...], *,
 # (zh, ja; longest first)
 _NUMBER_LEAD = ("大约是", "大約是", "大约", "大約", "大概", "およそ", "约", "約", "是", "为", "為")
 # "in", "in the year" before a number said in words (id/ms, vi, tl; folded)
-_NUMBER_PREPS = frozenset({"pada", "vao", "noong", "taong"})
+_NUMBER_PREPS = frozenset({"pada", "vao", "noong", "taong",
+                           # id/ms "(on) the date" (h-probe14: "tanggal tujuh belas Agustus ...")
+                           "tanggal", "tarikh"})
 _NUMBER_PREP_TOKS = frozenset((w,) for w in _NUMBER_PREPS)
 # script-rule rejections that number words may overturn (rule 3b before 7b)
 _NUMBER_OVERRIDES = frozenset({"other-word", "no-match"})
@@ -511,11 +518,20 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     short = len(core) <= SHORT_TOKENS
 
     # 0. an ordinal for a count (before exact: the normalizer reads both as 4): "the fourth" for "four" after "How many times ...?"
-    if numeric and question and len(core) <= 3 and info.nums and asks_count(
+    if numeric and question and len(core) <= 3 and (info.nums or core[0] == "thu") and asks_count(
             question) and ORDINAL.search(info.text) and not any(
             ORDINAL.search(a.alt.text) for a in numeric):
         return _result("number", False, numeric[0].alt.text,
                        f"'{info.text}' is an ordinal, the question asks how many", ZERO)
+
+    # 8e. a count for an ordinal (h-probe14): a number with a counter of people or
+    # things ("4명", "4个", "4 orang") after a question asking which one in order ("몇
+    # 번째", "第几", "何番目", "thứ mấy"): the number-words rule read "4명" as "네 번째"
+    if (numeric and question and info.nums and len(core) <= 3 and core[-1] in _COUNT_COUNTERS
+            and _ASKS_ORDINAL.search(question) and not any(
+                a.toks[-1:] == core[-1:] for a in accept)):
+        return _result("number", False, numeric[0].alt.text,
+                       f"'{info.text}' is a count, the question asks which in order", ZERO)
 
     # 1. exact / alias (not when both are written with marks and a mark differs:
     # Vietnamese "phô" is not "phở")
@@ -526,6 +542,11 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     # number rules)
     joined = "".join(core) if 1 < len(core) <= 4 and info.nums and any(
         t.isalpha() for t in core) else ""
+    # 8c (h-probe14). digits said one by one ("nine nine nine", "triple nine" for "999"):
+    # the digits joined (three single digits at least, or "double"/"triple" first)
+    if info.nums and core and (core[0] in _REPEATS or (
+            len(core[0]) == 1 and core[0].isdigit() and 3 <= len(core) <= 12)):
+        joined = _said_digits(core) or joined
     for a in accept:
         if full_norm == a.norm or core_norm == a.norm or (
                 joined and joined == a.norm.replace(" ", "")):
@@ -592,8 +613,36 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                            f"'{core_norm}' has the numbers of '{swapped.alt.text}' in "
                            f"another order", ZERO)
 
+    # 8a (h-probe14). a year before the Common era for an answer without an era mark
+    # ("năm 1954 trước Công nguyên", "1954 BC" for "1954"): another year, unless the
+    # answerline or the question says the era
+    if numeric and info.nums and not BC_WORDS.isdisjoint(core) and not any(
+            not BC_WORDS.isdisjoint(a.toks) for a in accept) and BC_WORDS.isdisjoint(
+            question_tokens(question)):
+        return _result("number", False, numeric[0].alt.text,
+                       f"'{info.text}' is a year before the Common era, "
+                       f"'{numeric[0].alt.text}' is not", ZERO)
+
+    # 8b (h-probe14). a time of day in the other half of the day ("12 p.m." for
+    # "midnight [accept 12 a.m.]", tl "alas dose ng hatinggabi" for "... ng tanghali"):
+    # wrong when no acceptable answer says the answer's half and one says the other
+    if short and not _DAYPART_WORDS.isdisjoint(alt_tokens) and not _DAYPART_WORDS.isdisjoint(
+            core):
+        mine = {_DAYPART[t] for t in core if t in _DAYPART}
+        theirs = [{_DAYPART[t] for t in a.toks if t in _DAYPART} for a in accept]
+        if len(mine) == 1 and any(theirs) and not any(mine & t for t in theirs):
+            return _result("number", False, None,
+                           f"'{info.text}' names the other half of the day", ZERO)
+
     # 3b. scripts without spaces: character-level matching with affix tolerance
     script = 0.0 if full_norm.isascii() else 1.0
+    if script and numeric and short and info.text[:2] in _AD_MARKS and info.text[
+            2:3] != "前" and not any(m in a.alt.text for a in accept for m in _AD_MARKS):
+        # 8d (h-probe14). a year after 公元/西元 ("in the Common era") for an answer
+        # without the mark (公元618年 for 618年): judged without it
+        again = describe_text(info.text[2:].lstrip())
+        if again is not None:
+            return _analyze(again, key, question)
     if script and numeric and short and info.text.startswith(_NUMBER_LEAD):
         # a number after a copula or "about" (是一九四九年, 約三千七百七十六メートルです,
         # 约500克): judged without it (what follows must start a number)
@@ -627,6 +676,17 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             # Tokyo]"): its romaji, long vowels written once, is that answer
             return _result("alias:reading", True, read.alt.text,
                            f"reads as '{read.alt.text}' in romaji", ZERO)
+        if (found is not None and not found[1] and numeric and short and (
+                "月" in info.text or "年" in info.text)):
+            # 8d (h-probe14). a date in number words (十月一日 for 10月1日, 二月十一日), read
+            # with its numbers in digits; a year's answer given with its month and day
+            # (1949年10月1日 for 1949年) is that year
+            dated = _cjk_date(info.text, numeric)
+            if dated is True:
+                return _result("number-words", True, numeric[0].alt.text,
+                               f"'{info.text}' is a date in '{numeric[0].alt.text}'", ZERO)
+            if dated and (again := describe_text(dated)) is not None:
+                return _analyze(again, key, question)
         if found is not None:
             if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES
                     and ((core_norm or full_norm)[:1] in FIRST_CHARS
@@ -779,6 +839,28 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
             if worded is not None:
                 return _decided(worded)
+        # 8g (h-probe14). an acceptable answer without the fraction that ends it ("an hour"
+        # for "an hour and a half", a grey accept at 0.80; vi "một tiếng" for "một tiếng
+        # rưỡi"): another quantity
+        if not _HALF_WORDS.isdisjoint(alt_tokens) and _HALF_WORDS.isdisjoint(core):
+            for a in accept:
+                tail = a.toks[len(core):]
+                if (tail and a.toks[:len(core)] == core and not _HALF_WORDS.isdisjoint(tail)
+                        and _HALF_TAIL.issuperset(tail)):
+                    return _result("number", False, a.alt.text,
+                                   f"'{info.text}' drops the fraction ending "
+                                   f"'{a.alt.text}'", ZERO)
+        # 8f (h-probe14). a whole number for a fraction ("three" for "one third [accept
+        # 1/3]": the normalizer reads "one third" as "1 3", and "three" was a grey accept
+        # at 0.86): wrong when every answer is a fraction and the answer says none
+        if (cand_nums and len(core) == 1 and core[0] in cand_nums and numeric
+                and len(numeric) == len(accept) and all(
+                    len(a.toks) == 2 and len(a.nums) == 2 and (
+                        "/" in a.alt.text or ORDINAL.search(a.alt.text)) for a in numeric)
+                and "/" not in info.text and not ORDINAL.search(info.text)):
+            return _result("number", False, numeric[0].alt.text,
+                           f"'{info.text}' is a whole number, '{numeric[0].alt.text}' a "
+                           f"fraction", ZERO)
         if numeric and cand_nums and len(numeric) == len(accept) and not any(
                 a.nums <= cand_nums or not (cand_nums - a.nums) or _approx(a.nums, cand_nums)
                 for a in numeric):
@@ -786,6 +868,11 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                 dec = decade_words(core, accept)  # "thập niên 60" for "thập niên 1960"
                 if dec is not None:
                     return _decided(dec)
+            if not UNIT_WORDS.isdisjoint(core):
+                # the same duration in another unit ("120 seconds" for "2 minutes")
+                unit = other_unit(core, accept)
+                if unit is not None and unit[1]:
+                    return _decided(unit)
             grouped = grouped_number(core, numeric)
             if grouped is not None:
                 return _result("number-words", True, grouped.alt.text,
@@ -943,6 +1030,67 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
+
+
+# 8g: the fraction that may end a quantity ("and a half", vi "rưỡi")
+_HALF_WORDS = frozenset({"half", "quarter", "ruoi"})
+_HALF_TAIL = _HALF_WORDS | {"and", "a", "an", "one"}
+# 8c: words that repeat the digit after them ("double seven", "triple nine")
+_REPEATS = {"double": 2, "triple": 3}
+
+
+def _said_digits(core: tuple[str, ...]) -> str:
+    """The digits of an answer said one digit at a time ("9 9 9", "triple 9"), joined;
+    "" when a word is not one digit."""
+    out = []
+    i = 0
+    while i < len(core):
+        t = core[i]
+        if t in _REPEATS and i + 1 < len(core) and len(core[i + 1]) == 1 and core[i + 1].isdigit():
+            out.append(core[i + 1] * _REPEATS[t])
+            i += 2
+        elif len(t) == 1 and t.isdigit():
+            out.append(t)
+            i += 1
+        else:
+            return ""
+    return "".join(out)
+
+
+# 8d: the Common era before a year (zh)
+_AD_MARKS = ("公元", "西元")
+# 8d: number words before a date's counters (a year's, month's, day's)
+_CJK_DATE_NUMBER = re.compile("([〇零一二三四五六七八九十百千两]+)(?=[年月日号號])")
+_MONTH_DAY = re.compile(r"\d{1,2}月(?:\d{1,2}[日号號])?")
+
+
+def _cjk_date(text: str, numeric: Sequence[Alt]) -> str | bool | None:
+    """For a zh/ja answer with a year, month or day: ``True`` when it is a numeric
+    answer that is a year, followed by a month and a day (1949年10月1日 for 1949年); else
+    the answer with its number words before 年, 月, 日, 号 in digits when that changes it
+    (十月一日 -> 10月1日); else ``None``."""
+    digits = _CJK_DATE_NUMBER.sub(lambda m: str(read_number_cached(m.group(1)) or m.group(1)),
+                                  text)
+    for a in numeric:
+        year = unicodedata.normalize("NFKC", a.alt.text).strip()
+        if len(year) >= 3 and year.endswith("年") and year[:-1].isdigit() and digits.startswith(
+                year) and _MONTH_DAY.fullmatch(digits[len(year):].strip()):
+            return True
+    return digits if digits != text else None
+
+
+# 8b: the half of the day a word of a time says (a.m.: midnight to noon)
+_DAYPART = {**dict.fromkeys(("am", "midnight", "hatinggabi", "오전", "morning", "umaga"), "am"),
+            **dict.fromkeys(("pm", "noon", "tanghali", "오후", "afternoon", "evening", "hapon",
+                             "tanghaling"), "pm")}
+_DAYPART_WORDS = frozenset(_DAYPART)
+# 8e: counters of people and things (a count, never a place in order)
+_COUNT_COUNTERS = frozenset({"명", "개", "사람", "人", "个", "個", "名", "คน", "orang",
+                             "katao", "people", "persons"})
+# 8e: a question asking which one in order
+_ASKS_ORDINAL = re.compile(
+    r"몇\s*번째|第几|第幾|何番目|何代目|thứ mấy|\bke\s*berapa\b|\bika-?ilan\b|"
+    r"\bwhich number\b|ที่เท่าไ", re.IGNORECASE)
 
 
 # the first characters of the eras a year may be written after (number_rules.ERA_MARKS)

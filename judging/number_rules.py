@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from judging.preparation import Alt
 
 __all__ = [
+    "AD_WORDS",
     "BC_MARKS",
     "CENTURY_WORDS",
     "DECADE_MARKS",
@@ -112,6 +113,7 @@ _HUNDREDS = re.compile(r"([1-9]\d?)00s")
 # a year before the Common era on either side leaves the centuries to the other rules
 # (the 400s BC are the fifth century BC)
 _BC_WORDS = frozenset({"bc", "bce", "tcn", "sm", "truoc", "sebelum", "기원전"})
+BC_WORDS = _BC_WORDS
 
 
 def _hundreds(toks: tuple[str, ...]) -> int | None:
@@ -303,7 +305,31 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, .
                 if value is not None and str(value) in cand_nums:
                     return decide("number-words", True, a.alt.text,
                                    f"'{a.alt.text}' reads as {value}")
+        if (m := _DIGITS_SCALE.fullmatch(core_norm)) is not None:
+            return _digits_scale(int(m.group(1)) * _CJK_SCALES[m.group(2)], accept)
     return None
+
+
+# 8i (h-probe14): digits and a ko/zh/ja scale word, and perhaps a counter ("7천 원")
+_CJK_SCALES = {"천": 1000, "만": 10 ** 4, "억": 10 ** 8, "千": 1000, "万": 10 ** 4,
+               "萬": 10 ** 4, "億": 10 ** 8, "亿": 10 ** 8}
+_DIGITS_SCALE = re.compile(r"(\d+) ?([천만억千万萬億亿])(?: ?[^\d\s]{1,3})?")
+
+
+def _digits_scale(value: int, accept: tuple[Alt, ...]) -> Decision | None:
+    """Digits and a scale word ("7천 원" is 7000) against answers that are all one number
+    (written with digits or in words): right when one is ``value``, else wrong; ``None``
+    when an answer is no number."""
+    values = [whole_number(unicodedata.normalize("NFKC", a.alt.text).replace(",", ""))
+              for a in accept]
+    if not all(values):
+        return None
+    for a, v in zip(accept, values, strict=True):
+        if v is not None and v[0] == value:
+            return decide("number-words", True, a.alt.text, f"reads as {value}, as "
+                          f"'{a.alt.text}' does")
+    return decide("number", False, accept[0].alt.text,
+                  f"reads as {value}, not '{accept[0].alt.text}'")
 
 
 read_number_cached = lru_cache(maxsize=16384)(read_number)
@@ -391,16 +417,61 @@ def other_unit(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | Non
     the answer's. An answer without a unit (``[accept 100]``) says nothing of the unit."""
     said = _said_units(core)
     kinds = {k for k, _u in said}
-    other = None
+    # (the numbers said, less "per second", which the normalizer reads "per 2")
+    nums = frozenset(t for i, t in enumerate(core) if t[:1].isdigit() and core[i - 1:i] != ("per",))
+    other = mine = None
     for a in accept:
         units = _said_units(a.toks)
         if not units or not a.nums:
             continue
         if units & said:
             return None
-        if other is None and {k for k, _u in units} & kinds:
-            other = a
-    return _another_unit(other, core)
+        if {k for k, _u in units} & kinds:
+            other = other or a
+            # (an answer whose numbers the answer gives first: "300,000 kilometers per
+            # second" is no "186,000 miles per second" when "300,000 km/s" is acceptable;
+            # h-probe14)
+            if mine is None and a.nums & nums:
+                mine = a
+    if other is not None and "time" in kinds:
+        same = _same_duration(core, said, other)
+        if same is not None:
+            return same
+    if mine is None and any(a.nums & nums for a in accept):
+        return None
+    return _another_unit(mine or other, core)
+
+
+# seconds in a unit of time (h-probe14: the same duration in hours and minutes)
+_SECONDS = {"s": 1, "min": 60, "h": 3600, "d": 86400, "wk": 604800}
+
+
+def _duration(toks: tuple[str, ...], units: frozenset[tuple[str, str]]) -> float | None:
+    """Seconds in an answer of one number (``and a half`` after it adds 0.5) and one
+    unit of time from weeks down, else ``None``."""
+    time = [u for k, u in units if k == "time"]
+    nums = [t for t in toks if t.replace(".", "", 1).isdigit()]
+    if len(time) != 1 or time[0] not in _SECONDS or len(nums) != 1:
+        return None
+    value = float(nums[0])
+    rest = [t for t in toks if t != nums[0] and t not in UNITS]
+    if rest == ["and", "a", "half"]:
+        value += 0.5
+    elif rest:
+        return None
+    return value * _SECONDS[time[0]]
+
+
+def _same_duration(core: tuple[str, ...], said: frozenset[tuple[str, str]],
+                   other: Alt) -> Decision | None:
+    """Correct when ``core`` says the duration of ``other`` in another unit of time ("1.5
+    hours", "one and a half hours" for "90 minutes", "120 seconds" for "2 minutes")."""
+    mine = _duration(core, said)
+    if mine is not None and mine == _duration(other.toks, _said_units(other.toks)):
+        return decide("number-words", True, other.alt.text,
+                      f"'{' '.join(core)}' is the duration of '{other.alt.text}' in "
+                      f"another unit")
+    return None
 
 
 # generic words said with a currency's name: Thai เงิน ("money") before it (เงินบาท,
@@ -644,6 +715,10 @@ def _other_counter(text: str, answer: str) -> bool:
     ``삼 년`` and ``3개월``, ``tiga hari`` and ``3 bulan``)? Only when both are one
     number with a counter; spaces between the number and its counter do not count."""
     a, c = whole_number(answer), whole_number(text)
+    if a is None and c is not None and (m := _DIGITS_COUNTER.fullmatch(answer)):
+        # (an answer's counter the number reader does not know: 角 in 10角, against 十分;
+        # h-probe14)
+        a = int(m.group(1)), "\x00" + m.group(2)
     if a is None or c is None:
         return False
     ca, cc = a[1].replace(" ", ""), c[1].replace(" ", "")
@@ -662,6 +737,8 @@ def _scaled(toks: tuple[str, ...]) -> int | None:
     return None
 
 
+# digits and a short counter in a script without spaces ("10角")
+_DIGITS_COUNTER = re.compile(r"(\d+) ?([^\x00-\u024f\d\s]{1,2})")
 # counters that count the same thing (months: Korean 달 and 개월, Japanese か月 and ヶ月)
 _SAME_COUNTER = {unicodedata.normalize("NFKC", "\x00" + k): "\x00" + v for k, v in {
     "달": "개월", "ヶ月": "か月", "カ月": "か月", "ケ月": "か月", "箇月": "か月", "个月": "か月",
@@ -670,7 +747,9 @@ _SAME_COUNTER = {unicodedata.normalize("NFKC", "\x00" + k): "\x00" + v for k, v 
     "日間": "日", "か月間": "か月", "ヶ月間": "か月", "カ月間": "か月", "日间": "日",
     "か月间": "か月", "ヶ月间": "か月", "カ月间": "か月",
     # vi degrees said without the scale (một trăm độ for 100 độ C; not độ F)
-    "doc": "do"}.items()}
+    "doc": "do",
+    # people (zh 十一个人 for 11名; h-probe14)
+    "个人": "人", "個人": "人", "名": "人", "位": "人"}.items()}
 
 
 def may_be_number(word: str) -> bool:
@@ -936,6 +1015,10 @@ def asks_count(question: str) -> bool:
     """Does ``question`` ask how many (times)? (Cached: a question is asked of each of
     its answers, and the rule asks before it searches the answer for an ordinal.)"""
     return _ASKS_COUNT.search(question) is not None
+# eras of the Common era said after a year (rule 8a, h-probe14)
+AD_WORDS = frozenset({"ad", "ce"})
+
+
 def grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | None:
     """The numeric answer a short answer gives when its numbers are read in groups, as
     three- and four-digit numbers are said ("seven forty-seven" for 747, "Fahrenheit
@@ -953,8 +1036,11 @@ def grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | Non
             out.append(t)
     if not changed:
         return None
-    grouped = tuple(out)
-    return next((a for a in numeric if a.toks == grouped), None)
+    grouped = tuple(t for t in out if t not in AD_WORDS)
+    # (an era of the Common era on either side is no difference: "four seventy-six" for
+    # "476 AD")
+    return next((a for a in numeric if a.toks == grouped or (
+        a.toks[-1] in AD_WORDS and a.toks[:-1] == grouped)), None)
 
 
 _ZERO_WORDS = frozenset({"oh", "o"})

@@ -655,6 +655,13 @@ UNITS: dict[str, frozenset[tuple[str, str]]] = {
         # a hundredth of a currency: cent, id/ms sen (100 sen is one ringgit)
         "cent": ("cent", "cents", "sen", "센트", "美分", "セント", "เซนต์"),
     }),
+    # speeds written as one token ("km/h" normalizes to "kmh"; h-probe14: "300,000 km/h"
+    # for "300,000 km/s" was a fuzzy accept at 0.89)
+    **_units("speed", {
+        "kms": ("kms",),
+        "kmh": ("kmh", "kph"),
+        "mph": ("mph",),
+    }),
     # the era of a year or century: "5th century BC" is not "5th century AD"
     **_units("era", {
         "bc": ("bc", "bce", "tcn", "기원전", "公元前", "紀元前", "纪元前", "ก่อนคริสตกาล"),
