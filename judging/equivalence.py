@@ -90,6 +90,7 @@ from judging.number_rules import (
     MONEY_BEFORE,
     ORDINAL,
     THAI_CENTURY,
+    apostrophe_year,
     asks_count,
     century,
     currency_word,
@@ -105,7 +106,6 @@ from judging.number_rules import (
     other_unit,
     read_number_cached,
     slash_date,
-    spoken_digits,
     swapped_numbers,
 )
 from judging.numbers import (
@@ -174,7 +174,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.8"
+EQUIVALENCE_VERSION = "2026.12.9"
 
 
 # judge_many pauses the cyclic garbage collector for batches at least this large.
@@ -542,8 +542,9 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     # number rules)
     joined = "".join(core) if 1 < len(core) <= 4 and info.nums and any(
         t.isalpha() for t in core) else ""
-    # 8c (h-probe14). digits said one by one ("nine nine nine", "triple nine" for "999"):
-    # the digits joined (three single digits at least, or "double"/"triple" first)
+    # 8c (h-probe14). digits said one by one ("nine nine nine", "triple nine" for "999",
+    # "two oh six" for "206"): the digits joined (three single digits at least, or
+    # "double"/"triple" first)
     if info.nums and core and (core[0] in _REPEATS or (
             len(core[0]) == 1 and core[0].isdigit() and 3 <= len(core) <= 12)):
         joined = _said_digits(core) or joined
@@ -877,10 +878,11 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             if grouped is not None:
                 return _result("number-words", True, grouped.alt.text,
                                f"'{core_norm}' read in groups is '{grouped.alt.text}'", ZERO)
-            spoken = spoken_digits(core, info.text, numeric)
-            if spoken is not None:
-                return _result("number-words", True, spoken[0].alt.text,
-                               f"'{info.text}' {spoken[1]} '{spoken[0].alt.text}'", ZERO)
+            year = apostrophe_year(core, info.text, numeric)
+            if year is not None:
+                return _result("number-words", True, year.alt.text,
+                               f"'{info.text}' is '{year.alt.text}', its century left out",
+                               ZERO)
             return _result("number", False, numeric[0].alt.text,
                            f"the numbers in the answer ({', '.join(sorted(cand_nums))}) "
                            f"differ from '{numeric[0].alt.text}'", ZERO)
@@ -1035,13 +1037,15 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 # 8g: the fraction that may end a quantity ("and a half", vi "rưỡi")
 _HALF_WORDS = frozenset({"half", "quarter", "ruoi"})
 _HALF_TAIL = _HALF_WORDS | {"and", "a", "an", "one"}
-# 8c: words that repeat the digit after them ("double seven", "triple nine")
+# 8c: words that repeat the digit after them ("double seven", "triple nine"), and zero
+# said as a letter ("two oh six")
 _REPEATS = {"double": 2, "triple": 3}
+_ZERO_WORDS = frozenset({"oh", "o"})
 
 
 def _said_digits(core: tuple[str, ...]) -> str:
-    """The digits of an answer said one digit at a time ("9 9 9", "triple 9"), joined;
-    "" when a word is not one digit."""
+    """The digits of an answer said one digit at a time ("9 9 9", "triple 9", "2 oh 6":
+    zero said "oh" after a digit), joined; "" when a word is not one digit."""
     out = []
     i = 0
     while i < len(core):
@@ -1049,8 +1053,8 @@ def _said_digits(core: tuple[str, ...]) -> str:
         if t in _REPEATS and i + 1 < len(core) and len(core[i + 1]) == 1 and core[i + 1].isdigit():
             out.append(core[i + 1] * _REPEATS[t])
             i += 2
-        elif len(t) == 1 and t.isdigit():
-            out.append(t)
+        elif (len(t) == 1 and t.isdigit()) or (out and t in _ZERO_WORDS):
+            out.append("0" if t in _ZERO_WORDS else t)
             i += 1
         else:
             return ""

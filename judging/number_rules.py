@@ -51,6 +51,7 @@ __all__ = [
     "MONEY_BEFORE",
     "ORDINAL",
     "THAI_CENTURY",
+    "apostrophe_year",
     "asks_count",
     "century",
     "currency_word",
@@ -64,7 +65,6 @@ __all__ = [
     "other_unit",
     "read_number_cached",
     "slash_date",
-    "spoken_digits",
     "swapped_numbers",
 ]
 
@@ -1043,26 +1043,15 @@ def grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | Non
         a.toks[-1] in AD_WORDS and a.toks[:-1] == grouped)), None)
 
 
-_ZERO_WORDS = frozenset({"oh", "o"})
 _APOSTROPHES = ("'", "\u2019", "\u2018")
 
 
-def spoken_digits(core: tuple[str, ...], text: str, numeric: tuple[Alt, ...]
-                   ) -> tuple[Alt, str] | None:
-    """The numeric answer a short answer gives when said as people say numbers aloud:
-    digit by digit, zero as "oh" ("two oh six" for 206, "nine one one" for 911; the
-    answer written in words, so "2, 6" is two numbers), or a year with its century left
-    out after an apostrophe ("'89" for 1989). The answer and how it was read, or
-    ``None``."""
-    if len(core) == 1 and core[0].isdigit() and len(core[0]) == 2 and text.lstrip().startswith(
-            _APOSTROPHES):
-        a = next((a for a in numeric if len(a.toks) == 1 and len(a.toks[0]) == 4
-                  and a.toks[0].isdigit() and a.toks[0][2:] == core[0]), None)
-        return (a, "is, its century left out,") if a is not None else None
-    if len(core) < 2 or any(ch.isdigit() for ch in text) or not all(
-            (t.isdigit() and len(t) == 1) or t in _ZERO_WORDS for t in core[1:]) or not (
-            core[0].isdigit() and len(core[0]) <= 2):
+def apostrophe_year(core: tuple[str, ...], text: str, numeric: tuple[Alt, ...]) -> Alt | None:
+    """The numeric answer that is a four-digit year whose last two digits the short
+    answer says after an apostrophe, its century left out ("'89" for 1989, as people
+    say years aloud), or ``None``. (Digits said one by one, "two oh six", are rule 8c.)"""
+    if not (len(core) == 1 and core[0].isdigit() and len(core[0]) == 2
+            and text.lstrip().startswith(_APOSTROPHES)):
         return None
-    said = "".join("0" if t in _ZERO_WORDS else t for t in core)
-    a = next((a for a in numeric if a.toks == (said,)), None)
-    return (a, "read digit by digit is") if a is not None else None
+    return next((a for a in numeric if len(a.toks) == 1 and len(a.toks[0]) == 4
+                 and a.toks[0].isdigit() and a.toks[0][2:] == core[0]), None)
