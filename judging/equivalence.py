@@ -55,6 +55,21 @@ from judging.corrections import (
     MAX_HEAD,
     without_particle,
 )
+from judging.date_rules import (
+    BC_WORDS,
+    CENTURY_WORDS,
+    DECADE_MARKS,
+    ERA_MARKS,
+    JAPANESE_ERAS,
+    THAI_CENTURY,
+    century,
+    decade,
+    decade_words,
+    era_year,
+    japanese_era,
+    slash_date,
+    swapped_numbers,
+)
 from judging.entities import BUILT_WORDS as _BUILT_WORDS
 from judging.entities import (
     FEATURE_AFTER,
@@ -81,32 +96,19 @@ from judging.normalize import (
     tokens_many,
 )
 from judging.number_rules import (
-    BC_WORDS,
-    CENTURY_WORDS,
-    DECADE_MARKS,
-    ERA_MARKS,
-    JAPANESE_ERAS,
     MONEY_AFTER,
     MONEY_BEFORE,
     ORDINAL,
-    THAI_CENTURY,
     apostrophe_year,
     asks_count,
-    century,
     currency_word,
-    decade,
-    decade_words,
-    era_year,
     fraction,
     grouped_number,
-    japanese_era,
     may_be_number,
     number_words,
     numbers_by_word,
     other_unit,
     read_number_cached,
-    slash_date,
-    swapped_numbers,
 )
 from judging.numbers import (
     FIRST_CHARS,
@@ -1097,7 +1099,7 @@ _ASKS_ORDINAL = re.compile(
     r"\bwhich number\b|ที่เท่าไ", re.IGNORECASE)
 
 
-# the first characters of the eras a year may be written after (number_rules.ERA_MARKS)
+# the first characters of the eras a year may be written after (date_rules.ERA_MARKS)
 _ERA_FIRST = frozenset(m[0] for m in ERA_MARKS)
 
 

@@ -9,7 +9,7 @@ each row is a case the judge got wrong before the fix, or a trap the fix must no
   accept at 0.65) is no part of it (``corrections._REPORTED``);
 * a date with its day and month swapped: ``9월 10일`` for ``10월 9일`` (0.96) and ``9 tháng
   2`` for ``2 tháng 9`` (0.92) were ``token-overlap`` accepts; the same numbers in another
-  order around the same words are now wrong (``number_rules.swapped_numbers``; not a
+  order around the same words are now wrong (``date_rules.swapped_numbers``; not a
   score or a range, "2 to 3", which may be said either way round);
 * an ordinal for a count: ``the fourth`` for ``four`` after "How many times ...?" was
   ``exact`` at 0.98 (the normalizer reads both as 4); now wrong when the question asks
@@ -29,7 +29,7 @@ each row is a case the judge got wrong before the fix, or a trap the fix must no
 * a year in another calendar: Thai ``ค.ศ. 1939`` for ``พ.ศ. 2482`` and ``พ.ศ. 2488`` for
   ``ค.ศ. 1945`` (the Buddhist era is 543 years ahead) were ``other-word``; Japanese era
   years (``昭和20年`` for ``1945年``) likewise (``number_rules._thai_era``,
-  ``number_rules.japanese_era``); the same number in the other era stays wrong.
+  ``date_rules.japanese_era``); the same number in the other era stays wrong.
 
 Left as they were (blind12 misses): romanizations and kana readings only a dictionary
 gives (``Gyeongju`` for ``경주``, ``Du Fu`` for ``杜甫``, ``とうきょう`` for ``東京``,

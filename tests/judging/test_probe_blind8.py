@@ -36,8 +36,8 @@ from __future__ import annotations
 import pytest
 
 from judging.corrections import without_particle
+from judging.date_rules import era_year
 from judging.equivalence import judge
-from judging.number_rules import era_year
 from judging.numbers import decimal_point, read_number
 
 LOTR = "The Lord of the Rings: The Return of the King"

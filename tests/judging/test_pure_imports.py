@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
         pytest.param("judging.corrections", id="corrections"),
         pytest.param("judging.short_rules", id="short_rules"),
         pytest.param("judging.number_rules", id="number_rules"),
+        pytest.param("judging.date_rules", id="date_rules"),
         pytest.param("judging.calibration", id="calibration"),
         pytest.param("judging.preparation", id="preparation"),
         pytest.param("judging.features", id="features"),
