@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from judging.normalize import STOPWORDS
+from judging.number_rules import read_number_cached
 from judging.scripts import whole_number
 from judging.short_rules import Decision, decide
 
@@ -26,14 +27,18 @@ if TYPE_CHECKING:
     from judging.preparation import Alt
 
 __all__ = [
+    "AD_MARKS",
     "BC_MARKS",
     "BC_WORDS",
     "CENTURY_WORDS",
+    "DAYPART",
+    "DAYPART_WORDS",
     "DECADE_MARKS",
     "ERA_MARKS",
     "JAPANESE_ERAS",
     "THAI_CENTURY",
     "century",
+    "cjk_date",
     "decade",
     "decade_words",
     "era_year",
@@ -368,3 +373,32 @@ def swapped_numbers(core: tuple[str, ...], nums: frozenset[str],
             return None
         found = found or a
     return found
+
+
+# 8d: the Common era before a year (zh)
+AD_MARKS = ("公元", "西元")
+# 8d: number words before a date's counters (a year's, month's, day's)
+_CJK_DATE_NUMBER = re.compile("([〇零一二三四五六七八九十百千两]+)(?=[年月日号號])")
+_MONTH_DAY = re.compile(r"\d{1,2}月(?:\d{1,2}[日号號])?")
+
+
+def cjk_date(text: str, numeric: Sequence[Alt]) -> str | bool | None:
+    """For a zh/ja answer with a year, month or day: ``True`` when it is a numeric
+    answer that is a year, followed by a month and a day (1949年10月1日 for 1949年); else
+    the answer with its number words before 年, 月, 日, 号 in digits when that changes it
+    (十月一日 -> 10月1日); else ``None``."""
+    digits = _CJK_DATE_NUMBER.sub(lambda m: str(read_number_cached(m.group(1)) or m.group(1)),
+                                  text)
+    for a in numeric:
+        year = unicodedata.normalize("NFKC", a.alt.text).strip()
+        if len(year) >= 3 and year.endswith("年") and year[:-1].isdigit() and digits.startswith(
+                year) and _MONTH_DAY.fullmatch(digits[len(year):].strip()):
+            return True
+    return digits if digits != text else None
+
+
+# 8b: the half of the day a word of a time says (a.m.: midnight to noon)
+DAYPART = {**dict.fromkeys(("am", "midnight", "hatinggabi", "오전", "morning", "umaga"), "am"),
+            **dict.fromkeys(("pm", "noon", "tanghali", "오후", "afternoon", "evening", "hapon",
+                             "tanghaling"), "pm")}
+DAYPART_WORDS = frozenset(DAYPART)

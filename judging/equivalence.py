@@ -30,9 +30,7 @@ cases' features in :mod:`judging.features`; the calibrator in
 from __future__ import annotations
 
 import gc
-import re
 import struct
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -56,13 +54,17 @@ from judging.corrections import (
     without_particle,
 )
 from judging.date_rules import (
+    AD_MARKS,
     BC_WORDS,
     CENTURY_WORDS,
+    DAYPART,
+    DAYPART_WORDS,
     DECADE_MARKS,
     ERA_MARKS,
     JAPANESE_ERAS,
     THAI_CENTURY,
     century,
+    cjk_date,
     decade,
     decade_words,
     era_year,
@@ -96,9 +98,14 @@ from judging.normalize import (
     tokens_many,
 )
 from judging.number_rules import (
+    ASKS_ORDINAL,
+    COUNT_COUNTERS,
+    HALF_TAIL,
+    HALF_WORDS,
     MONEY_AFTER,
     MONEY_BEFORE,
     ORDINAL,
+    REPEATS,
     apostrophe_year,
     asks_count,
     currency_word,
@@ -109,6 +116,7 @@ from judging.number_rules import (
     numbers_by_word,
     other_unit,
     read_number_cached,
+    said_digits,
 )
 from judging.numbers import (
     FIRST_CHARS,
@@ -529,8 +537,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     # 8e. a count for an ordinal (h-probe14): a number with a counter of people or
     # things ("4명", "4个", "4 orang") after a question asking which one in order ("몇
     # 번째", "第几", "何番目", "thứ mấy"): the number-words rule read "4명" as "네 번째"
-    if (numeric and question and info.nums and len(core) <= 3 and core[-1] in _COUNT_COUNTERS
-            and _ASKS_ORDINAL.search(question) and not any(
+    if (numeric and question and info.nums and len(core) <= 3 and core[-1] in COUNT_COUNTERS
+            and ASKS_ORDINAL.search(question) and not any(
                 a.toks[-1:] == core[-1:] for a in accept)):
         return _result("number", False, numeric[0].alt.text,
                        f"'{info.text}' is a count, the question asks which in order", ZERO)
@@ -547,9 +555,9 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     # 8c (h-probe14). digits said one by one ("nine nine nine", "triple nine" for "999",
     # "two oh six" for "206"): the digits joined (three single digits at least, or
     # "double"/"triple" first)
-    if info.nums and core and (core[0] in _REPEATS or (
+    if info.nums and core and (core[0] in REPEATS or (
             len(core[0]) == 1 and core[0].isdigit() and 3 <= len(core) <= 12)):
-        joined = _said_digits(core) or joined
+        joined = said_digits(core) or joined
     for a in accept:
         if full_norm == a.norm or core_norm == a.norm or (
                 joined and joined == a.norm.replace(" ", "")):
@@ -629,18 +637,18 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     # 8b (h-probe14). a time of day in the other half of the day ("12 p.m." for
     # "midnight [accept 12 a.m.]", tl "alas dose ng hatinggabi" for "... ng tanghali"):
     # wrong when no acceptable answer says the answer's half and one says the other
-    if short and not _DAYPART_WORDS.isdisjoint(alt_tokens) and not _DAYPART_WORDS.isdisjoint(
+    if short and not DAYPART_WORDS.isdisjoint(alt_tokens) and not DAYPART_WORDS.isdisjoint(
             core):
-        mine = {_DAYPART[t] for t in core if t in _DAYPART}
-        theirs = [{_DAYPART[t] for t in a.toks if t in _DAYPART} for a in accept]
+        mine = {DAYPART[t] for t in core if t in DAYPART}
+        theirs = [{DAYPART[t] for t in a.toks if t in DAYPART} for a in accept]
         if len(mine) == 1 and any(theirs) and not any(mine & t for t in theirs):
             return _result("number", False, None,
                            f"'{info.text}' names the other half of the day", ZERO)
 
     # 3b. scripts without spaces: character-level matching with affix tolerance
     script = 0.0 if full_norm.isascii() else 1.0
-    if script and numeric and short and info.text[:2] in _AD_MARKS and info.text[
-            2:3] != "前" and not any(m in a.alt.text for a in accept for m in _AD_MARKS):
+    if script and numeric and short and info.text[:2] in AD_MARKS and info.text[
+            2:3] != "前" and not any(m in a.alt.text for a in accept for m in AD_MARKS):
         # 8d (h-probe14). a year after 公元/西元 ("in the Common era") for an answer
         # without the mark (公元618年 for 618年): judged without it
         again = describe_text(info.text[2:].lstrip())
@@ -684,7 +692,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             # 8d (h-probe14). a date in number words (十月一日 for 10月1日, 二月十一日), read
             # with its numbers in digits; a year's answer given with its month and day
             # (1949年10月1日 for 1949年) is that year
-            dated = _cjk_date(info.text, numeric)
+            dated = cjk_date(info.text, numeric)
             if dated is True:
                 return _result("number-words", True, numeric[0].alt.text,
                                f"'{info.text}' is a date in '{numeric[0].alt.text}'", ZERO)
@@ -845,11 +853,11 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         # 8g (h-probe14). an acceptable answer without the fraction that ends it ("an hour"
         # for "an hour and a half", a grey accept at 0.80; vi "một tiếng" for "một tiếng
         # rưỡi"): another quantity
-        if not _HALF_WORDS.isdisjoint(alt_tokens) and _HALF_WORDS.isdisjoint(core):
+        if not HALF_WORDS.isdisjoint(alt_tokens) and HALF_WORDS.isdisjoint(core):
             for a in accept:
                 tail = a.toks[len(core):]
-                if (tail and a.toks[:len(core)] == core and not _HALF_WORDS.isdisjoint(tail)
-                        and _HALF_TAIL.issuperset(tail)):
+                if (tail and a.toks[:len(core)] == core and not HALF_WORDS.isdisjoint(tail)
+                        and HALF_TAIL.issuperset(tail)):
                     return _result("number", False, a.alt.text,
                                    f"'{info.text}' drops the fraction ending "
                                    f"'{a.alt.text}'", ZERO)
@@ -1034,69 +1042,6 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
-
-
-# 8g: the fraction that may end a quantity ("and a half", vi "rưỡi")
-_HALF_WORDS = frozenset({"half", "quarter", "ruoi"})
-_HALF_TAIL = _HALF_WORDS | {"and", "a", "an", "one"}
-# 8c: words that repeat the digit after them ("double seven", "triple nine"), and zero
-# said as a letter ("two oh six")
-_REPEATS = {"double": 2, "triple": 3}
-_ZERO_WORDS = frozenset({"oh", "o"})
-
-
-def _said_digits(core: tuple[str, ...]) -> str:
-    """The digits of an answer said one digit at a time ("9 9 9", "triple 9", "2 oh 6":
-    zero said "oh" after a digit), joined; "" when a word is not one digit."""
-    out = []
-    i = 0
-    while i < len(core):
-        t = core[i]
-        if t in _REPEATS and i + 1 < len(core) and len(core[i + 1]) == 1 and core[i + 1].isdigit():
-            out.append(core[i + 1] * _REPEATS[t])
-            i += 2
-        elif (len(t) == 1 and t.isdigit()) or (out and t in _ZERO_WORDS):
-            out.append("0" if t in _ZERO_WORDS else t)
-            i += 1
-        else:
-            return ""
-    return "".join(out)
-
-
-# 8d: the Common era before a year (zh)
-_AD_MARKS = ("公元", "西元")
-# 8d: number words before a date's counters (a year's, month's, day's)
-_CJK_DATE_NUMBER = re.compile("([〇零一二三四五六七八九十百千两]+)(?=[年月日号號])")
-_MONTH_DAY = re.compile(r"\d{1,2}月(?:\d{1,2}[日号號])?")
-
-
-def _cjk_date(text: str, numeric: Sequence[Alt]) -> str | bool | None:
-    """For a zh/ja answer with a year, month or day: ``True`` when it is a numeric
-    answer that is a year, followed by a month and a day (1949年10月1日 for 1949年); else
-    the answer with its number words before 年, 月, 日, 号 in digits when that changes it
-    (十月一日 -> 10月1日); else ``None``."""
-    digits = _CJK_DATE_NUMBER.sub(lambda m: str(read_number_cached(m.group(1)) or m.group(1)),
-                                  text)
-    for a in numeric:
-        year = unicodedata.normalize("NFKC", a.alt.text).strip()
-        if len(year) >= 3 and year.endswith("年") and year[:-1].isdigit() and digits.startswith(
-                year) and _MONTH_DAY.fullmatch(digits[len(year):].strip()):
-            return True
-    return digits if digits != text else None
-
-
-# 8b: the half of the day a word of a time says (a.m.: midnight to noon)
-_DAYPART = {**dict.fromkeys(("am", "midnight", "hatinggabi", "오전", "morning", "umaga"), "am"),
-            **dict.fromkeys(("pm", "noon", "tanghali", "오후", "afternoon", "evening", "hapon",
-                             "tanghaling"), "pm")}
-_DAYPART_WORDS = frozenset(_DAYPART)
-# 8e: counters of people and things (a count, never a place in order)
-_COUNT_COUNTERS = frozenset({"명", "개", "사람", "人", "个", "個", "名", "คน", "orang",
-                             "katao", "people", "persons"})
-# 8e: a question asking which one in order
-_ASKS_ORDINAL = re.compile(
-    r"몇\s*번째|第几|第幾|何番目|何代目|thứ mấy|\bke\s*berapa\b|\bika-?ilan\b|"
-    r"\bwhich number\b|ที่เท่าไ", re.IGNORECASE)
 
 
 # the first characters of the eras a year may be written after (date_rules.ERA_MARKS)

@@ -43,9 +43,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AD_WORDS",
+    "ASKS_ORDINAL",
+    "COUNT_COUNTERS",
+    "HALF_TAIL",
+    "HALF_WORDS",
     "MONEY_AFTER",
     "MONEY_BEFORE",
     "ORDINAL",
+    "REPEATS",
+    "ZERO_WORDS",
     "apostrophe_year",
     "asks_count",
     "currency_word",
@@ -55,6 +61,7 @@ __all__ = [
     "number_words",
     "other_unit",
     "read_number_cached",
+    "said_digits",
 ]
 
 _NONE: frozenset[str] = frozenset()
@@ -725,3 +732,39 @@ def apostrophe_year(core: tuple[str, ...], text: str, numeric: tuple[Alt, ...]) 
         return None
     return next((a for a in numeric if len(a.toks) == 1 and len(a.toks[0]) == 4
                  and a.toks[0].isdigit() and a.toks[0][2:] == core[0]), None)
+
+
+# 8g: the fraction that may end a quantity ("and a half", vi "rưỡi")
+HALF_WORDS = frozenset({"half", "quarter", "ruoi"})
+HALF_TAIL = HALF_WORDS | {"and", "a", "an", "one"}
+# 8c: words that repeat the digit after them ("double seven", "triple nine"), and zero
+# said as a letter ("two oh six")
+REPEATS = {"double": 2, "triple": 3}
+ZERO_WORDS = frozenset({"oh", "o"})
+
+
+def said_digits(core: tuple[str, ...]) -> str:
+    """The digits of an answer said one digit at a time ("9 9 9", "triple 9", "2 oh 6":
+    zero said "oh" after a digit), joined; "" when a word is not one digit."""
+    out = []
+    i = 0
+    while i < len(core):
+        t = core[i]
+        if t in REPEATS and i + 1 < len(core) and len(core[i + 1]) == 1 and core[i + 1].isdigit():
+            out.append(core[i + 1] * REPEATS[t])
+            i += 2
+        elif (len(t) == 1 and t.isdigit()) or (out and t in ZERO_WORDS):
+            out.append("0" if t in ZERO_WORDS else t)
+            i += 1
+        else:
+            return ""
+    return "".join(out)
+
+
+# 8e: counters of people and things (a count, never a place in order)
+COUNT_COUNTERS = frozenset({"명", "개", "사람", "人", "个", "個", "名", "คน", "orang",
+                             "katao", "people", "persons"})
+# 8e: a question asking which one in order
+ASKS_ORDINAL = re.compile(
+    r"몇\s*번째|第几|第幾|何番目|何代目|thứ mấy|\bke\s*berapa\b|\bika-?ilan\b|"
+    r"\bwhich number\b|ที่เท่าไ", re.IGNORECASE)
