@@ -167,8 +167,7 @@ def slash_date(text: str, numeric: Sequence[Alt]) -> Decision | None:
     writes the day first), perhaps with its year ("30/4/1975" for "30 tháng 4 năm 1975"):
     right when an acceptable answer says that day of that month with "tháng" (and that
     year, if it says one), wrong when every such answer says another (``9/2`` for ``2
-    tháng 9``);
-    ``None`` when no answer is so written (a fraction, another convention)."""
+    tháng 9``); ``None`` when no answer is so written (a fraction, another convention)."""
     found = _SLASH_DATE.findall(text)
     if len(found) != 1:
         return None
