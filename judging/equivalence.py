@@ -1000,7 +1000,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             other = prefix_word(core, accept)
             if other is not None:
                 return _decided(other)
-        # 12d. another kind of entity: "Mexico City" for "Mexico", "Dominican Republic"
+        # 12e. another kind of entity: "Mexico City" for "Mexico", "Dominican Republic"
         # for "Dominica"
         if len(core) <= 2:
             kind = kind_change(core, accept, qtok)
