@@ -30,6 +30,7 @@ cases' features in :mod:`judging.features`; the calibrator in
 from __future__ import annotations
 
 import gc
+import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -155,6 +156,7 @@ from judging.short_rules import (
     asks_person,
     asks_who,
     built_on,
+    clauses_of,
     confusable,
     generation,
     hangul_spacing,
@@ -664,7 +666,9 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             if again is not None:
                 return _analyze(again, key, question)
     if script:
-        found = script_rules(core_norm or full_norm, accept, prompts, rejects)
+        found = script_rules(core_norm or full_norm, accept, prompts, rejects,
+                             clauses_of(said_last(info.text))
+                             if _CLAUSE_MARKS.search(info.text) else ())
         if found is None and short:
             found = hangul_spacing(core_norm, accept)
         if short and (found is None or not found[1]) and (
@@ -1042,6 +1046,10 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
+
+
+# a clause's end in a candidate in a script without spaces (short_rules.clauses_of)
+_CLAUSE_MARKS = re.compile(r"[，。；;！？!?,]|\S\s+\S")
 
 
 # the first characters of the eras a year may be written after (date_rules.ERA_MARKS)
