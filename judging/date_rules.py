@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from judging.normalize import STOPWORDS
 from judging.number_rules import read_number_cached
+from judging.numbers import ERA_BC
 from judging.scripts import whole_number
 from judging.short_rules import Decision, decide
 
@@ -95,7 +96,10 @@ _HUNDREDS = re.compile(r"([1-9]\d?)00s")
 
 # a year before the Common era on either side leaves the centuries to the other rules
 # (the 400s BC are the fifth century BC)
-BC_WORDS = frozenset({"bc", "bce", "tcn", "sm", "truoc", "sebelum", "기원전"})
+BC_WORDS = frozenset(ERA_BC) | {
+    "sm", "sebelum",  # id/ms "SM", "sebelum Masehi"
+    "truoc",  # vi "trước Công nguyên" (trước, "before", is no unit: not in numbers.ERA_BC)
+}
 
 
 def _hundreds(toks: tuple[str, ...]) -> int | None:

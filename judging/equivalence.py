@@ -147,7 +147,14 @@ from judging.preparation import (
     said_last,
     strip_fillers,
 )
-from judging.scripts import HANGUL, batchim, kana_reading, romanized_reading, strip_korean
+from judging.scripts import (
+    HANGUL,
+    batchim,
+    clauses_of,
+    kana_reading,
+    romanized_reading,
+    strip_korean,
+)
 from judging.short_rules import (
     GENERATION_WORDS,
     PLACE_KIND_WORDS,
@@ -156,7 +163,6 @@ from judging.short_rules import (
     asks_person,
     asks_who,
     built_on,
-    clauses_of,
     confusable,
     generation,
     hangul_spacing,
@@ -1048,7 +1054,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
 
 
-# a clause's end in a candidate in a script without spaces (short_rules.clauses_of)
+# a clause's end in a candidate in a script without spaces (scripts.clauses_of)
 _CLAUSE_MARKS = re.compile(r"[，。；;！？!?,]|\S\s+\S")
 
 

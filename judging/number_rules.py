@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from judging.normalize import STOPWORDS, tokens
 from judging.numbers import (
     DECIMAL_MARKS,
+    ERA_AD,
     FIRST_CHARS,
     FIRST_WORDS,
     JA_DAY_READINGS,
@@ -692,8 +693,10 @@ def asks_count(question: str) -> bool:
     """Does ``question`` ask how many (times)? (Cached: a question is asked of each of
     its answers, and the rule asks before it searches the answer for an ordinal.)"""
     return _ASKS_COUNT.search(question) is not None
-# eras of the Common era said after a year (rule 8a, h-probe14)
-AD_WORDS = frozenset({"ad", "ce"})
+
+
+# eras of the Common era said after a year (rule 8a, h-probe14; numbers.ERA_AD)
+AD_WORDS = frozenset(ERA_AD)
 
 
 def grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | None:

@@ -33,7 +33,7 @@ import unicodedata
 from fractions import Fraction
 from functools import lru_cache
 
-__all__ = ["COPULAS", "DECIMAL_MARKS", "FIRST_CHARS", "FIRST_WORDS", "FRACTION_MARKS", "FRACTION_WORDS", "KO_MONTH_SOUNDS", "SCALES",
+__all__ = ["COPULAS", "DECIMAL_MARKS", "ERA_AD", "ERA_BC", "FIRST_CHARS", "FIRST_WORDS", "FRACTION_MARKS", "FRACTION_WORDS", "KO_MONTH_SOUNDS", "SCALES",
            "UNITS", "UNIT_WORDS", "decimal_point", "digit_comma", "digit_comma_line", "merge_number_tokens", "needs_merge", "read_decimal",
            "read_fraction", "read_number", "strip_copulas"]
 
@@ -590,6 +590,12 @@ def read_decimal(text: str) -> str | None:
 
 # ------------------------------------------------------------------------- units
 
+# the words of an era after a year or century: "5th century BC" is not "5th century AD"
+# (also read by judging.date_rules and judging.number_rules)
+ERA_BC = ("bc", "bce", "tcn", "기원전", "公元前", "紀元前", "纪元前", "ก่อนคริสตกาล")
+ERA_AD = ("ad", "ce", "scn", "masehi", "기원후", "公元", "紀元後", "纪元后")
+
+
 def _units(kind: str, groups: dict[str, tuple[str, ...]]) -> dict[str, frozenset[tuple[str, str]]]:
     return {unicodedata.normalize("NFKC", w): frozenset({(kind, unit)})
             for unit, words in groups.items() for w in words}
@@ -663,10 +669,7 @@ UNITS: dict[str, frozenset[tuple[str, str]]] = {
         "mph": ("mph",),
     }),
     # the era of a year or century: "5th century BC" is not "5th century AD"
-    **_units("era", {
-        "bc": ("bc", "bce", "tcn", "기원전", "公元前", "紀元前", "纪元前", "ก่อนคริสตกาล"),
-        "ad": ("ad", "ce", "scn", "masehi", "기원후", "公元", "紀元後", "纪元后"),
-    }),
+    **_units("era", {"bc": ERA_BC, "ad": ERA_AD}),
     "pound": frozenset({("mass", "lb"), ("money", "gbp")}),
     "pounds": frozenset({("mass", "lb"), ("money", "gbp")}),
 }

@@ -44,7 +44,9 @@ __all__ = [
     "NOSPACE",
     "MatchKind",
     "batchim",
+    "clauses_of",
     "find_in_run",
+    "in_a_clause",
     "strip_korean",
 ]
 
@@ -395,6 +397,43 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
     if set(a) & set(c) - set(" "):
         return "shares"
     return "none"
+
+
+# What ends a clause as written (not the enumeration comma 、, which lists: 東京、大阪),
+# and whitespace typed between words (Thai writes a space between clauses)
+_CLAUSE_END = re.compile(r"[，。；;！？!?,\s]+")
+# the least a clause beside the answer's holds, in characters: a name listed beside it
+# ("东京，大阪": another answer) is shorter than a clause that says something about it
+_CLAUSE_MIN = 4
+# "or" and "maybe ... maybe" in a clause (zh, ja, th): another answer offered; the words
+# of _OR_BEFORE long enough to be looked for anywhere (not 或 nor か, inside many words)
+_OR_MARKS = tuple(w for w in _OR_BEFORE if len(w) >= 2) + _folded(("也可能", "或许", "或許", "或いは"))
+
+
+def clauses_of(text: str) -> tuple[str, ...]:
+    """The clauses of a candidate in a script without spaces as written, normalized
+    (``"东京，它是日本的首都"`` -> ``("东京", "它是日本的首都")``); ``()`` when there is one."""
+    parts = [p for p in _CLAUSE_END.split(text) if p]
+    if len(parts) < 2:
+        return ()
+    from judging.normalize import tokens  # (normalize imports this module)
+
+    return tuple(n for n in (" ".join(tokens(p)) for p in parts) if n)
+
+
+def in_a_clause(answer: str, clauses: tuple[str, ...]) -> MatchKind | None:
+    """``"found"`` when ``answer`` is a clause of the candidate or a word of one
+    (:func:`judging.scripts.find_in_run`: "exact" or "found" there; "negated" likewise)
+    and every other clause is at least :data:`_CLAUSE_MIN` characters (a sentence about
+    it, not another name listed beside it); else ``None``."""
+    if any(m in c for c in clauses for m in _OR_MARKS):
+        return None  # (two answers offered: "东京，或者大阪" is a hedge, not an answer)
+    kinds = [find_in_run(answer, c) for c in clauses]
+    for i, kind in enumerate(kinds):
+        if kind in ("exact", "found", "negated") and all(
+                len(c.replace(" ", "")) >= _CLAUSE_MIN for j, c in enumerate(clauses) if j != i):
+            return "negated" if kind == "negated" else "found"
+    return None
 
 
 _LEADING_DIGITS = re.compile("[0-9]+")

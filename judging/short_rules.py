@@ -30,7 +30,7 @@ from judging.entities import (
 from judging.features import find_runs
 from judging.normalize import _DEMONYMS, STOPWORDS, strip_articles, tokens
 from judging.preparation import NOT_PERSON_FIRST
-from judging.scripts import HANGUL, NOSPACE, MatchKind, find_in_run
+from judging.scripts import HANGUL, NOSPACE, find_in_run, in_a_clause
 
 if TYPE_CHECKING:
     from judging.preparation import Alt
@@ -42,7 +42,6 @@ __all__ = [
     "asks_person",
     "asks_who",
     "built_on",
-    "clauses_of",
     "comma_head",
     "confusable",
     "decide",
@@ -567,49 +566,13 @@ def _kana_key(text: str) -> str:
     return text
 
 
-# What ends a clause as written (not the enumeration comma 、, which lists: 東京、大阪),
-# and whitespace typed between words (Thai writes a space between clauses)
-_CLAUSE_END = re.compile(r"[，。；;！？!?,\s]+")
-# the least a clause beside the answer's holds, in characters: a name listed beside it
-# ("东京，大阪": another answer) is shorter than a clause that says something about it
-_CLAUSE_MIN = 4
-# "or" and "maybe ... maybe" between clauses (zh, ja, th): another answer offered
-_OR_MARKS = tuple(unicodedata.normalize("NFKC", m) for m in (
-    "或者", "或是", "还是", "還是", "也可能", "或许", "或許", "หรือ", "または", "もしくは", "あるいは",
-    "或いは"))
-
-
-def clauses_of(text: str) -> tuple[str, ...]:
-    """The clauses of a candidate in a script without spaces as written, normalized
-    (``"东京，它是日本的首都"`` -> ``("东京", "它是日本的首都")``); ``()`` when there is one."""
-    parts = [p for p in _CLAUSE_END.split(text) if p]
-    if len(parts) < 2:
-        return ()
-    return tuple(n for n in (" ".join(tokens(p)) for p in parts) if n)
-
-
-def _in_a_clause(answer: str, clauses: tuple[str, ...]) -> MatchKind | None:
-    """``"found"`` when ``answer`` is a clause of the candidate or a word of one
-    (:func:`judging.scripts.find_in_run`: "exact" or "found" there; "negated" likewise)
-    and every other clause is at least :data:`_CLAUSE_MIN` characters (a sentence about
-    it, not another name listed beside it); else ``None``."""
-    if any(m in c for c in clauses for m in _OR_MARKS):
-        return None  # (two answers offered: "东京，或者大阪" is a hedge, not an answer)
-    kinds = [find_in_run(answer, c) for c in clauses]
-    for i, kind in enumerate(kinds):
-        if kind in ("exact", "found", "negated") and all(
-                len(c.replace(" ", "")) >= _CLAUSE_MIN for j, c in enumerate(clauses) if j != i):
-            return "negated" if kind == "negated" else "found"
-    return None
-
-
 def script_rules(cand: str, accept: tuple[Alt, ...], prompts: tuple[Alt, ...],
                   rejects: tuple[Alt, ...], clauses: tuple[str, ...] = ()) -> Decision | None:
     """Rule 3b: answers in Chinese, Japanese, Thai, Myanmar, Khmer or Lao, matched at
     character level (:func:`judging.scripts.find_in_run`). ``None`` when no answer of
     the answerline is in such a script, or the candidate is long and unmatched
     (the calibrator then decides). ``clauses``: the candidate's clauses as written
-    (:func:`clauses_of`), normalized; an answer that is only inside another word of the
+    (:func:`judging.scripts.clauses_of`), normalized; an answer that is only inside another word of the
     whole run may still end or start a clause ("东京，它是日本的首都")."""
     for r in rejects:
         if NOSPACE.search(r.norm) and find_in_run(r.norm, cand) in ("exact", "found"):
@@ -628,7 +591,7 @@ def script_rules(cand: str, accept: tuple[Alt, ...], prompts: tuple[Alt, ...],
         scripted += 1
         kind = find_in_run(a.norm, cand)
         if kind in ("embedded", "shares") and clauses:
-            kind = _in_a_clause(a.norm, clauses) or kind
+            kind = in_a_clause(a.norm, clauses) or kind
         if _SCRIPT_RANK[kind] > _SCRIPT_RANK[best]:
             best, best_alt = kind, a
     if scripted and _SCRIPT_RANK[best] < _SCRIPT_RANK["negated"] and _KANA.search(cand):

@@ -3,7 +3,7 @@ normalizer turns a comma or a full stop into a space and the character matcher d
 spaces, so an answer that ends a clause looked like the inside of a longer word
 ("东京，它是日本的首都" read as 东京它是...: a hard `other-word` rejection at 0.06, for the
 way language models answer in Chinese, Japanese and Thai). The clauses as written
-(``short_rules.clauses_of``, after a self-correction's retracted part is dropped) are
+(``scripts.clauses_of``, after a self-correction's retracted part is dropped) are
 now matched one by one. Traps: two answers listed or offered with "or", a retracted
 first answer, the enumeration comma 、, names written with a middle dot, a number after
 a title."""
@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from judging.equivalence import judge
-from judging.short_rules import clauses_of
+from judging.scripts import clauses_of
 
 # (candidate, answerline, correct)
 CASES = [
