@@ -34,6 +34,7 @@ import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -90,6 +91,7 @@ from judging.features import (
     max_edits,
     stem_preimage,
 )
+from judging.names import entities_of, entity_of_norm, name_key, other_names
 from judging.normalize import (
     ARTICLES,
     STOPWORDS,
@@ -192,7 +194,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.9"
+EQUIVALENCE_VERSION = "2026.12.10"
 
 
 # judge_many pauses the cyclic garbage collector for batches at least this large.
@@ -520,8 +522,11 @@ def _without_particle(info: Cand, alt_tokens: frozenset[str]) -> Cand:
     return info if bare is None else (describe_text(bare) or info)
 
 
-def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) -> Analysis:
-    """:func:`analyze` for a candidate already described (``None``: no words)."""
+def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
+             translated: bool = False) -> Analysis:
+    """:func:`analyze` for a candidate already described (``None``: no words).
+    ``translated``: the answerline is another language's names of the real one (rule
+    12m judges again with them, once)."""
     if info is None:
         return _NO_WORDS
     key = answerline if isinstance(answerline, str) else tuple(answerline)
@@ -606,7 +611,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
             if again is not None:
                 # (the recursion ends: each pass turns at least one digit comma into a
                 # point, and decimal_point is None once neither side has one)
-                return _analyze(again, moved[1], question)
+                return _analyze(again, moved[1], question, translated)
 
     # 3a. a fraction against fractions ("3분의 1" for "2/3", "三分之二", "two thirds",
     # "dua pertiga"): only a short answer with a fraction word, a slash, a script's
@@ -661,7 +666,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         # without the mark (公元618年 for 618年): judged without it
         again = describe_text(info.text[2:].lstrip())
         if again is not None:
-            return _analyze(again, key, question)
+            return _analyze(again, key, question, translated)
     if script and numeric and short and info.text.startswith(_NUMBER_LEAD):
         # a number after a copula or "about" (是一九四九年, 約三千七百七十六メートルです,
         # 约500克): judged without it (what follows must start a number)
@@ -670,7 +675,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         if rest[:1].isdigit() or rest[:1] in FIRST_CHARS:
             again = describe_text(rest)
             if again is not None:
-                return _analyze(again, key, question)
+                return _analyze(again, key, question, translated)
     if script:
         found = script_rules(core_norm or full_norm, accept, prompts, rejects,
                              clauses_of(said_last(info.text))
@@ -707,7 +712,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
                 return _result("number-words", True, numeric[0].alt.text,
                                f"'{info.text}' is a date in '{numeric[0].alt.text}'", ZERO)
             if dated and (again := describe_text(dated)) is not None:
-                return _analyze(again, key, question)
+                return _analyze(again, key, question, translated)
         if found is not None:
             if (not found[1] and numeric and not info.nums and found[0] in _NUMBER_OVERRIDES
                     and ((core_norm or full_norm)[:1] in FIRST_CHARS
@@ -813,7 +818,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         if rest and may_be_number(rest[0]):
             again = describe_text(" ".join(words[k:end]))
             if again is not None:
-                return _analyze(again, key, question)
+                return _analyze(again, key, question, translated)
 
     cand_nums = info.nums
     qtok = question_tokens(question)
@@ -916,6 +921,46 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
         worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
         if worded is not None:
             return _decided(worded)
+
+    # 12m. the same place, language or ocean named in another language or by an older
+    # name ("日本", "Nhật Bản", "일본입니다" for "Japan"; "Peking" for "Beijing"): an answer
+    # sharing no word with the answerline is judged again against the answers' other
+    # names (judging.names), by every rule; a hard accept is taken, and a mention in
+    # a sentence goes to the calibrator
+    if accept and short and not translated and alt_tokens.isdisjoint(cand):
+        at, names, name_norms = _other_names(key)
+        if at >= 0:
+            answer = accept[at].alt.text
+            # (judged again only when the answer says one of the names, or is in kana:
+            # "とうきょう" reads as "Tokyo", rule 3b)
+            if names and (any(n in full_norm for n in name_norms) or (
+                    "\u3041" <= full_norm[:1] <= "\u30ff")):
+                again = _analyze(info, names, question, True)
+                if again.matched is not None and question and _says_name(
+                        question, name_key(again.matched)):
+                    # the name the question says ("Bombay" after "Bombay was renamed to
+                    # what?"): no answer (rule 12i), whatever the names mean
+                    again = _NO_WORDS
+                if again.hard and not again.prompt:
+                    return _result("alias:translation", True, answer,
+                                   f"'{again.matched}' is '{answer}' in another language "
+                                   f"or by another name", ZERO)
+                if again.hard is None and again.rule == "contains":
+                    # in a sentence ("Đó là Nhật Bản"): the calibrator decides, as it
+                    # does for the answer in the answerline's language
+                    return Analysis("contains", None, False, again.matched,
+                                    f"mentions '{again.matched}', '{answer}' in another "
+                                    f"language or by another name", again.features)
+            # 12n. the name of another place, language or ocean ("India" for "Indian
+            # Ocean", "Genova" for "Geneva", "Japanese" for "Japan"): wrong when every
+            # acceptable answer is a known name and none names the answer's
+            mine = entity_of_norm(core_norm)
+            if mine is not None:
+                theirs = entities_of(tuple([a.norm for a in accept]))
+                if theirs is not None and mine not in theirs:
+                    return _result("other-entity", False, answer,
+                                   f"'{core_norm}' names another {_ENTITY_KINDS[mine[0]]} "
+                                   f"than '{answer}'", ZERO)
 
     # 7. required parts, surname, given name (short answers only)
     if short:
@@ -1052,6 +1097,24 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str) 
 
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
+
+
+def _says_name(question: str, name: str) -> bool:
+    """Does the question say the (normalized) name: its words in a row, or its
+    characters in a script without spaces?"""
+    q = normalize(question)
+    return name in q if not name.isascii() else f" {name} " in f" {q} "
+
+
+# what rule 12n says an entity of judging.names is, by the first letter of its key
+_ENTITY_KINDS = {"T": "country or region", "C": "city", "L": "language", "O": "ocean"}
+
+
+@lru_cache(maxsize=16384)
+def _other_names(key: str | tuple[str, ...]) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    """Rule 12m's names for an answerline (:func:`judging.names.other_names` of its
+    acceptable answers), once per answerline."""
+    return other_names(a.norm for a in prepared(key)[1])
 
 
 # a clause's end in a candidate in a script without spaces (scripts.clauses_of)
@@ -1255,7 +1318,7 @@ def clear_caches() -> None:
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, prepared, describe_text, question_tokens,
                stem_preimage, proper_words, read_number_cached, question_kind,
-               read_fraction, digit_comma_line, asks_count):
+               read_fraction, digit_comma_line, asks_count, _other_names):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()

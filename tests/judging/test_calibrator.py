@@ -165,7 +165,7 @@ def test_hard_rule_rates_of_other_scripts() -> None:
     # the shipped scores: the rate, moved by the question's kind (none here)
     shipped = dict(equivalence.CALIBRATOR.rule_rates)
     plain = Calibrator((), (), (), 0.0, rule_rates=equivalence.CALIBRATOR.rule_rates)
-    v = judge("부산", ["서울"])
+    v = judge("고양이", ["강아지"])  # (two Korean words; no place: rule 12n knows places)
     assert v.rule == "no-match" and v.score == equivalence.CALIBRATOR.hard_score(
         "no-match", False, True, question_kind(""))
     assert plain.hard_score("no-match", False, True) == shipped["no-match|script"]

@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
         pytest.param("judging.calibration", id="calibration"),
         pytest.param("judging.preparation", id="preparation"),
         pytest.param("judging.features", id="features"),
+        pytest.param("judging.names", id="names"),
     ],
 )
 def test_module_imports_without_django(module: str) -> None:
