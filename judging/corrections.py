@@ -198,14 +198,20 @@ def without_particle(text: str, *, lead: bool = True, tail: bool = True) -> str 
     """``text`` less its last word when that word is one of :data:`TAIL_PARTICLES`
     written in lower case ("Pinatubo po." -> "Pinatubo") and (``lead``) less its first
     word when it is one of :data:`LEAD_PARTICLES` in lower case before a capitalized
-    word ("si Rizal po" -> "Rizal"); ``None`` when neither is there."""
+    word ("si Rizal po" -> "Rizal"; capitalized too after a tail particle was taken:
+    "Si Einstein po" -> "Einstein"); ``None`` when neither is there."""
     out = text
+    polite = False
     if tail:
         m = _LAST_WORD.match(out)
         if m is not None and m.group(2) in TAIL_PARTICLES:
             out = m.group(1)
+            polite = True
     if lead:
         m = _FIRST_WORD.match(out.lstrip())
-        if m is not None and m.group(1) in LEAD_PARTICLES and m.group(2)[:1].isupper():
+        # (capitalized at the start of a sentence that ends with a Tagalog particle:
+        # "Si Einstein po"; without one, "Si" may be silicon)
+        if m is not None and (m.group(1) in LEAD_PARTICLES or (
+                polite and m.group(1).lower() in LEAD_PARTICLES)) and m.group(2)[:1].isupper():
             out = m.group(2)
     return None if out == text else out

@@ -179,6 +179,7 @@ from judging.short_rules import (
     script_rules,
     surname_in_run,
 )
+from judging.sounds import heard_as, name_skeletons, skeleton
 
 _lev_distance = Levenshtein.distance
 _osa_distance = OSA.distance
@@ -927,8 +928,10 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # sharing no word with the answerline is judged again against the answers' other
     # names (judging.names), by every rule; a hard accept is taken, and a mention in
     # a sentence goes to the calibrator
+    abroad = False  # (rule 12o's gate, read below)
     if accept and short and not translated and alt_tokens.isdisjoint(cand):
-        at, names, name_norms = _other_names(key)
+        at, names, name_norms, abroad = _other_names(key)
+        abroad = abroad or not info.text.isascii() or "nh" in info.text
         if at >= 0:
             answer = accept[at].alt.text
             # (judged again only when the answer says one of the names, or is in kana:
@@ -951,6 +954,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                     return Analysis("contains", None, False, again.matched,
                                     f"mentions '{again.matched}', '{answer}' in another "
                                     f"language or by another name", again.features)
+        if at >= 0:
             # 12n. the name of another place, language or ocean ("India" for "Indian
             # Ocean", "Genova" for "Geneva", "Japanese" for "Japan"): wrong when every
             # acceptable answer is a known name and none names the answer's
@@ -1095,6 +1099,17 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
         return _result("alias:reading", True, read.alt.text,
                        f"reads as '{read.alt.text}' in Latin letters", ZERO)
 
+    # 12o. a foreign name written by its sound in another script ("아인슈타인",
+    # "アインシュタイン", "爱因斯坦", "ไอน์สไตน์" for "Albert Einstein"; judging.sounds), or
+    # respelled in Vietnamese ("Anhxtanh": "nh" is how such a respelling shows in ASCII):
+    # after 12k, whose romanization of a Korean or Chinese name is exact
+    if abroad:
+        heard = heard_as(core_norm or full_norm, accept, info.text)
+        if heard is not None:
+            return _result("alias:sound", True, heard.alt.text,
+                           f"'{info.text}' sounds like '{heard.alt.text}' written in "
+                           f"another script", ZERO)
+
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
 
@@ -1107,14 +1122,19 @@ def _says_name(question: str, name: str) -> bool:
 
 
 # what rule 12n says an entity of judging.names is, by the first letter of its key
-_ENTITY_KINDS = {"T": "country or region", "C": "city", "L": "language", "O": "ocean"}
+_ENTITY_KINDS = {"T": "country or region", "C": "city", "L": "language", "O": "ocean",
+                 "P": "planet or star", "E": "chemical element", "A": "animal",
+                 "I": "instrument", "S": "sport"}
 
 
 @lru_cache(maxsize=16384)
-def _other_names(key: str | tuple[str, ...]) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+def _other_names(key: str | tuple[str, ...]
+                 ) -> tuple[int, tuple[str, ...], tuple[str, ...], bool]:
     """Rule 12m's names for an answerline (:func:`judging.names.other_names` of its
-    acceptable answers), once per answerline."""
-    return other_names(a.norm for a in prepared(key)[1])
+    acceptable answers), and rule 12o's gate on it (has it letters outside ASCII, or
+    "nh", which a Vietnamese respelling has?), once per answerline."""
+    abroad = any(not k.isascii() or "nh" in k for k in ((key,) if isinstance(key, str) else key))
+    return (*other_names(a.norm for a in prepared(key)[1]), abroad)
 
 
 # a clause's end in a candidate in a script without spaces (scripts.clauses_of)
@@ -1318,7 +1338,8 @@ def clear_caches() -> None:
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, prepared, describe_text, question_tokens,
                stem_preimage, proper_words, read_number_cached, question_kind,
-               read_fraction, digit_comma_line, asks_count, _other_names):
+               read_fraction, digit_comma_line, asks_count, _other_names, skeleton,
+               name_skeletons):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()

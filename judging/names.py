@@ -33,8 +33,10 @@ from judging.normalize import strip_articles, tokens
 
 _DATA = Path(__file__).resolve().parent / "data"
 FILES = ("names_cldr.json", "names_added.json")
-# the order in which a name of several kinds of entity is read
-_PREFER = "TCOL"
+# the order in which a name of several kinds of entity is read: a country, a city, an
+# ocean, a language, then the things of names_added.json (planets and the Sun and Moon,
+# chemical elements, animals, instruments, sports)
+_PREFER = "TCOLPEAIS"
 # the tokenizer without its cache: the table's eight thousand names are read once and
 # would only crowd the cache the judged answers use
 _tokens = tokens.__wrapped__
@@ -100,7 +102,7 @@ def entities_of(norms: tuple[str, ...]) -> frozenset[str] | None:
 
 
 def entity_of(name: str) -> str | None:
-    """The entity (``T:JP``, ``L:ja``, ``C:Asia/Tokyo``, ``O:Pacific``) a name names,
+    """The entity (``T:JP``, ``L:ja``, ``C:Asia/Tokyo``, ``O:Pacific``, ``P:Mars``) a name names,
     or ``None`` (unknown, or shared by two entities of one kind)."""
     return _table()[0].get(name_key(name))
 

@@ -56,6 +56,8 @@ _FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
         "toi nghi la", "toi nghi", "toi doan la", "toi doan", "chac chan la", "chac chan",
         "chac la", "co le la", "co le", "dap an la", "saya pikir", "saya kira",
         "menurut saya", "jawabannya adalah", "jawabannya", "jawaban saya", "pasti",
+        "jawapannya ialah", "jawapannya adalah", "jawapannya", "jawapan saya", "saya rasa",
+        "do la", "cau tra loi la", "ang sagot ay si", "ang sagot ay",
         "mungkin", "sepertinya", "kayaknya", "kalau tidak salah",
         # "not sure (but)" before the answer is a hedge, not a negation of it: vi "Tôi không
         # chắc, có thể là X", id/ms "Saya tidak yakin, X"

@@ -551,8 +551,8 @@ _KANA_PAIRS = {
 }
 _KANA = dict(zip(
     "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん"
-    "がぎぐげござじずぜぞだぢづでどばびぶべぼぱぴぷぺぽぁぃぅぇぉ",
-    ["a", "i", "u", "e", "o", "ka", "ki", "ku", "ke", "ko", "sa", "shi", "su", "se", "so", "ta", "chi", "tsu", "te", "to", "na", "ni", "nu", "ne", "no", "ha", "hi", "fu", "he", "ho", "ma", "mi", "mu", "me", "mo", "ya", "yu", "yo", "ra", "ri", "ru", "re", "ro", "wa", "o", "n", "ga", "gi", "gu", "ge", "go", "za", "ji", "zu", "ze", "zo", "da", "ji", "zu", "de", "do", "ba", "bi", "bu", "be", "bo", "pa", "pi", "pu", "pe", "po", "a", "i", "u", "e", "o"], strict=True))
+    "がぎぐげござじずぜぞだぢづでどばびぶべぼぱぴぷぺぽぁぃぅぇぉゔ",
+    ["a", "i", "u", "e", "o", "ka", "ki", "ku", "ke", "ko", "sa", "shi", "su", "se", "so", "ta", "chi", "tsu", "te", "to", "na", "ni", "nu", "ne", "no", "ha", "hi", "fu", "he", "ho", "ma", "mi", "mu", "me", "mo", "ya", "yu", "yo", "ra", "ri", "ru", "re", "ro", "wa", "o", "n", "ga", "gi", "gu", "ge", "go", "za", "ji", "zu", "ze", "zo", "da", "ji", "zu", "de", "do", "ba", "bi", "bu", "be", "bo", "pa", "pi", "pu", "pe", "po", "a", "i", "u", "e", "o", "vu"], strict=True))
 _KANA_ONLY = re.compile("[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
 _LONG_VOWELS = re.compile(r"([aeiou])\1|ou")
 
@@ -656,7 +656,7 @@ def loose_romanization(text: str) -> str:
     return text
 
 
-_HAN_ONLY = re.compile("[\u4e00-\u9fff]+")
+HAN_ONLY = re.compile("[\u4e00-\u9fff]+")
 
 
 def romanized_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
@@ -678,8 +678,8 @@ def romanized_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
             if not all("\uac00" <= ch <= "\ud7a3" for ch in text):
                 continue
             theirs = hangul_romanized(text)
-        elif _HAN_ONLY.fullmatch(text):
-            theirs = "".join(_pinyin(text))
+        elif HAN_ONLY.fullmatch(text):
+            theirs = "".join(pinyin_syllables(text))
         else:
             continue
         if theirs == mine or loose_romanization(theirs) == loose:
@@ -687,7 +687,7 @@ def romanized_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
     return None
 
 
-def _pinyin(text: str) -> list[str]:
+def pinyin_syllables(text: str) -> list[str]:
     """The pinyin of Chinese characters without tones (``杜甫`` -> ``["du", "fu"]``);
     pypinyin is imported on first use (its phrase dictionary takes a while to load)."""
     from pypinyin import Style, lazy_pinyin

@@ -117,7 +117,7 @@ def test_an_accept_says_which_name_it_read() -> None:
 
 
 def test_a_mention_in_a_sentence_goes_to_the_calibrator() -> None:
-    v = judge("Đó là Nhật Bản", "Japan", question="Which country's capital is Tokyo?")
+    v = judge("Tôi chọn Nhật Bản", "Japan", question="Which country's capital is Tokyo?")
     assert v.rule == "contains" and v.correct
     assert "'Japan' in another language" in v.explanation
 
