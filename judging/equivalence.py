@@ -114,10 +114,12 @@ from judging.number_rules import (
     currency_word,
     fraction,
     grouped_number,
+    inside_range,
     may_be_number,
     number_words,
     numbers_by_word,
     other_unit,
+    range_of,
     read_number_cached,
     said_digits,
 )
@@ -154,6 +156,7 @@ from judging.scripts import (
     batchim,
     clauses_of,
     kana_reading,
+    romanized_candidate,
     romanized_reading,
     strip_korean,
 )
@@ -912,6 +915,12 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             return _result("number", False, numeric[0].alt.text,
                            f"the numbers in the answer ({', '.join(sorted(cand_nums))}) "
                            f"differ from '{numeric[0].alt.text}'", ZERO)
+        if (len(cand_nums) == 1 and numeric and len(core) <= 3
+                and (inside := inside_range(core, cand_nums, numeric)) is not None):
+            # 8k. a value strictly inside an answer's range, its words the answer's
+            # ("11.3 years" for "Median 10–12 years", was a grey accept at 0.55)
+            return _result("number-words", True, inside.alt.text,
+                           f"'{core_norm}' is inside the range '{inside.alt.text}'", ZERO)
         if cand_nums and numeric and not UNIT_WORDS.isdisjoint(core):
             # the same number in another unit: "100 miles" for "100 kilometers"
             unit = other_unit(core, accept)
@@ -928,10 +937,23 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # sharing no word with the answerline is judged again against the answers' other
     # names (judging.names), by every rule; a hard accept is taken, and a mention in
     # a sentence goes to the calibrator
-    abroad = False  # (rule 12o's gate, read below)
-    if accept and short and not translated and alt_tokens.isdisjoint(cand):
-        at, names, name_norms, abroad = _other_names(key)
-        abroad = abroad or not info.text.isascii() or "nh" in info.text
+    abroad = False  # (the gate of rules 12k, backwards, and 12o, read below)
+    if accept and short and not translated:
+        at, names, name_norms, abroad, known = _other_names(key)
+        if at >= 0 and (mine := entity_of_norm(core_norm)) in known and mine[0] == "T" and not (
+                question and _says_name(question, core_norm)):
+            # the same country's name in another language, sharing a word with the
+            # answer's ("Korea Selatan" for "South Korea", before rule 12b reads
+            # "selatan" as a swapped qualifier; countries only: a city may bear a
+            # person's name, "Thành phố Hồ Chí Minh")
+            return _result("alias:translation", True, accept[at].alt.text,
+                           f"'{info.text}' is '{accept[at].alt.text}' in another "
+                           f"language or by another name", ZERO)
+        disjoint = alt_tokens.isdisjoint(cand)
+        abroad = disjoint and (abroad or not info.text.isascii() or "nh" in info.text)
+    else:
+        at, disjoint = -1, False
+    if disjoint:
         if at >= 0:
             answer = accept[at].alt.text
             # (judged again only when the answer says one of the names, or is in kana:
@@ -944,13 +966,18 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                     # the name the question says ("Bombay" after "Bombay was renamed to
                     # what?"): no answer (rule 12i), whatever the names mean
                     again = _NO_WORDS
-                if again.hard and not again.prompt:
+                if again.hard and not again.prompt and not _names_a_state(
+                        info.text, again.matched):
                     return _result("alias:translation", True, answer,
                                    f"'{again.matched}' is '{answer}' in another language "
                                    f"or by another name", ZERO)
-                if again.hard is None and again.rule == "contains":
-                    # in a sentence ("Đó là Nhật Bản"): the calibrator decides, as it
-                    # does for the answer in the answerline's language
+                if again.hard is None and again.rule == "contains" and (
+                        entity_of_norm(name_key(again.matched) if again.matched else "")
+                        or "?")[0] in "TCLO":
+                    # a place or language in a sentence ("Tôi chọn Nhật Bản"): the
+                    # calibrator decides, as it does for the answer in the answerline's
+                    # language (not a thing: "gấu trúc đỏ", the red panda, mentions "gấu
+                    # trúc", the giant panda, and its qualifier makes it another animal)
                     return Analysis("contains", None, False, again.matched,
                                     f"mentions '{again.matched}', '{answer}' in another "
                                     f"language or by another name", again.features)
@@ -961,7 +988,10 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             mine = entity_of_norm(core_norm)
             if mine is not None:
                 theirs = entities_of(tuple([a.norm for a in accept]))
-                if theirs is not None and mine not in theirs:
+                # (a region is no country and no language, but may stand for the
+                # country people mean: "Korea" for "한국" is left to the calibrator)
+                if theirs is not None and mine not in theirs and not (
+                        mine[0] == "R" and any(t[0] == "T" for t in theirs)):
                     return _result("other-entity", False, answer,
                                    f"'{core_norm}' names another {_ENTITY_KINDS[mine[0]]} "
                                    f"than '{answer}'", ZERO)
@@ -1098,6 +1128,10 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             map(str.isascii, key))) and (read := romanized_reading(core_norm, accept)):
         return _result("alias:reading", True, read.alt.text,
                        f"reads as '{read.alt.text}' in Latin letters", ZERO)
+    if abroad and script and (read := romanized_candidate(core_norm or full_norm, accept)):
+        # (and back: "광주" for "Gwangju", "杜甫" for "Du Fu")
+        return _result("alias:reading", True, read.alt.text,
+                       f"'{info.text}' reads as '{read.alt.text}'", ZERO)
 
     # 12o. a foreign name written by its sound in another script ("아인슈타인",
     # "アインシュタイン", "爱因斯坦", "ไอน์สไตน์" for "Albert Einstein"; judging.sounds), or
@@ -1123,18 +1157,43 @@ def _says_name(question: str, name: str) -> bool:
 
 # what rule 12n says an entity of judging.names is, by the first letter of its key
 _ENTITY_KINDS = {"T": "country or region", "C": "city", "L": "language", "O": "ocean",
+                 "R": "region",
                  "P": "planet or star", "E": "chemical element", "A": "animal",
                  "I": "instrument", "S": "sport"}
 
 
 @lru_cache(maxsize=16384)
-def _other_names(key: str | tuple[str, ...]
-                 ) -> tuple[int, tuple[str, ...], tuple[str, ...], bool]:
+def _other_names(key: str | tuple[str, ...]) -> tuple[
+        int, tuple[str, ...], tuple[str, ...], bool, frozenset[str | None]]:
     """Rule 12m's names for an answerline (:func:`judging.names.other_names` of its
-    acceptable answers), and rule 12o's gate on it (has it letters outside ASCII, or
-    "nh", which a Vietnamese respelling has?), once per answerline."""
-    abroad = any(not k.isascii() or "nh" in k for k in ((key,) if isinstance(key, str) else key))
-    return (*other_names(a.norm for a in prepared(key)[1]), abroad)
+    acceptable answers), rule 12o's gate on it (has it letters outside ASCII, or "nh",
+    which a Vietnamese respelling has?) and the entities its answers name, once per
+    answerline."""
+    abroad = False
+    for k in (key,) if isinstance(key, str) else key:
+        if not k.isascii() or "nh" in k:
+            abroad = True
+            break
+    at, names, name_norms = other_names([a.norm for a in prepared(key)[1]])
+    if at < 0:
+        return at, names, name_norms, abroad, _NO_ENTITIES
+    known = frozenset([e for a in prepared(key)[1] if (e := entity_of_norm(a.norm))])
+    return at, names, name_norms, abroad, known
+
+
+_NO_ENTITIES: frozenset[str | None] = frozenset()
+
+
+# a state named with the name of a city ("华盛顿州", "워싱턴주", "รัฐวอชิงตัน" for
+# "Washington, D.C."): the script rules take 州 and 주 off as administrative suffixes
+_STATE_MARKS = ("州", "주", "รัฐ")
+
+
+def _names_a_state(text: str, name: str | None) -> bool:
+    """Does the answer as written add a state's mark to the name it matched?"""
+    core = text.strip().rstrip("。.!?")
+    return name is not None and any(
+        (core.endswith(m) or core.startswith(m)) and m not in name for m in _STATE_MARKS)
 
 
 # a clause's end in a candidate in a script without spaces (scripts.clauses_of)
@@ -1339,7 +1398,7 @@ def clear_caches() -> None:
                answerline._parse_list, prepared, describe_text, question_tokens,
                stem_preimage, proper_words, read_number_cached, question_kind,
                read_fraction, digit_comma_line, asks_count, _other_names, skeleton,
-               name_skeletons):
+               name_skeletons, range_of):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()

@@ -15,7 +15,8 @@ Two files (read once, on first use; no download, no Babel at run time):
   :mod:`judging.build_names` (countries and continents, languages, the cities CLDR
   names as time zones' exemplar cities);
 * ``data/names_added.json``: hand-written additions (short and older English names,
-  more cities, the oceans), with its provenance.
+  more cities, the oceans, common trivia things), with its provenance, and the CLDR
+  names it drops (``Ho Chi Minh`` for the city is the man's name too).
 
 A name two entities of one kind share is dropped (neither is meant); a name of
 entities of different kinds (Indonesian ``Jepang`` is the country and the language)
@@ -34,9 +35,9 @@ from judging.normalize import strip_articles, tokens
 _DATA = Path(__file__).resolve().parent / "data"
 FILES = ("names_cldr.json", "names_added.json")
 # the order in which a name of several kinds of entity is read: a country, a city, an
-# ocean, a language, then the things of names_added.json (planets and the Sun and Moon,
+# ocean, a language, a region that is no country, then the things of names_added.json (planets and the Sun and Moon,
 # chemical elements, animals, instruments, sports)
-_PREFER = "TCOLPEAIS"
+_PREFER = "TCOLRPEAIS"
 # the tokenizer without its cache: the table's eight thousand names are read once and
 # would only crowd the cache the judged answers use
 _tokens = tokens.__wrapped__
@@ -57,6 +58,9 @@ def _table() -> tuple[dict[str, str], dict[str, tuple[tuple[str, str], ...]]]:
         data = json.loads((_DATA / file).read_text(encoding="utf-8"))
         for entity, written in data["entities"].items():
             names.setdefault(entity, {}).update(dict.fromkeys(written))
+        for entity, dropped in data.get("dropped", {}).items():
+            for name in dropped:  # (a CLDR name that is also a person's)
+                names.get(entity, {}).pop(name, None)
     by_key: dict[str, set[str]] = {}
     for entity, written in names.items():
         for name in written:

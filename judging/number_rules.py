@@ -771,3 +771,47 @@ COUNT_COUNTERS = frozenset({"명", "개", "사람", "人", "个", "個", "名", 
 ASKS_ORDINAL = re.compile(
     r"몇\s*번째|第几|第幾|何番目|何代目|thứ mấy|\bke\s*berapa\b|\bika-?ilan\b|"
     r"\bwhich number\b|ที่เท่าไ", re.IGNORECASE)
+
+
+# two numbers with a range's mark between them, as written ("10–12", "10 - 12 years",
+# "10 to 12", vi "10 đến 12", id/ms "10 sampai 12", tl "10 hanggang 12", ja "10から12",
+# zh "10至12"), mojibake repaired first ("10â€“12")
+_RANGE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:[-–—~〜]|to|đến|tới|sampai|hingga|hanggang|から|至|到)"
+                    r"\s*(\d+(?:\.\d+)?)")
+
+
+def inside_range(core: tuple[str, ...], cand_nums: frozenset[str],
+                 numeric: Sequence[Alt]) -> Alt | None:
+    """The acceptable answer written as a range that the short answer's one number
+    falls inside, its other words all the answer's (``11.3 years`` for ``10–12
+    years``, ``11`` for ``10-12``); ``None`` otherwise. Not a year range (``1939–1945``:
+    one year is no answer for a war's span) and not a score (``7-1``: the candidate's
+    words would have to be the same, and ``7`` alone is below the range's use)."""
+    (value,) = cand_nums
+    try:
+        v = float(value)
+    except ValueError:
+        return None
+    words = [t for t in core if t not in cand_nums]
+    for a in numeric:
+        span = range_of(a.alt.text)
+        if span is not None and span[0] < v < span[1] and all(w in a.toks for w in words):
+            return a
+    return None
+
+
+@lru_cache(maxsize=16384)
+def range_of(text: str) -> tuple[float, float] | None:
+    """The range an answer writes (``(10.0, 12.0)`` for ``10–12 years``), or ``None``
+    (none, a year range, or not low to high)."""
+    if "â" in text:
+        from judging.normalize import _fix_mojibake
+
+        text = _fix_mojibake(text)
+    m = _RANGE.search(text)
+    if m is None:
+        return None
+    lo, hi = float(m.group(1)), float(m.group(2))
+    if not lo < hi or any(len(x) == 4 and 1000 <= float(x) <= 2100 for x in m.groups()):
+        return None
+    return lo, hi

@@ -687,6 +687,30 @@ def romanized_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
     return None
 
 
+def romanized_candidate(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
+    """Rule 12k the other way round: the acceptable answer in Latin letters that the
+    short answer ``cand`` (normalized), in Hangul or in Chinese characters, reads as
+    (``광주`` for ``Gwangju [accept Kwangju]``, ``杜甫`` for ``Du Fu``); ``None`` when
+    none does."""
+    text = cand.replace(" ", "")
+    if all("\uac00" <= ch <= "\ud7a3" for ch in text):
+        mine = hangul_romanized(text)
+    elif HAN_ONLY.fullmatch(text):
+        mine = "".join(pinyin_syllables(text))
+    else:
+        return None
+    if len(mine) < 3:
+        return None
+    loose = loose_romanization(mine)
+    for a in accept:
+        if not a.norm.isascii():
+            continue
+        theirs = "".join(ch for ch in a.norm if ch.isalpha())
+        if theirs == mine or loose_romanization(theirs) == loose:
+            return a
+    return None
+
+
 def pinyin_syllables(text: str) -> list[str]:
     """The pinyin of Chinese characters without tones (``杜甫`` -> ``["du", "fu"]``);
     pypinyin is imported on first use (its phrase dictionary takes a while to load)."""

@@ -11,8 +11,10 @@ Hepburn romaji, Chinese characters by pinyin: :mod:`judging.scripts`) and reduce
 consonants), a first vowel kept as a mark. ``einstein`` and ``ainsyutain`` are both
 ``_nstn``; ``beethoven``, ``betoben``, ``beidofen`` are ``ptpn``.
 
-Two skeletons match when they are equal, or, both of four consonants or more, one edit
-apart (``셰익스피어`` drops Shakespeare's final r). A skeleton of fewer than three
+Two skeletons match when they are equal, or, both of four consonants or more, when
+one has an ``l`` more (``셰익스피어`` drops Shakespeare's final r; ``ディキンソン``,
+Dickinson, has an n more than Dickens and is another name); an n before a p is an m
+(``コロンブス``). A skeleton of fewer than three
 consonants says too little and matches nothing; one of three counts in Hangul, Chinese
 characters or Thai only with a mark of a foreign word (a Hangul syllable with ㅠ or ㅡ,
 a character Chinese uses to transliterate, Thai's silencing mark; katakana is one
@@ -32,8 +34,6 @@ import re
 import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING
-
-from rapidfuzz.distance import Levenshtein
 
 from judging.scripts import HAN_ONLY, hangul_romanized, kana_romaji, pinyin_syllables
 
@@ -81,9 +81,19 @@ def _skeleton_of_latin(text: str) -> str:
             cls = "s"  # (c before e, i, y is s: Cecil, Cicero)
         for c in cls:
             if c != last:  # (a doubled consonant is one: Picasso)
+                if c == "p" and out and out[-1] == "n" and last == "n":
+                    out[-1] = "m"  # (n before b or p is said m: コロンブス, Columbus)
                 out.append(c)
             last = c
     return "".join(out)
+
+
+def _without_copula(text: str) -> str:
+    """A katakana name less the Japanese copula after it."""
+    for c in ("でしょうか", "でしょう", "ですね", "です", "だね", "だ"):
+        if text.endswith(c) and len(text) > len(c):
+            return text[:-len(c)]
+    return text
 
 
 @lru_cache(maxsize=65536)
@@ -101,7 +111,8 @@ def skeleton(text: str) -> str | None:
     if all("\uac00" <= ch <= "\ud7a3" for ch in text):
         sk = _skeleton_of_latin(hangul_romanized(text))
         foreign = any((ord(ch) - 0xAC00) % 588 // 28 in _KO_LOAN_VOWELS for ch in text)
-    elif _KATAKANA.fullmatch(text) and (romaji := kana_romaji(text)) is not None:
+    elif _KATAKANA.fullmatch(text := _without_copula(text)) and (
+            romaji := kana_romaji(text)) is not None:
         sk, foreign = _skeleton_of_latin(romaji), True  # (katakana writes the foreign)
     elif HAN_ONLY.fullmatch(text):
         sk = _skeleton_of_latin(_PINYIN.sub("s", "".join(pinyin_syllables(text))))
@@ -150,23 +161,28 @@ def _skeleton_of_thai(text: str) -> str | None:
 
 
 def sounds_alike(a: str, b: str) -> bool:
-    """Do two skeletons match (equal, or one edit apart when both have four
-    consonants or more, the first-vowel mark the same)?"""
+    """Do two skeletons match: equal, or, both of four consonants or more, one an
+    ``l`` (an r) longer than the other (Korean, Japanese and Chinese drop an r after a
+    vowel: ``셰익스피어`` for Shakespeare; another consonant more is another name:
+    ``ディキンソン``, Dickinson, is not Dickens)?"""
     if a == b:
         return True
-    if a[:1] == "_" and b[:1] == "_":
-        a, b = a[1:], b[1:]
-    elif "_" in (a[:1], b[:1]):
+    if len(a) < len(b):
+        a, b = b, a
+    if len(a) != len(b) + 1 or len(b.lstrip("_")) < 4:
         return False
-    return min(len(a), len(b)) >= 4 and Levenshtein.distance(a, b, score_cutoff=1) <= 1
+    return any(a[i] == "l" and a[:i] + a[i + 1:] == b for i in range(len(a)))
 
 
 def _vietnamese_pair(cand: str, text: str, a: Alt) -> bool:
     """Is one of two Latin names a Vietnamese respelling of the other (``Anhxtanh``
     for ``Albert Einstein``, ``Albert Einstein`` for ``Anhxtanh``)?"""
-    # (the answer's own words as written: "Đó là Anhxtanh" is judged as "Anhxtanh")
-    written = " ".join(text.split()[-len(cand.split()):])
-    mine, theirs = vietnamese_skeleton(written), vietnamese_skeleton(a.alt.text)
+    # (the answer's own words as written, its frame aside: "Đó là Ê-đi-xơn" is read
+    # as "Ê-đi-xơn")
+    written = text.split()
+    mine = next((sk for k in range(1, min(len(written), 3) + 1)
+                 if (sk := vietnamese_skeleton(" ".join(written[-k:]))) is not None), None)
+    theirs = vietnamese_skeleton(a.alt.text)
     if (mine is None) == (theirs is None):
         return False  # (neither is one, or both are: the other rules compare them)
     if mine is not None:
@@ -210,6 +226,7 @@ def vietnamese_skeleton(text: str) -> str | None:
         low = low.replace(a, b)
     sk = _skeleton_of_latin(low)
     return sk if len(sk.lstrip("_")) >= MIN_CONSONANTS else None
+
 
 
 def heard_as(cand: str, accept: tuple[Alt, ...], text: str = "") -> Alt | None:

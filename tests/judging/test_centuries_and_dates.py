@@ -88,6 +88,15 @@ CASES = [
     pytest.param("\u201989", "1989", "", True, "number-words", id="en-curly-apostrophe-year"),
     pytest.param("'88", "1989", "", False, "number", id="en-apostrophe-other-year"),
     pytest.param("89", "1989", "", False, "number", id="en-two-digits-no-apostrophe"),
+    # 8k (2026.12.10): a value strictly inside an answer's range, its words the answer's
+    # ("11.3 years" for NQ301's mojibake "Median 10â€“12 years" was a grey accept at 0.55)
+    pytest.param("11.3 years", "Median 10â€“12 years", "what's the average lifespan of a dog",
+                 True, "number-words", id="en-inside-a-range"),
+    pytest.param("11", "10 to 12", "", True, "number-words", id="en-inside-to"),
+    pytest.param("11 tahun", "10 sampai 12 tahun", "", True, "number-words", id="id-inside"),
+    pytest.param("13 years", "10–12 years", "", False, None, id="en-outside-the-range"),
+    pytest.param("11 months", "10–12 years", "", False, None, id="en-another-unit"),
+    pytest.param("1942", "1939–1945", "", False, None, id="en-a-year-is-no-span"),
 ]
 
 

@@ -95,6 +95,18 @@ CASES = [
                  id="vi-north-for-south"),
     pytest.param("Niger", "Nigeria", "Which country's capital is Abuja?", False,
                  id="prefix-country"),
+    # blind17's traps (h-probe17)
+    pytest.param("华盛顿州", "Washington, D.C. [accept Washington]",
+                 "What is the capital of the United States?", False, id="zh-state-of-the-name"),
+    pytest.param("gấu trúc đỏ", "giant panda [accept panda]", "Which bear eats bamboo?", False,
+                 id="vi-thing-with-a-qualifier"),
+    pytest.param("Korea Selatan", "South Korea", "Which country's capital is Seoul?", True,
+                 id="id-country-sharing-a-word"),
+    pytest.param("Thành phố Hồ Chí Minh", "Hồ Chí Minh [accept Nguyễn Ái Quốc]",
+                 "Ai là người đọc Tuyên ngôn Độc lập năm 1945?", False,
+                 id="vi-city-named-after-the-person"),
+    pytest.param("광주", "Gwangju [accept Kwangju]", "Which Korean city had the 1980 uprising?",
+                 True, id="ko-romanized-backwards"),
 ]
 
 
@@ -131,8 +143,11 @@ def test_other_entity_names_what_it_is() -> None:
 def test_a_name_two_entities_share_names_neither() -> None:
     # CLDR's Korean names of Hong Kong and Macau both carry "중국 특별행정구"
     assert names.entity_of("중국 특별행정구") is None
-    # and "Korea" alone (two countries) is in neither file
-    assert names.entity_of("Korea") is None
+    # and "Korea" alone is the peninsula, no country (two share it) and no language
+    assert names.entity_of("Korea") == "R:Korea"
+    v = judge("Korea", "Korean", question="Which language is written in Hangul?")
+    assert v.rule == "other-entity" and not v.correct  # (was a fuzzy accept at 0.95)
+    assert judge("Korea", "한국").rule != "other-entity"  # (a region may mean the country)
 
 
 def test_a_name_of_two_kinds_means_the_country() -> None:

@@ -52,6 +52,15 @@ CASES = [
     pytest.param("Jeonju", "진주", "", False, id="ko-city-jeonju-jinju"),
     pytest.param("red panda", "판다 [accept 대왕판다]", "대나무를 주식으로 하는 중국의 곰은?", False,
                  id="lower-case-words-are-no-name"),
+    # blind17's traps (h-probe17): another name one consonant longer
+    pytest.param("ディキンソン", "Charles Dickens [accept Dickens]",
+                 "Who wrote Oliver Twist?", False, id="ja-dickinson-for-dickens"),
+    pytest.param("워싱턴주", "Washington, D.C. [accept Washington]",
+                 "What is the capital of the United States?", False, id="ko-state-suffix"),
+    pytest.param("ヘンデルです", "George Frideric Handel [accept Händel or Haendel]",
+                 "Who composed Messiah?", True, id="ja-copula-after-katakana"),
+    pytest.param("Đó là Ê-đi-xơn", "Thomas Edison [accept Edison]",
+                 "Who invented the phonograph?", True, id="vi-frame-and-respelling"),
 ]
 
 
@@ -80,9 +89,11 @@ def test_skeletons(text: str, expected: str | None) -> None:
     assert skeleton(normalize(text)) == expected
 
 
-def test_one_edit_only_for_long_skeletons() -> None:
+def test_only_an_r_may_be_dropped() -> None:
     assert sounds_alike("skspl", "sksp")  # Shakespeare, 셰익스피어 (no final r)
-    assert not sounds_alike("ntn", "nt")
+    assert not sounds_alike("tknsn", "tkns")  # ディキンソン (Dickinson) is not Dickens
+    assert not sounds_alike("sntns", "sntn")  # 워싱턴주 (Washington State)
+    assert not sounds_alike("ntln", "ntl")  # (three consonants: too short to drop one)
     assert not sounds_alike("_nstn", "nstn")  # (a first vowel is part of the name)
 
 
