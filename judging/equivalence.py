@@ -34,7 +34,6 @@ import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -91,7 +90,7 @@ from judging.features import (
     max_edits,
     stem_preimage,
 )
-from judging.names import entities_of, entity_of_norm, name_key, other_names
+from judging.name_rules import answerline_names, by_other_name
 from judging.normalize import (
     ARTICLES,
     STOPWORDS,
@@ -932,69 +931,15 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
         if worded is not None:
             return _decided(worded)
 
-    # 12m. the same place, language or ocean named in another language or by an older
-    # name ("日本", "Nhật Bản", "일본입니다" for "Japan"; "Peking" for "Beijing"): an answer
-    # sharing no word with the answerline is judged again against the answers' other
-    # names (judging.names), by every rule; a hard accept is taken, and a mention in
-    # a sentence goes to the calibrator
-    abroad = False  # (the gate of rules 12k, backwards, and 12o, read below)
+    # 12m, 12n (judging.name_rules): the same place, language, ocean or thing named
+    # in another language or by an older name ("日本", "Nhật Bản", "일본입니다" for
+    # "Japan"; "Peking" for "Beijing") is right, the name of another one wrong ("India"
+    # for "Indian Ocean"); ``abroad`` opens rules 12k backwards and 12o below
+    abroad = False
     if accept and short and not translated:
-        at, names, name_norms, abroad, known = _other_names(key)
-        if at >= 0 and (mine := entity_of_norm(core_norm)) in known and mine[0] == "T" and not (
-                question and _says_name(question, core_norm)):
-            # the same country's name in another language, sharing a word with the
-            # answer's ("Korea Selatan" for "South Korea", before rule 12b reads
-            # "selatan" as a swapped qualifier; countries only: a city may bear a
-            # person's name, "Thành phố Hồ Chí Minh")
-            return _result("alias:translation", True, accept[at].alt.text,
-                           f"'{info.text}' is '{accept[at].alt.text}' in another "
-                           f"language or by another name", ZERO)
-        disjoint = alt_tokens.isdisjoint(cand)
-        abroad = disjoint and (abroad or not info.text.isascii() or "nh" in info.text)
-    else:
-        at, disjoint = -1, False
-    if disjoint:
-        if at >= 0:
-            answer = accept[at].alt.text
-            # (judged again only when the answer says one of the names, or is in kana:
-            # "とうきょう" reads as "Tokyo", rule 3b)
-            if names and (any(n in full_norm for n in name_norms) or (
-                    "\u3041" <= full_norm[:1] <= "\u30ff")):
-                again = _analyze(info, names, question, True)
-                if again.matched is not None and question and _says_name(
-                        question, name_key(again.matched)):
-                    # the name the question says ("Bombay" after "Bombay was renamed to
-                    # what?"): no answer (rule 12i), whatever the names mean
-                    again = _NO_WORDS
-                if again.hard and not again.prompt and not _names_a_state(
-                        info.text, again.matched):
-                    return _result("alias:translation", True, answer,
-                                   f"'{again.matched}' is '{answer}' in another language "
-                                   f"or by another name", ZERO)
-                if again.hard is None and again.rule == "contains" and (
-                        entity_of_norm(name_key(again.matched) if again.matched else "")
-                        or "?")[0] in "TCLO":
-                    # a place or language in a sentence ("Tôi chọn Nhật Bản"): the
-                    # calibrator decides, as it does for the answer in the answerline's
-                    # language (not a thing: "gấu trúc đỏ", the red panda, mentions "gấu
-                    # trúc", the giant panda, and its qualifier makes it another animal)
-                    return Analysis("contains", None, False, again.matched,
-                                    f"mentions '{again.matched}', '{answer}' in another "
-                                    f"language or by another name", again.features)
-        if at >= 0:
-            # 12n. the name of another place, language or ocean ("India" for "Indian
-            # Ocean", "Genova" for "Geneva", "Japanese" for "Japan"): wrong when every
-            # acceptable answer is a known name and none names the answer's
-            mine = entity_of_norm(core_norm)
-            if mine is not None:
-                theirs = entities_of(tuple([a.norm for a in accept]))
-                # (a region is no country and no language, but may stand for the
-                # country people mean: "Korea" for "한국" is left to the calibrator)
-                if theirs is not None and mine not in theirs and not (
-                        mine[0] == "R" and any(t[0] == "T" for t in theirs)):
-                    return _result("other-entity", False, answer,
-                                   f"'{core_norm}' names another {_ENTITY_KINDS[mine[0]]} "
-                                   f"than '{answer}'", ZERO)
+        named, abroad = by_other_name(info, key, accept, alt_tokens, question, _analyze)
+        if named is not None:
+            return named
 
     # 7. required parts, surname, given name (short answers only)
     if short:
@@ -1146,54 +1091,6 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
 
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
-
-
-def _says_name(question: str, name: str) -> bool:
-    """Does the question say the (normalized) name: its words in a row, or its
-    characters in a script without spaces?"""
-    q = normalize(question)
-    return name in q if not name.isascii() else f" {name} " in f" {q} "
-
-
-# what rule 12n says an entity of judging.names is, by the first letter of its key
-_ENTITY_KINDS = {"T": "country or region", "C": "city", "L": "language", "O": "ocean",
-                 "R": "region",
-                 "P": "planet or star", "E": "chemical element", "A": "animal",
-                 "I": "instrument", "S": "sport"}
-
-
-@lru_cache(maxsize=16384)
-def _other_names(key: str | tuple[str, ...]) -> tuple[
-        int, tuple[str, ...], tuple[str, ...], bool, frozenset[str | None]]:
-    """Rule 12m's names for an answerline (:func:`judging.names.other_names` of its
-    acceptable answers), rule 12o's gate on it (has it letters outside ASCII, or "nh",
-    which a Vietnamese respelling has?) and the entities its answers name, once per
-    answerline."""
-    abroad = False
-    for k in (key,) if isinstance(key, str) else key:
-        if not k.isascii() or "nh" in k:
-            abroad = True
-            break
-    at, names, name_norms = other_names([a.norm for a in prepared(key)[1]])
-    if at < 0:
-        return at, names, name_norms, abroad, _NO_ENTITIES
-    known = frozenset([e for a in prepared(key)[1] if (e := entity_of_norm(a.norm))])
-    return at, names, name_norms, abroad, known
-
-
-_NO_ENTITIES: frozenset[str | None] = frozenset()
-
-
-# a state named with the name of a city ("华盛顿州", "워싱턴주", "รัฐวอชิงตัน" for
-# "Washington, D.C."): the script rules take 州 and 주 off as administrative suffixes
-_STATE_MARKS = ("州", "주", "รัฐ")
-
-
-def _names_a_state(text: str, name: str | None) -> bool:
-    """Does the answer as written add a state's mark to the name it matched?"""
-    core = text.strip().rstrip("。.!?")
-    return name is not None and any(
-        (core.endswith(m) or core.startswith(m)) and m not in name for m in _STATE_MARKS)
 
 
 # a clause's end in a candidate in a script without spaces (scripts.clauses_of)
@@ -1397,7 +1294,7 @@ def clear_caches() -> None:
                normalize.numbers_in, normalize.stem, answerline._parse_string,
                answerline._parse_list, prepared, describe_text, question_tokens,
                stem_preimage, proper_words, read_number_cached, question_kind,
-               read_fraction, digit_comma_line, asks_count, _other_names, skeleton,
+               read_fraction, digit_comma_line, asks_count, answerline_names, skeleton,
                name_skeletons, range_of):
         fn.cache_clear()
     normalize.clear_chunk_cache()

@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
         pytest.param("judging.preparation", id="preparation"),
         pytest.param("judging.features", id="features"),
         pytest.param("judging.names", id="names"),
+        pytest.param("judging.sounds", id="sounds"),
+        pytest.param("judging.name_rules", id="name_rules"),
     ],
 )
 def test_module_imports_without_django(module: str) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from judging.calibration import CALIBRATOR_PATH
 from judging.equivalence import judge
+from judging.name_rules import answerline_names
 from judging.train_calibrator import (
     REPO_DATA_DIR,
     balanced_weights,
@@ -169,7 +170,7 @@ def test_regime_features_built_inline_match_their_specification() -> None:
             continue
         refs = tuple(r["references"])
         if "in another language or by another name" in a.detail:
-            refs = eq._other_names(refs)[1]  # (rule 12m: read against the other names)
+            refs = answerline_names(refs)[1]  # (rule 12m: read against the other names)
         _line, accept, _p, _r, alt_tokens, answer_short = prepared(refs)[:6]
         info = eq._without_particle(info, alt_tokens)  # ("Si Jose Rizal po": as _analyze reads it)
         qtok = question_tokens(r["question"])
