@@ -356,7 +356,9 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
             return "shares"  # ドミニカ国 / ドミニカ共和国, 大阪府 / 大阪市: another entity
         return "exact"
     best = "none"
-    for needle in dict.fromkeys((a, sa)):
+    # (the answer less its affixes only where the whole answer is not there: the
+    # hiragana of アフリカ ends in か, the Japanese "or", which is no affix inside it)
+    for needle in (a,) if a in c else dict.fromkeys((a, sa)):
         if len(needle) < 2 and needle != c:
             continue
         start = c.find(needle)

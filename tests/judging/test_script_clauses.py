@@ -52,3 +52,13 @@ def test_clauses_as_written() -> None:
     assert clauses_of("东京，它是日本的首都") == ("东京", "它是日本的首都")
     assert clauses_of("東京") == ()
     assert clauses_of("レアル・マドリード") == ()  # (a middle dot is no clause end)
+
+
+def test_an_answer_ending_in_the_japanese_or_is_no_hedge() -> None:
+    # (blind17: the hiragana of アフリカ ends in か, "or"; its affix-stripped form
+    # "あふり" was found before "か大陸です" and read as a hedge at 0.03)
+    from judging.scripts import find_in_run
+
+    assert find_in_run("あふりか", "あふりか大陆です") == "embedded"
+    assert judge("アフリカ大陸です", "アフリカ").rule != "hedge"
+    assert judge("宮崎駿か高畑勲", "宮崎駿").rule == "hedge"  # (a real "or")
