@@ -661,6 +661,23 @@ def loose_romanization(text: str) -> str:
 HAN_ONLY = re.compile("[\u4e00-\u9fff]+")
 
 
+def latin_reading(text: str) -> str | None:
+    """Hangul in the Revised Romanization, Chinese characters in pinyin without tones
+    (``경주`` -> ``gyeongju``, ``杜甫`` -> ``dufu``), spaces aside; ``None`` for text of
+    any other kind (mixed scripts, kana, Thai)."""
+    text = text.replace(" ", "")
+    if text and all("\uac00" <= ch <= "\ud7a3" for ch in text):
+        return hangul_romanized(text)
+    if HAN_ONLY.fullmatch(text):
+        return "".join(pinyin_syllables(text))
+    return None
+
+
+def _reads_as(mine: str, theirs: str) -> bool:
+    """Are two romanizations the same word, older spellings folded?"""
+    return theirs == mine or loose_romanization(theirs) == loose_romanization(mine)
+
+
 def romanized_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
     """The acceptable answer written in Hangul or in Chinese characters that the short
     Latin answer ``cand`` (normalized) reads as: ``Gyeongju`` or ``Kyongju`` for ``경주``
@@ -671,20 +688,9 @@ def romanized_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
     mine = "".join(ch for ch in cand if ch.isalpha())
     if len(mine) < 3:
         return None
-    loose = loose_romanization(mine)
     for a in accept:
-        text = a.norm.replace(" ", "")
-        if text.isascii():
-            continue
-        if HANGUL.search(text):
-            if not all("\uac00" <= ch <= "\ud7a3" for ch in text):
-                continue
-            theirs = hangul_romanized(text)
-        elif HAN_ONLY.fullmatch(text):
-            theirs = "".join(pinyin_syllables(text))
-        else:
-            continue
-        if theirs == mine or loose_romanization(theirs) == loose:
+        if not a.norm.isascii() and (theirs := latin_reading(a.norm)) is not None and (
+                _reads_as(mine, theirs)):
             return a
     return None
 
@@ -694,21 +700,11 @@ def romanized_candidate(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
     short answer ``cand`` (normalized), in Hangul or in Chinese characters, reads as
     (``광주`` for ``Gwangju [accept Kwangju]``, ``杜甫`` for ``Du Fu``); ``None`` when
     none does."""
-    text = cand.replace(" ", "")
-    if all("\uac00" <= ch <= "\ud7a3" for ch in text):
-        mine = hangul_romanized(text)
-    elif HAN_ONLY.fullmatch(text):
-        mine = "".join(pinyin_syllables(text))
-    else:
+    mine = latin_reading(cand)
+    if mine is None or len(mine) < 3:
         return None
-    if len(mine) < 3:
-        return None
-    loose = loose_romanization(mine)
     for a in accept:
-        if not a.norm.isascii():
-            continue
-        theirs = "".join(ch for ch in a.norm if ch.isalpha())
-        if theirs == mine or loose_romanization(theirs) == loose:
+        if a.norm.isascii() and _reads_as(mine, "".join(ch for ch in a.norm if ch.isalpha())):
             return a
     return None
 

@@ -35,7 +35,7 @@ import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from judging.scripts import HAN_ONLY, hangul_romanized, kana_romaji, pinyin_syllables
+from judging.scripts import HAN_ONLY, kana_romaji, latin_reading
 
 if TYPE_CHECKING:
     from judging.preparation import Alt
@@ -88,12 +88,9 @@ def _skeleton_of_latin(text: str) -> str:
     return "".join(out)
 
 
-def _without_copula(text: str) -> str:
-    """A katakana name less the Japanese copula after it."""
-    for c in ("でしょうか", "でしょう", "ですね", "です", "だね", "だ"):
-        if text.endswith(c) and len(text) > len(c):
-            return text[:-len(c)]
-    return text
+# a copula or particle after a name in katakana (ヘンデルです): it is written in hiragana,
+# which a katakana name does not contain
+_HIRAGANA_TAIL = re.compile("(?<=[\u30a1-\u30fa\u30fc])[\u3041-\u3096]+$")
 
 
 @lru_cache(maxsize=65536)
@@ -108,15 +105,16 @@ def skeleton(text: str) -> str | None:
     if text.isascii():
         sk = _skeleton_of_latin(text)
         return sk if len(sk.lstrip("_")) >= MIN_CONSONANTS else None
-    if all("\uac00" <= ch <= "\ud7a3" for ch in text):
-        sk = _skeleton_of_latin(hangul_romanized(text))
-        foreign = any((ord(ch) - 0xAC00) % 588 // 28 in _KO_LOAN_VOWELS for ch in text)
-    elif _KATAKANA.fullmatch(text := _without_copula(text)) and (
+    if (latin := latin_reading(text)) is not None:  # (Hangul, or Chinese characters)
+        if HAN_ONLY.fullmatch(text):
+            sk = _skeleton_of_latin(_PINYIN.sub("s", latin))
+            foreign = not _ZH_LOAN.isdisjoint(text)
+        else:
+            sk = _skeleton_of_latin(latin)
+            foreign = any((ord(ch) - 0xAC00) % 588 // 28 in _KO_LOAN_VOWELS for ch in text)
+    elif _KATAKANA.fullmatch(text := _HIRAGANA_TAIL.sub("", text)) and (
             romaji := kana_romaji(text)) is not None:
         sk, foreign = _skeleton_of_latin(romaji), True  # (katakana writes the foreign)
-    elif HAN_ONLY.fullmatch(text):
-        sk = _skeleton_of_latin(_PINYIN.sub("s", "".join(pinyin_syllables(text))))
-        foreign = not _ZH_LOAN.isdisjoint(text)
     elif _THAI.match(text):
         sk = _skeleton_of_thai(text) or ""
         foreign = "\u0e4c" in text  # (the silencing mark: a spelling kept from abroad)
