@@ -30,7 +30,7 @@ GATE = frozenset({
     "bad",
     "scratch", "make", "let", "correction", "but", "khong", "nham", "eh", "bukan", "salah",
     "ralat", "maksud", "maksudnya", "maaf", "melainkan", "tapi", "tetapi", "ibig", "silap",
-    "hindi", "ma",
+    "hindi", "ma", "ay",
     # "X, although many think Y" (a belief reported after the answer: see _REPORTED)
     "although", "though", "whereas",
 })
@@ -46,7 +46,10 @@ _AFTER_PUNCT = (
 )
 _BETWEEN_PUNCT = (r"no|nope|không phải|khong phai|không|khong|eh|bukan|"
                   # tl "ay hindi" ("oh, no": "Maynila, ay hindi, Cebu pala")
-                  r"ay,?\s*hindi|hindi|tidak|不是|不")
+                  r"ay,?\s*hindi|hindi|tidak|不是|不|"
+                  # tl "ay" alone ("oh!"; "susi... ay, payong pala"; blind19), between
+                  # punctuation: without it, "ay" is the copula ("Ang sagot ay ...")
+                  r"ay")
 # Markers that stand on their own.
 _ALONE = (
     r"no,?\s*wait|wait,?\s*no|no,?\s*actually|actually,?\s*no|i\s+mean|i\s+meant|"

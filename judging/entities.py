@@ -20,12 +20,14 @@ evidence of a substitution.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from judging.normalize import _DEMONYMS, STOPWORDS, stem, tokens
+from judging.numbers import FIRST_WORDS
 
 __all__ = [
     "GENERIC",
@@ -223,7 +225,8 @@ def same_word(c: str, a: str) -> bool:
         # abbreviated: "op" for "opus", "kv" for "kochel")
         return c in _CATALOGUE and _CATALOGUE.get(a) == _CATALOGUE[c]
     k = 1 if n < 10 else 2 if n < 14 else 3
-    return abs(len(a) - len(c)) <= k and Levenshtein.distance(c, a, score_cutoff=k) <= k
+    # (two letters swapped count as one edit: "Micheal" for "Michael"; blind18)
+    return abs(len(a) - len(c)) <= k and OSA.distance(c, a, score_cutoff=k) <= k
 
 
 _OLD_SPELLING = (("oe", "u"), ("dj", "j"), ("tj", "c"))
@@ -249,6 +252,27 @@ def _same_start(c: str, a: str) -> bool:
     while k < n and c[k] == a[k]:
         k += 1
     return k >= 0.6 * n
+
+
+# Question words of Vietnamese (folded), Indonesian/Malay and Filipino that English
+# does not write: a question in a language whose noun compounds put the head first
+_HEAD_FIRST_QUESTION = frozenset({
+    "gi", "nao", "dau", "bao", "nhieu", "cua", "khong", "duoc", "nhung", "cac", "nguoi",
+    "apa", "siapa", "berapa", "mana", "manakah", "apakah", "bagaimana", "kapan", "bila",
+    "yang", "ini", "itu", "dengan", "dari", "adalah", "ialah",
+    "ano", "anong", "sino", "saan", "ilan", "kailan", "ang", "ng", "mga", "nang"})
+
+
+# letters only Vietnamese writes (ơ ư ă đ and the tone-marked vowels)
+VIETNAMESE = re.compile("[\u01a0\u01a1\u01af\u01b0\u0102\u0103\u0110\u0111\u1ea0-\u1ef9]")
+
+
+def head_first(question: frozenset[str], *texts: str) -> bool:
+    """Is a pair in Vietnamese, Indonesian/Malay or Filipino, whose noun compounds put
+    the head first ("xe buýt", a bus; "rumah sakit", a hospital)? Told by the question's
+    words, or a letter only Vietnamese writes in one of ``texts``."""
+    return not _HEAD_FIRST_QUESTION.isdisjoint(question) or any(
+        not t.isascii() and VIETNAMESE.search(t) for t in texts)
 
 
 def _generic(word: str) -> bool:
@@ -323,7 +347,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                  months: bool = False, proper: frozenset[str] | None = None,
                  person: bool = False, hyphen: frozenset[str] = frozenset(),
                  joined: frozenset[str] = frozenset(),
-                 keep: frozenset[str] = frozenset()) -> Substitution | None:
+                 keep: frozenset[str] = frozenset(),
+                 head_first: bool = False) -> Substitution | None:
     """Does the short answer ``core`` contradict ``answer`` (both normalized tokens)?
 
     ``None`` when they share no word (nothing to say: other rules decide);
@@ -343,7 +368,10 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     ``Guinea`` for ``Guinea-Bissau``); ``joined``: the candidate's (a word joined
     to the answer's by a hyphen is no appositive: ``Austria-Hungary``). ``keep``:
     words that are names although they fold to an English stop word (Vietnamese
-    ``Mỹ`` -> ``my``, ``Tổ`` -> ``to``: "Châu Mỹ" for "Châu Phi").
+    ``Mỹ`` -> ``my``, ``Tổ`` -> ``to``: "Châu Mỹ" for "Châu Phi"). ``head_first``: the
+    pair is in a language whose noun compounds put the head first (vi, id/ms, tl: see
+    :func:`head_first`), where a common noun's compound with a word swapped or dropped
+    is another thing.
     """
     if not _JOINERS.isdisjoint(core) and _JOINERS.isdisjoint(answer):
         return None  # (a title with "and" is one name: "Harry Potter and the ...")
@@ -360,6 +388,14 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         if len(diff) == 1 and c_words[diff[0]] in _KEY_LETTERS and (
                 a_words[diff[0]] in _KEY_LETTERS):
             return Substitution("substitution", c_words[diff[0]], a_words[diff[0]])
+    if len(c_words) == len(a_words) >= 2 and proper and not months:
+        # a name's kind word swapped in its place, the rest the same: "United Kingdom"
+        # for "United States", "Panama City" for "Panama Canal" (blind18; a kind word
+        # is otherwise no evidence, so this is tested first)
+        diff = [i for i, (x, y) in enumerate(zip(c_words, a_words, strict=True)) if x != y]
+        if len(diff) == 1 and (c := c_words[diff[0]]).isalpha() and _generic(c) and (
+                a := a_words[diff[0]]) in proper and _generic(a) and not same_word(c, a):
+            return Substitution("substitution", c, a)
     # "Abraham Lincoln Jr." for "Abraham Lincoln": the son
     for c in c_words:
         if c in _GENERATIONS and c not in a_words and len(a_words) >= 2:
@@ -402,6 +438,11 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                                     next(c for c in extra if c in _WORK_KINDS), kinds[0])
         # "Lake Huron" for "Lake Superior", "Qing dynasty" for "Ming dynasty": only a
         # generic word shared, one name word swapped for another
+        if (len(a_words) == 1 and proper and a_words[0] in proper and len(extra) == 1
+                and c_words == core and len(core) == 2 and core[0] == a_words[0]):
+            # a one-word name that is a common word, extended by a name: "Queen Latifah"
+            # for "Queen", "Prince Royce" for "Prince" (blind18): another artist
+            return Substitution("extends", extra[0], "")
         if not (len(extra) == 1 and matched_a and len(a_words) == 2 and proper):
             return None
         name = [a for i, a in enumerate(a_words) if i not in matched_a]
@@ -475,6 +516,16 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             if k >= 2 and core[k - 1] in _PLACE_PREPS:
                 return LICENSED
             return Substitution("substitution", extra[0], missing[0])
+        if (not named and len(extra) == 1 and len(missing) == 1
+                and head_first and len(c_words) == len(a_words) in (2, 3)
+                and c_words.index(extra[0]) == a_words.index(missing[0])
+                and extra[0].isalpha() and missing[0].isalpha()):
+            # a common noun's compound with one word swapped in its place, after a
+            # question in a language whose compounds put the head first (vi, id/ms, tl):
+            # another thing ("xe máy" for "xe buýt", "rumah makan" for "rumah sakit",
+            # "gà mái" for "gà trống"; blind18, blind19). English compounds swap
+            # synonyms as often ("pyloric valve" for "pyloric sphincter", EVOUNA)
+            return Substitution("substitution", extra[0], missing[0])
         return LICENSED
     if not extra and missing and named:
         dropped = [a for a in missing if a in hyphen]
@@ -524,6 +575,16 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         cut = _title_cut(c_words, a_words, answer, missing, proper, person)
         if cut is not None:
             return cut
+    if (not named and len(c_words) == len(core) == 1 and len(a_words) == len(answer) == 2
+            and a_words[0] == c_words[0] and a_words[1].isalpha()
+            and head_first and core[0] not in FIRST_WORDS
+            and not core[0][:1].isdigit()):
+        # the head of a head-first compound alone, after a question in vi, id/ms or tl:
+        # "nasi" (rice) for "nasi goreng", "sepeda" (a bicycle) for "sepeda motor"
+        # (blind19). Not a number for a number and its counter ("tiga" for "tiga
+        # ekor"); the other way round a word added may only describe ("kereta baru", a
+        # new car, for "kereta"), so that is left to the calibrator
+        return Substitution("qualifier", "", a_words[1])
     if extra and not missing and not named and not _REGISTERS.isdisjoint(extra):
         # "bass clarinet" for "clarinet" (an answer in lower case names an instrument too)
         return Substitution("qualifier", next(c for c in extra if c in _REGISTERS), "")

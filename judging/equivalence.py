@@ -87,6 +87,7 @@ from judging.features import (
     Analysis,
     find_runs,
     grey_analysis,
+    is_negated,
     max_edits,
     stem_preimage,
 )
@@ -121,6 +122,7 @@ from judging.number_rules import (
     range_of,
     read_number_cached,
     said_digits,
+    worded_count,
 )
 from judging.numbers import (
     FIRST_CHARS,
@@ -173,6 +175,7 @@ from judging.short_rules import (
     kind_change,
     marks_conflict,
     other_person_hangul,
+    other_sequel_title,
     other_subtitle,
     place_named,
     prefix_word,
@@ -197,7 +200,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.10"
+EQUIVALENCE_VERSION = "2026.12.11"
 
 
 # judge_many pauses the cyclic garbage collector for batches at least this large.
@@ -367,7 +370,7 @@ def _alt_matches_core(a: Alt, core: tuple[str, ...], core_norm: str) -> bool:
 
 
 # what ends the negated part of "not X but Y" (en, id/ms)
-_NEG_BUT = frozenset({"but", "tapi", "tetapi", "melainkan"})
+_NEG_BUT = frozenset({"but", "tapi", "tetapi", "melainkan", "kundi"})  # tl kundi: blind19
 # negators that may stand inside a short answer: "Atlantic, not Pacific"
 _NEG_INNER = frozenset({"not", "khong", "bukan", "chang", "hindi"})  # (tl hindi: h-probe13)
 
@@ -449,20 +452,7 @@ def _hedge(core: tuple[str, ...], accept: tuple[Alt, ...]) -> str | None:
     """Two different answers joined by "or": return the wrong one, else None."""
     if not any(t in _HEDGE_SPLIT for t in core) or len(core) > 9:
         return None
-    segments: list[tuple[str, ...]] = []
-    cur: list[str] = []
-    for t in core:
-        if t in _HEDGE_SPLIT:
-            if cur:
-                segments.append(tuple(cur))
-            cur = []
-        else:
-            cur.append(t)
-    if cur:
-        segments.append(tuple(cur))
-    # ("Paris but maybe Lyon": the "but" before a split word is no part of an answer)
-    segments = [strip_articles(s[:-1] if s[-1] == "but" else s) for s in segments
-                if any(t not in STOPWORDS for t in s)]
+    segments = _hedge_segments(core)
     if len(segments) < 2:
         return None
     if any(len(s) > 4 for s in segments):
@@ -482,6 +472,25 @@ def _hedge(core: tuple[str, ...], accept: tuple[Alt, ...]) -> str | None:
     return None
 
 
+def _hedge_segments(core: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The answers a hedge offers: the parts of ``core`` between its "or" words, each
+    without articles (parts of stop words only are dropped)."""
+    segments: list[tuple[str, ...]] = []
+    cur: list[str] = []
+    for t in core:
+        if t in _HEDGE_SPLIT:
+            if cur:
+                segments.append(tuple(cur))
+            cur = []
+        else:
+            cur.append(t)
+    if cur:
+        segments.append(tuple(cur))
+    # ("Paris but maybe Lyon": the "but" before a split word is no part of an answer)
+    return [strip_articles(s[:-1] if s[-1] == "but" else s) for s in segments
+            if any(t not in STOPWORDS for t in s)]
+
+
 def _matches_directive(alts: tuple[Alt, ...], core: tuple[str, ...], core_norm: str,
                        cand: tuple[str, ...], *, contain: bool) -> Alt | None:
     """The prompt/reject entry the answer gives: equal, contained (when ``contain``) or
@@ -491,6 +500,38 @@ def _matches_directive(alts: tuple[Alt, ...], core: tuple[str, ...], core_norm: 
             return a
         if len(a.norm) >= 5 and not a.nums and fuzz.ratio(core_norm, a.norm) >= 85:
             return a
+    return None
+
+
+def _hedge_judged(core: tuple[str, ...], key: str | tuple[str, ...], question: str,
+                  translated: bool) -> str | None:
+    """A hedge whose answers all share words with acceptable answers, judged one by one:
+    the wrong one when one is right by a rule and another wrong by one ("either Jaws or
+    Jaws 2": the second is another installment; blind18), else ``None``."""
+    segments = _hedge_segments(core)
+    if len(segments) < 2 or len(set(segments)) < 2 or any(len(s) > 4 for s in segments):
+        return None
+    judged = [_analyze(describe_text(" ".join(s)), key, question, translated)
+              for s in segments]
+    if not any(j.hard for j in judged):
+        return None
+    wrong = [s for s, j in zip(segments, judged, strict=True)
+             if j.hard is False and j.matched is not None]
+    return " ".join(wrong[0]) if wrong else None
+
+
+def _rejected_mention(cand: tuple[str, ...], rejects: tuple[Alt, ...],
+                      accept: tuple[Alt, ...]) -> Alt | None:
+    """The ``[do not accept]`` entry that a long answer mentions, not negated ("not
+    Richard Strauss") and not as a part of an acceptable answer's mention ("Strauss"
+    inside "Johann Strauss II"), else ``None``."""
+    spans = [(p, p + len(a.toks)) for a in accept for p in find_runs(cand, a.toks)]
+    for r in rejects:
+        n = len(r.toks)
+        for p in find_runs(cand, r.toks):
+            if not is_negated(cand, p) and not any(
+                    lo <= p and p + n <= hi for lo, hi in spans):
+                return r
     return None
 
 
@@ -578,7 +619,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
         if full_norm == a.norm or core_norm == a.norm or (
                 joined and joined == a.norm.replace(" ", "")):
             if not info.text.isascii() and not a.alt.text.isascii() and marks_conflict(
-                    info.text, a.alt.text):
+                    info.text, a.alt.text, question):
                 clash = a
                 continue
             kind = a.alt.kind
@@ -591,14 +632,29 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
 
     # 2. do not accept / reject
     if rejects:
-        r = _matches_directive(rejects, core, core_norm, cand, contain=short)
+        r = _matches_directive(rejects, core, core_norm, cand, contain=False)
         if r is not None:
             return _result("reject:do-not-accept", False, r.alt.text,
                            f"the answerline says do not accept '{r.alt.text}'", ZERO)
+        if (r := _rejected_mention(cand, rejects, accept)) is not None:
+            # an answer that also offers what the answerline rules out, not negated nor
+            # inside an acceptable answer ("this sounds like Johann Strauss II, though it
+            # could also be Richard Strauss"; blind18)
+            return _result("reject:do-not-accept", False, r.alt.text,
+                           f"the answer also offers '{r.alt.text}', which the answerline "
+                           f"says not to accept", ZERO)
 
     # 3. prompt
     if prompts:
         p = _matches_directive(prompts, core, core_norm, cand, contain=False)
+        if p is not None and 2 <= len(core) <= 4 and all(len(t) == 1 for t in core[:-1]):
+            # the surname after the initials of an answer's given names ("R. Strauss" for
+            # "Richard Strauss [prompt on Strauss]"; blind18): the initials say which one
+            for a in persons:
+                if a.surname == core[-1] and core[:-1] == tuple(t[0] for t in a.toks[:-1]):
+                    return _result("surname", True, a.alt.text,
+                                   f"'{info.text}' is the initials and surname of "
+                                   f"'{a.alt.text}'", ZERO)
         if p is not None:
             return _result("prompt", False, p.alt.text,
                            f"the answerline says prompt on '{p.alt.text}'", ZERO, prompt=True)
@@ -745,12 +801,20 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                     and (part := question_part(core_norm or full_norm, accept,
                                                normalize(question).replace(" ", ""))) is not None):
                 found = part  # 第五 for 第五交响曲 after "……第几交响曲？"
+            if not found[1] and found[0] in ("other-word", "no-match") and short and accept and (
+                    not translated):
+                # 12m in the same script: another name of the same day, colour, place ...
+                # ("周二" for "星期二", "빨강이요" for "빨간색", "แดงครับ" for "สีแดง"; blind19)
+                named, _abroad = by_other_name(info, key, accept, alt_tokens, question, _analyze)
+                if named is not None and named.hard:
+                    return named
             return _decided(found)
 
     # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải
     # Hà Nội", "bukan Jakarta", "서울이 아닙니다")
     if core and len(core) <= SHORT_TOKENS + 1:
         rest: tuple[str, ...] = ()
+        only_negates = False  # the answer is "not X" and nothing more
         if core[0] in _NEG_OPENERS:
             rest = core[1:]
             while rest and rest[0] in _NEG_FILLER:
@@ -758,6 +822,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             if not _NEG_BUT.isdisjoint(rest):
                 # "not the Atlantic but the Pacific": only the part before "but" is negated
                 rest = rest[:min(rest.index(t) for t in _NEG_BUT if t in rest)]
+            else:
+                only_negates = True
             rest = strip_articles(strip_fillers(rest)) if rest else rest
         elif len(core) >= 2 and core[-1] in _NEG_AFTER:
             rest = core[:-1]
@@ -778,6 +844,17 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                         len(a.toks) > len(rest) and _names(a, rest)):
                     return _result("negation", False, a.alt.text,
                                    f"the answer negates '{a.alt.text}'", ZERO)
+            if only_negates:
+                # an answer that only says what it is not names no answer; when what
+                # it negates shares words with an acceptable answer it is no answer
+                # either ("không phải màu xanh lá" for "màu xanh lá cây", "not red" for
+                # "red wine"; blind19), unless the negator is the answer's own word
+                # ("No Doubt")
+                for a in accept:
+                    if not a.content.isdisjoint(rest) and core[0] not in a.toks:
+                        return _result("negation", False, a.alt.text,
+                                       f"the answer only says what it is not, sharing "
+                                       f"words with '{a.alt.text}'", ZERO)
         elif len(core) >= 3 and not _NEG_INNER.isdisjoint(core[1:-1]):
             negated = _negated_inside(core, accept)
             if negated is not None:
@@ -796,6 +873,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # 5. hedge between two answers
     if len(core) <= 9 and not _HEDGE_SPLIT.isdisjoint(core):
         wrong = _hedge(core, accept)
+        if wrong is None:
+            wrong = _hedge_judged(core, key, question, translated)
         if wrong is not None:
             return _result("hedge", False, None,
                            f"the answer hedges between a correct answer and '{wrong}'", ZERO)
@@ -868,6 +947,12 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
             if worded is not None:
                 return _decided(worded)
+        # 8l. a count in number words against answers in number words with their
+        # counter or noun ("ba người" or "hai mươi" for "hai người con", "셋이요" for
+        # "세 마리"; blind19)
+        if not numeric and not cand_nums and may_be_number(core[0]) and (
+                counted := worded_count(core, accept)) is not None:
+            return _decided(counted)
         # 8g (h-probe14). an acceptable answer without the fraction that ends it ("an hour"
         # for "an hour and a half", a grey accept at 0.80; vi "một tiếng" for "một tiếng
         # rưỡi"): another quantity
@@ -1050,6 +1135,13 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # Towers" for "...: The Fellowship of the Ring"), at any length
     if ":" in info.text and len(core) <= 16 and any(":" in a.alt.text for a in accept):
         sub = other_subtitle(info.text, accept)
+        if sub is not None:
+            return _decided(sub)
+
+    # 12f. the same for "X and the Y" titles ("Harry Potter and the Chamber of Secrets"
+    # for "Harry Potter and the Philosopher's Stone"; blind18)
+    if " and " in info.text and len(core) <= 16 and any(" and " in a.alt.text for a in accept):
+        sub = other_sequel_title(info.text, accept)
         if sub is not None:
             return _decided(sub)
 

@@ -137,7 +137,7 @@ def find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
         start = i + 1
 
 
-NEG_NEAR = NEGATORS | _NEG_SKIP  # what may stand just before a negated mention
+NEG_NEAR = NEGATORS | _NEG_SKIP | {"than"}  # what may stand just before a negated mention
 
 
 _DEMONYMS_OF: dict[str, tuple[str, ...]] = {}
@@ -169,12 +169,14 @@ def stem_preimage(s: str) -> tuple[str, ...]:
 
 
 def is_negated(seq: tuple[str, ...], pos: int) -> bool:
-    """Is the mention starting at ``pos`` preceded by a negation ("not (the) X")?"""
+    """Is the mention starting at ``pos`` preceded by a negation ("not (the) X"), or
+    set aside as the other choice ("a cockatoo rather than a kookaburra", "instead of
+    X"; blind18)?"""
     j = pos - 1
     steps = 0
     while j >= 0 and steps < 3:
         t = seq[j]
-        if t in NEGATORS:
+        if t in NEGATORS or t == "instead" or (t == "than" and j and seq[j - 1] == "rather"):
             return True
         if t not in _NEG_SKIP:
             return False
@@ -292,7 +294,8 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
     any_num = False
     f_neg = 0.0
     first_pos = 1.0
-    n_contained = 0
+    n_contained = n_negated = 0
+    negated: Alt | None = None
     memo = info.memo
     ratio_fn = fuzz.ratio
     nmax = max(1, n)
@@ -331,6 +334,8 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                 if (p0 and cand[p0 - 1] in NEG_NEAR and is_negated(cand, p0)
                         and all(is_negated(cand, p) for p in find_runs(cand, a_toks))):
                     f_neg = 1.0
+                    n_negated += 1
+                    negated = a
                 pos = p0 / nmax
             else:
                 contains = 0.0
@@ -440,6 +445,11 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
             f_ratio = ratio
         if partial > f_partial:
             f_partial = partial
+    if negated is not None and n_negated == n_contained:
+        # every acceptable answer it mentions, it sets aside ("a cockatoo rather than a
+        # kookaburra", "..., not Hey Jude"; blind18): it offers another answer
+        return Analysis("negation", False, False, negated.alt.text,
+                        f"the answer mentions '{negated.alt.text}' only to set it aside", ZERO)
     if not any_num:
         f_nmiss = 0.0
     f_month = f_day = 0.0

@@ -21,7 +21,8 @@ from judging.preparation import Alt, Cand, prepared
 # what rule 12n says an entity of judging.names is, by the first letter of its key
 ENTITY_KINDS = {"T": "country or region", "C": "city", "L": "language", "O": "ocean",
                 "R": "region", "P": "planet or star", "E": "chemical element",
-                "A": "animal", "I": "instrument", "S": "sport"}
+                "A": "animal", "I": "instrument", "S": "sport", "D": "day of the week",
+                "K": "colour"}
 
 # a state named with the name of a city ("华盛顿州", "워싱턴주", "รัฐวอชิงตัน" for
 # "Washington, D.C."): the script rules take 州 and 주 off as administrative suffixes

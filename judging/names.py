@@ -36,8 +36,8 @@ _DATA = Path(__file__).resolve().parent / "data"
 FILES = ("names_cldr.json", "names_added.json")
 # the order in which a name of several kinds of entity is read: a country, a city, an
 # ocean, a language, a region that is no country, then the things of names_added.json (planets and the Sun and Moon,
-# chemical elements, animals, instruments, sports)
-_PREFER = "TCOLRPEAIS"
+# chemical elements, animals, instruments, sports, days of the week, colours)
+_PREFER = "TCOLRPEAISDK"
 # the tokenizer without its cache: the table's eight thousand names are read once and
 # would only crowd the cache the judged answers use
 _tokens = tokens.__wrapped__

@@ -90,6 +90,47 @@ def _number_and_unit(core_norm: str, qtok: frozenset[str]) -> int | None:
     return None
 
 
+def _leading_number(toks: tuple[str, ...]) -> tuple[int, int] | None:
+    """(value, words) of the longest run of number words that starts ``toks``, else
+    ``None``."""
+    if not toks or not may_be_number(toks[0]):
+        return None
+    for k in range(min(len(toks), 6), 0, -1):
+        value = read_number_cached(" ".join(toks[:k]))
+        if value is not None:
+            return value, k
+    return None
+
+
+def worded_count(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
+    """Rule 8l: a count in number words against answers written in number words with
+    their counter or noun (vi "hai người con", id "tiga ekor", ko "세 마리"; blind19):
+    wrong when the answer's leading number reads another value than every such answer's
+    ("hai mươi", 20, or "ba người" for "hai người con"; "tiga belas ekor", 13, for "tiga
+    ekor"), right when it is the same number alone or with the same words after it
+    ("셋이요" for "세 마리"). ``None`` when an answer has no leading number words."""
+    mine = _leading_number(core)
+    if mine is None:
+        return None
+    value, k = mine
+    rest = core[k:]
+    wrong = None
+    for a in accept:
+        theirs = _leading_number(a.toks)
+        if theirs is None or a.nums or a.alt.text[:1].isupper():
+            return None  # (not a name: "Hai Bà Trưng" is no count)
+        if theirs[0] == value:
+            if not rest or rest == a.toks[theirs[1]:]:
+                return decide("number-words", True, a.alt.text,
+                              f"'{' '.join(core)}' says the number of '{a.alt.text}'")
+            return None
+        wrong = wrong or a
+    if wrong is None:
+        return None
+    return decide("number", False, wrong.alt.text,
+                  f"'{' '.join(core)}' reads {value}, another number than '{wrong.alt.text}'")
+
+
 def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, ...],
                  numeric: Sequence[Alt], qtok: frozenset[str] = _NONE) -> Decision | None:
     """Rule 7b: a short answer in number words of another language against a numeric

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from judging.numbers import (
@@ -255,12 +256,14 @@ def _not_the_other(rest: str) -> bool:
 
 # what か starts when it is no "or" before another answer: a guess (かな, かも, かと思う,
 # かしら, かね), or the end of a question
-_KA_TAGS = _folded(("かな", "かも", "かと", "かしら", "かね", "かい", "かなあ", "かなぁ"))
+_KA_TAGS = _folded(("かな", "かも", "かと", "かしら", "かね", "かい", "かなあ", "かなぁ",
+                    # th "or not?" tags after an answer: a question, no second answer
+                    "หรือเปล่า", "หรือไม่", "หรือยัง"))
 
 
 # "or" between two answers: after a match (ja か, もしくは, または; zh 或者, 还是 ... are no
 # boundary, so a match before them is "embedded" already), and before one (北京还是上海)
-_OR_AFTER = _folded(("か", "もしくは", "または", "又は", "あるいは"))
+_OR_AFTER = _folded(("か", "もしくは", "または", "又は", "あるいは", "หรือ"))
 _OR_FIRST = frozenset(w[0] for w in _OR_AFTER)
 _OR_BEFORE = _folded(("还是", "還是", "或是", "或者是", "或者", "或", "もしくは", "または", "又は",
                       "あるいは", "か", "หรือ", "หรือว่า"))
@@ -364,11 +367,22 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
         start = c.find(needle)
         while start >= 0:
             head, rest = c[:start], c[start + len(needle):]
-            if _ok_before(head) and rest.startswith(NEGATION_AFTER):
+            ok_before = _ok_before(head) or bool(_COUNTED.search(head))
+            bounded = ok_before and (_ok_after(rest) or (
+                len(rest) <= 3 and _COUNTED.search(needle) is not None and rest.isalpha()))
+            if not bounded and _THAI.match(needle) and c.endswith(_THAI_ENDINGS) and not (
+                    head.endswith(_THAI_OTHER_KIND)) and start in (
+                    bounds := thai_word_bounds(c)) and start + len(needle) in bounds:
+                # a Thai sentence, said with its polite ending, holding the answer as a
+                # word ("ซื้อเสื้อครับ", "bought a shirt", for เสื้อ; "เสื้อผ้า", clothes, is
+                # one word; blind19); not a name built on the answer ("ถนนเชียงใหม่", a
+                # road, "กินีบิสเซา", Guinea-Bissau)
+                ok_before = bounded = True
+            if ok_before and rest.startswith(NEGATION_AFTER):
                 if _not_the_other(rest) or rest.startswith(_TENTATIVE):
                     return "found"  # 上海，不是北京: "Shanghai, not Beijing"
                 best = "negated"
-            elif _ok_before(head) and _ok_after(rest):
+            elif bounded:
                 if head.endswith(NEGATION_BEFORE) or rest.startswith(NEGATION_AFTER):
                     best = "negated"
                 elif (rest[:1] in _OR_FIRST or head.endswith(_OR_BEFORE)) and _hedged(
@@ -399,6 +413,34 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
     if set(a) & set(c) - set(" "):
         return "shares"
     return "none"
+
+
+_THAI = re.compile("[\u0e01-\u0e4f]")
+# a number and its counter (zh, ja): before a noun it counts ("一只松鼠" has 松鼠), and
+# an answer that is one ("三只") is said with the noun after it ("三只猫"; blind19)
+_COUNTED = re.compile("[一二两兩三四五六七八九十百千万萬几幾\\d][只隻个個本匹头頭羽台枚条條张張辆輛棵朵杯]$")
+# the endings of a Thai sentence as spoken (polite particles, "surely", "isn't it?")
+_THAI_ENDINGS = tuple(w for w in _AFTER if _THAI.match(w))
+# Thai words that, before a name, make another thing of it (its language, a road, a
+# school, a planet: ดาวเสาร์ is Saturn, เสาร์ Saturday)
+_THAI_OTHER_KIND = _folded(("ภาษา", "ถนน", "ซอย", "สนามบิน", "มหาวิทยาลัย", "โรงเรียน",
+                            "โรงพยาบาล", "สถานี", "ชาว", "อาหาร", "ดาว", "วัด", "ตลาด",
+                            "สะพาน", "ทีม", "สโมสร", "บริษัท", "พรรค"))
+
+
+@lru_cache(maxsize=4096)
+def thai_word_bounds(text: str) -> frozenset[int]:
+    """The offsets in ``text`` (normalized, no spaces) where a word starts or ends, by
+    PyThaiNLP's dictionary segmentation (newmm, its dictionary in the wheel; imported
+    on first use). NFKC splits ำ into ํ and า: the text is segmented as written."""
+    from pythainlp.tokenize import word_tokenize
+
+    bounds = {0}
+    pos = 0
+    for word in word_tokenize(text.replace("\u0e4d\u0e32", "\u0e33"), engine="newmm"):
+        pos += len(unicodedata.normalize("NFKC", word))
+        bounds.add(pos)
+    return frozenset(bounds)
 
 
 # What ends a clause as written (not the enumeration comma 、, which lists: 東京、大阪),

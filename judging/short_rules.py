@@ -22,7 +22,9 @@ from judging.entities import (
     BUILT_WORDS,
     LICENSED,
     PLACES,
+    VIETNAMESE,
     club_city,
+    head_first,
     named_after,
     other_word,
     substitution,
@@ -104,7 +106,8 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
             else _title_stops(core, a.toks) if len(proper) >= 2 and not a.person else _NONE
         sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=proper,
                            person=a.person, hyphen=hyphen_words(a.alt.text),
-                           joined=hyphen_words(text) if "-" in text else _NONE, keep=keep)
+                           joined=hyphen_words(text) if "-" in text else _NONE, keep=keep,
+                           head_first=head_first(qtok, text, a.alt.text))
         if sub is None:
             continue
         if sub is LICENSED or (a.head and substitution(
@@ -180,6 +183,36 @@ def subtitle(core: tuple[str, ...], text: str, accept: tuple[Alt, ...],
     return None
 
 
+_AND_THE = re.compile(r"\s+and\s+the\s+", re.IGNORECASE)
+
+
+def other_sequel_title(text: str, accept: tuple[Alt, ...]) -> Decision | None:
+    """Wrong when the answer is a series title of the form "X and the Y" with another
+    Y than every acceptable answer of that series ("Harry Potter and the Chamber of
+    Secrets" for "Harry Potter and the Philosopher's Stone", "Indiana Jones and the
+    Temple of Doom" for "... and the Last Crusade"; blind18): the Ys share no word.
+    ``None`` otherwise (another answer is left to the other rules)."""
+    parts = _AND_THE.split(text, maxsplit=1)
+    if len(parts) != 2:
+        return None
+    head = strip_articles(tokens(parts[0]))
+    mine = {t for t in tokens(parts[1]) if t not in STOPWORDS}
+    if not head or not mine:
+        return None
+    found = None
+    for a in accept:
+        theirs = _AND_THE.split(a.alt.text, maxsplit=1)
+        if len(theirs) != 2 or strip_articles(tokens(theirs[0])) != head:
+            continue
+        if not mine.isdisjoint(tokens(theirs[1])):
+            return None
+        found = found or a
+    if found is None:
+        return None
+    return decide("other-entity", False, found.alt.text,
+                  f"names another title of the series of '{found.alt.text}'")
+
+
 def other_subtitle(text: str, accept: tuple[Alt, ...]) -> Decision | None:
     """Wrong when the answer (of any length) is an acceptable answer's series title with
     another subtitle after the colon ("The Lord of the Rings: The Two Towers" for "The
@@ -252,6 +285,11 @@ def acronym(text: str, accept: tuple[Alt, ...]) -> Decision | None:
     return None
 
 
+# id/ms particles written onto the word before them: emphasis, question, "too", and
+# "-nya" (its, the: "kucingnya")
+_ENCLITICS = frozenset({"lah", "kah", "pun", "nya"})
+
+
 def prefix_word(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
     """Rule 12c: wrong when the short answer is an acceptable answer with one word
     replaced by another word sharing its start ("Niger" for "Nigeria", see
@@ -265,6 +303,12 @@ def prefix_word(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | No
         pair = other_word(core, a.toks, person=a.person)
         if pair is None:
             return None
+        if len(pair[1]) >= 3 and pair[0][len(pair[1]):] in _ENCLITICS and pair[0].startswith(
+                pair[1]):
+            # the Indonesian/Malay particles written onto a word ("kucinglah", "Jakartakah";
+            # blind19): the same word
+            return decide("affix", True, a.alt.text,
+                          f"says '{pair[1]}' with the particle '-{pair[0][len(pair[1]):]}'")
         if found is None:
             found = decide("other-word", False, a.alt.text,
                             f"says '{pair[0]}' where '{a.alt.text}' has '{pair[1]}': another "
@@ -508,17 +552,18 @@ def _mark_clusters(text: str) -> list[tuple[str, str]]:
     return out
 
 
-# letters only Vietnamese writes (ơ ư ă đ, and the tone-marked vowels of U+1EA0-U+1EF9)
-_VIETNAMESE = re.compile("[\u01a0\u01a1\u01af\u01b0\u0102\u0103\u0110\u0111\u1ea0-\u1ef9]")
 
 
-def marks_conflict(a: str, b: str) -> bool:
+def marks_conflict(a: str, b: str, question: str = "") -> bool:
     """Do two Vietnamese texts with the same letters carry different marks on one
     letter, both marked (``phô`` "show off" and ``phở`` the soup; tone and vowel marks
     make words)? A letter without marks on one side is no conflict (``Ha Noi``, ``Hà
     Noi`` for ``Hà Nội``), nor a mark dropped from a letter that keeps another (``Huê``
-    for ``Huế``), nor another language's accent typed wrong (``Beyoncè``)."""
-    if not (_VIETNAMESE.search(a) or _VIETNAMESE.search(b)):
+    for ``Huế``), nor another language's accent typed wrong (``Beyoncè``). The texts
+    are Vietnamese when one of them or the ``question`` has a letter only Vietnamese
+    writes: ``cà`` (eggplant) for ``cá`` (fish) uses French letters (blind19)."""
+    if not (VIETNAMESE.search(a) or VIETNAMESE.search(b) or (
+            question and VIETNAMESE.search(question))):
         return False
     ca, cb = _mark_clusters(a), _mark_clusters(b)
     if len(ca) != len(cb):

@@ -51,6 +51,7 @@ def reference_grey(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
     f_neg = 0.0
     first_pos = 1.0
     n_contained = 0
+    negated: list[Alt] = []  # the answers every mention of which is negated
     memo = info.memo
     ratio_fn = fuzz.ratio
     nmax = max(1, n)
@@ -114,6 +115,7 @@ def reference_grey(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                 n_contained += 1
                 if all(is_negated(cand, p) for p in positions):
                     f_neg = 1.0
+                    negated.append(a)
                 pos = positions[0] / nmax
                 if pos < first_pos:
                     first_pos = pos
@@ -251,6 +253,11 @@ def reference_grey(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
         # other hard rule's; the judge tests this before computing any feature)
         return _result("no-match", False, None,
                        "shares no word or close spelling with any acceptable answer", ZERO)
+    if negated and len(negated) == n_contained:
+        # every answer it mentions is set aside: a hard negation
+        return _result("negation", False, negated[-1].alt.text,
+                       f"the answer mentions '{negated[-1].alt.text}' only to set it aside",
+                       ZERO)
     if f_contains:
         rule = "contains"
     elif f_ratio >= 0.8 or f_rfuzzy > f_recall:
