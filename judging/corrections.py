@@ -117,6 +117,23 @@ def _words(text: str) -> list[str]:
     return [w.lower().replace("'", "") for w in _WORD.findall(text.replace("'", ""))]
 
 
+# "X, but it's actually Y", "It resembles X, but this is actually Y", "It sounds like
+# X, but in fact Y" (blind21): what follows is the answer
+_BUT_ACTUALLY = re.compile(
+    r"(?:\s|,)but\s+(?:(?:this|it|that)(?:'s|\s+is|\s+was)\s+|the\s+answer\s+is\s+)?"
+    r"(?:actually|really|in\s+fact)\s+(?=\w)",
+    re.IGNORECASE,
+)
+
+
+# "It resembles X, but it's Y", "It sounds like X, but this is Y": a likeness set aside
+_RESEMBLES_BUT = re.compile(
+    r"\b(?:resembles?|sounds?\s+like|looks?\s+like|similar\s+to|reminds?\s+(?:me|one|us)\s+of)"
+    r"\b.+?(?:\s|,)but\s+(?:this|it|that)(?:'s|\s+is|\s+was)\s+(?=\w)",
+    re.IGNORECASE,
+)
+
+
 # What each alternative of _NOT_BUT and _MARKER needs, without IGNORECASE, for
 # lower-cased text (see _may_correct): the patterns themselves, or, for _MARKER's
 # markers after punctuation, the punctuation and the marker (its look-behinds make
@@ -140,6 +157,8 @@ def _may_correct(text: str) -> bool:
         return True
     low = text.lower()
     return (_ALONE_LOWER.search(low) is not None or _AFTER_LOWER.search(low) is not None
+            or ("but" in low and (_BUT_ACTUALLY.search(low) is not None
+                                  or _RESEMBLES_BUT.search(low) is not None))
             or _BETWEEN_LOWER.search(low) is not None or _NOT_BUT_LOWER.match(low) is not None
             # (_NOT_BUT's alternatives not anchored at the start need "아니" or "말고")
             or (("아니" in low or "말고" in low) and _NOT_BUT_LOWER.search(low) is not None))
@@ -152,6 +171,10 @@ _REPORT_HINTS = ("though", "whereas", "while", "but")
 def final_answer(text: str) -> str | None:
     """The text after the last self-correction in ``text``, or ``None`` if there
     is none (see the module docstring)."""
+    if "but" in text or "But" in text:
+        m = _BUT_ACTUALLY.search(text) or _RESEMBLES_BUT.search(text)
+        if m is not None and 0 < len(_words(text[m.end():])) <= MAX_TAIL:
+            return text[m.end():].strip(" ,;:.!?…、，。！？-–—") or None
     if any(map(text.__contains__, _REPORT_HINTS)):
         m = _REPORTED.search(text)
         if m is not None and m.start() > 0:

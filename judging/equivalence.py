@@ -96,6 +96,7 @@ from judging.normalize import (
     ARTICLES,
     STOPWORDS,
     normalize,
+    stem,
     strip_articles,
     tokens,
     tokens_many,
@@ -391,6 +392,11 @@ def _names(a: Alt, seg: tuple[str, ...]) -> bool:
     return bool(names) and all(t in seg for t in names)
 
 
+# Korean negation of a verb: "안" / "못" before it, "-지 않다" after it (and in a question)
+_KO_NEG = frozenset({"안", "못"})
+_KO_NEG_MARK = re.compile(r"(?:^|\s)(?:안|못)\s|지\s*않")
+
+
 # the longest answer read for a negated answer at its end ("…, not Hey Jude")
 _NEG_TAIL_MAX = 16
 
@@ -450,7 +456,7 @@ def _korean_or(text: str, core: tuple[str, ...]) -> tuple[str, ...]:
 
 def _hedge(core: tuple[str, ...], accept: tuple[Alt, ...]) -> str | None:
     """Two different answers joined by "or": return the wrong one, else None."""
-    if not any(t in _HEDGE_SPLIT for t in core) or len(core) > 9:
+    if len(core) > 9:
         return None
     segments = _hedge_segments(core)
     if len(segments) < 2:
@@ -475,6 +481,9 @@ def _hedge(core: tuple[str, ...], accept: tuple[Alt, ...]) -> str | None:
 def _hedge_segments(core: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The answers a hedge offers: the parts of ``core`` between its "or" words, each
     without articles (parts of stop words only are dropped)."""
+    if "between" in core and "torn" in core[:core.index("between")]:
+        # "I'm torn between Jupiter and Saturn" (blind21): two answers joined by "and"
+        core = tuple("or" if t == "and" else t for t in core[core.index("between") + 1:])
     segments: list[tuple[str, ...]] = []
     cur: list[str] = []
     for t in core:
@@ -518,6 +527,54 @@ def _hedge_judged(core: tuple[str, ...], key: str | tuple[str, ...], question: s
     wrong = [s for s, j in zip(segments, judged, strict=True)
              if j.hard is False and j.matched is not None]
     return " ".join(wrong[0]) if wrong else None
+
+
+# "X, though Y is possible", "X, but it could also be Y", "X, or possibly Y"
+_OFFERED = re.compile(
+    r"[,;]\s*(?:(?:though|although|but)\s+(?:it\s+(?:could|might|may)\s+(?:also\s+)?be\s+"
+    r"(?P<a>[^,;.!?]+)|(?P<b>[^,;.!?]+?)\s+(?:is|are|seems?)\s+(?:also\s+)?"
+    r"(?:possible|plausible|a\s+possibility))|or\s+possibly\s+(?P<c>[^,;.!?]+))",
+    re.IGNORECASE)
+
+
+def _offered_after(text: str, accept: tuple[Alt, ...]) -> str | None:
+    """The other answer offered after an acceptable one as a possibility, when the part
+    before names an acceptable answer and the other names none; else ``None``."""
+    m = _OFFERED.search(text)
+    if m is None:
+        return None
+    other = strip_articles(tokens(m.group("a") or m.group("b") or m.group("c")))
+    head = tokens(text[:m.start()])
+    if not other or not any(find_runs(head, a.toks) for a in accept) or any(
+            _alt_matches_core(a, other, " ".join(other)) for a in accept):
+        return None
+    return " ".join(other)
+
+
+# a name, then a clause about it: "X, who ...", "X, which ..."
+_NAME_THEN_CLAUSE = re.compile(r"^\s*([^,;:.!?]{2,60}),\s+(?:who|whom|whose|which)\s+(.+)$",
+                               re.DOTALL)
+
+
+def _named_then_clause(text: str, accept: tuple[Alt, ...], qtok: frozenset[str]
+                       ) -> tuple[str, Alt] | None:
+    """(the name, the answer) when ``text`` names something with a capitalized word the
+    question does not say, mentions no acceptable answer before ", who"/", which", and
+    mentions one after it; else ``None``."""
+    m = _NAME_THEN_CLAUSE.match(text)
+    if m is None:
+        return None
+    head = strip_articles(tokens(m.group(1)))
+    if not head or len(head) > 4:
+        return None  # (a sentence before the comma: "The first ... was Edmund Barton, who")
+    names = {t for w in m.group(1).split() if w[:1].isupper() for t in tokens(w)}
+    stems = {stem(t) for t in head}
+    if not names - qtok - STOPWORDS or any(
+            not stems.isdisjoint(map(stem, a.toks)) for a in accept):
+        return None  # (nor a name sharing a word with an answer: "French Indochina")
+    rest = tokens(m.group(2))
+    found = next((a for a in accept if find_runs(rest, a.toks)), None)
+    return None if found is None else (m.group(1).strip(), found)
 
 
 def _rejected_mention(cand: tuple[str, ...], rejects: tuple[Alt, ...],
@@ -855,6 +912,15 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                         return _result("negation", False, a.alt.text,
                                        f"the answer only says what it is not, sharing "
                                        f"words with '{a.alt.text}'", ZERO)
+        elif script and len(core) >= 3 and (not _KO_NEG.isdisjoint(core[1:-1]) or (
+                core[-1].startswith("않") and core[-2].endswith("지"))) and not (
+                HANGUL.search(question) and _KO_NEG_MARK.search(question)):
+            # a Korean verb negated after the answer, its object ("축구를 안 좋아해요",
+            # "doesn't like football"; blind20), after a question that is not negative
+            for a in accept:
+                if a.toks and find_runs(core, a.toks) and core.index(a.toks[0]) == 0:
+                    return _result("negation", False, a.alt.text,
+                                   f"the answer negates its verb about '{a.alt.text}'", ZERO)
         elif len(core) >= 3 and not _NEG_INNER.isdisjoint(core[1:-1]):
             negated = _negated_inside(core, accept)
             if negated is not None:
@@ -870,8 +936,16 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                            f"the answer names another answer and negates "
                            f"'{negated.alt.text}'", ZERO)
 
+    # 5a. another answer offered after the answer as a possibility ("Most likely
+    # Boléro, though Pictures at an Exhibition is possible"; blind21)
+    if ("possib" in info.text or "could" in info.text or "might" in info.text) and (
+            other := _offered_after(info.text, accept)) is not None:
+        return _result("hedge", False, None,
+                       f"the answer hedges between a correct answer and '{other}'", ZERO)
+
     # 5. hedge between two answers
-    if len(core) <= 9 and not _HEDGE_SPLIT.isdisjoint(core):
+    if len(core) <= 9 and (not _HEDGE_SPLIT.isdisjoint(core) or (
+            "torn" in core and "between" in core)):
         wrong = _hedge(core, accept)
         if wrong is None:
             wrong = _hedge_judged(core, key, question, translated)
@@ -1060,6 +1134,12 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             if (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
                     and _surname_spelling(core_norm, a.surname))):
+                if any(r.toks[-1:] == a.toks[-1:] for r in rejects):
+                    # another person of that surname is ruled out ("Strauss" for "Richard
+                    # Strauss [do not accept Johann Strauss]"; blind21): which one?
+                    return _result("prompt", False, a.alt.text,
+                                   f"'{core_norm}' is the surname of '{a.alt.text}' and of "
+                                   f"someone the answerline rules out", ZERO, prompt=True)
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", ZERO)
         for a in persons:
@@ -1144,6 +1224,13 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
         sub = other_sequel_title(info.text, accept)
         if sub is not None:
             return _decided(sub)
+
+    # 12q. another name, the answer only in a clause about it ("Buzz Aldrin, who
+    # followed Neil Armstrong down the ladder" for "Neil Armstrong"; blind21)
+    if ", " in info.text and (about := _named_then_clause(info.text, accept, qtok)) is not None:
+        return _result("other-entity", False, about[1].alt.text,
+                       f"names '{about[0]}' and mentions '{about[1].alt.text}' only in a "
+                       f"clause about it", ZERO)
 
     # 12i. an echo of the question (h-probe12): a short answer all of whose content words
     # the question says, for answers the question does not say ("Alien" for "Aliens"

@@ -137,7 +137,9 @@ def find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
         start = i + 1
 
 
-NEG_NEAR = NEGATORS | _NEG_SKIP | {"than"}  # what may stand just before a negated mention
+# "instead of X", "unlike X" (blind21): X set aside as the other choice
+_SET_ASIDE = frozenset({"instead", "unlike"})
+NEG_NEAR = NEGATORS | _NEG_SKIP | _SET_ASIDE | {"than"}  # what may stand just before a negated mention
 
 
 _DEMONYMS_OF: dict[str, tuple[str, ...]] = {}
@@ -171,12 +173,13 @@ def stem_preimage(s: str) -> tuple[str, ...]:
 def is_negated(seq: tuple[str, ...], pos: int) -> bool:
     """Is the mention starting at ``pos`` preceded by a negation ("not (the) X"), or
     set aside as the other choice ("a cockatoo rather than a kookaburra", "instead of
-    X"; blind18)?"""
+    X"; blind18; "unlike X", blind21)?"""
     j = pos - 1
     steps = 0
     while j >= 0 and steps < 3:
         t = seq[j]
-        if t in NEGATORS or t == "instead" or (t == "than" and j and seq[j - 1] == "rather"):
+        if t in NEGATORS or t in _SET_ASIDE or (
+                t == "than" and j and seq[j - 1] == "rather"):
             return True
         if t not in _NEG_SKIP:
             return False

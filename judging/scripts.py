@@ -77,6 +77,8 @@ _KO_COPULAS: tuple[tuple[str, bool | None], ...] = (
     ("이십니다", True), ("십니다", False), ("이시죠", True), ("시죠", False), ("이겠죠", True),
     ("겠죠", False), ("이겠지요", True), ("일걸요", None), ("일걸", None), ("일거예요", None),
     ("일겁니다", None),
+    # the polite honorific copula: 선생님이세요, 할머니세요 (blind20)
+    ("이세요", True), ("세요", False), ("이셨어요", True), ("셨어요", False),
 )
 _KO_PARTICLES: tuple[tuple[str, bool | None], ...] = (
     ("에서는", None), ("에서", None), ("으로는", True), ("으로", True), ("로는", False),
@@ -200,10 +202,16 @@ _BEFORE = tuple(sorted({
 _SHORT_ONLY = frozenset(unicodedata.normalize("NFKC", w) for w in ("จ", "กรุง"))
 NEGATION_BEFORE = tuple(sorted({
     "不是", "没有", "沒有", "并非", "並非", "非", "不", "ไม่ใช่", "ไม่", "မဟုတ်", "មិនមែន", "ບໍ່ແມ່ນ",
+    # "mistaken for X" (zh)
+    "被误认为", "被誤認為", "误认为", "誤認為", "误以为", "誤以為",
 }, key=len, reverse=True))
 NEGATION_AFTER = tuple(sorted({
     "じゃない", "ではない", "じゃありません", "ではありません", "ではなく", "じゃなく", "ではなかった",
     "じゃなかった", "不是", "ไม่ใช่",
+    # "often mistaken for X" (ja: ウグイスとよく間違えられます; blind21)
+    "と間違え", "とよく間違え", "と間違われ", "とよく間違われ", "と混同され", "とよく混同され",
+    # (as the judge folds them: its traditional-to-simplified pass also reads kanji)
+    "と间违え", "とよく间违え", "と间违われ", "とよく间违われ",
 }, key=len, reverse=True))
 
 def _folded(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -257,6 +265,9 @@ def _not_the_other(rest: str) -> bool:
 # what か starts when it is no "or" before another answer: a guess (かな, かも, かと思う,
 # かしら, かね), or the end of a question
 _KA_TAGS = _folded(("かな", "かも", "かと", "かしら", "かね", "かい", "かなあ", "かなぁ",
+                    # words that start with か and are no "or": "from" (午後三時からです;
+                    # blind20), an adjective's past (高かった)
+                    "から", "かった",
                     # th "or not?" tags after an answer: a question, no second answer
                     "หรือเปล่า", "หรือไม่", "หรือยัง"))
 
@@ -399,6 +410,10 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
         a2, c2 = _ordinal_digits(a), _ordinal_digits(c)
         if (a2, c2) != (a, c):
             return find_in_run(a2, c2)  # สงครามโลกครั้งที่ 1 / ครั้งที่หนึ่ง
+    if _DIGITS.search(a) or _DIGITS.search(c) or "月" in a or "月" in c:
+        a2, c2 = _dated_digits(a), _dated_digits(c)
+        if (a2, c2) != (a, c) and (_DIGITS.search(a2) and _DIGITS.search(c2)):
+            return find_in_run(a2, c2)  # 三月五日 / 3月5日 / 三月五号 (blind20)
     if _DIGITS.search(a) or _DIGITS.search(c):
         a2, c2 = _words_as_digits(a, c), _words_as_digits(c, a)
         if (a2, c2) != (a, c):
@@ -546,6 +561,22 @@ def _ordinal_digits(text: str) -> str:
 
 _DIGITS = re.compile("[0-9]+")
 _NUMBER_SPAN = 16  # the longest number words read against digits (九千九百九十九 is 7)
+
+
+# number words right before a unit of a date or a time (zh, ja): 三月五日, 十一月, 二〇二〇年
+_DATED_WORDS = re.compile("([〇零一二两兩三四五六七八九十百千]+)(?=[年月日号號時时点點分秒])")
+# the colloquial zh day of the month: 3月5号 is 3月5日
+_DAY_HAO = re.compile("(\\d+月\\d+)[号號]")
+
+
+def _dated_digits(text: str) -> str:
+    """``text`` with the number words before a date's or a time's unit in digits and a
+    day written with 号 written with 日 (``三月五号`` -> ``3月5日``)."""
+    def digits(m: re.Match[str]) -> str:
+        value = read_number(m.group(1))
+        return m.group(1) if value is None else str(value)
+
+    return _DAY_HAO.sub("\\1日", _DATED_WORDS.sub(digits, text))
 
 
 def _words_as_digits(text: str, other: str) -> str:

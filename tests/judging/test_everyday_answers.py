@@ -1,6 +1,7 @@
-"""Everyday answers in the seed languages and audio-trivia answers as players give them
-(blind probes 18 and 19, rows ``"probe": "blind18"`` / ``"blind19"`` of
-``judging/data/short_answers.jsonl``; first scored 317/350 and 187/259).
+"""Everyday answers in the seed languages and audio-trivia answers as players and audio
+models give them (blind probes 18 to 21, rows ``"probe": "blind18"`` ... ``"blind21"`` of
+``judging/data/short_answers.jsonl``; first scored 317/350, 187/259, 222/269 and 216/239,
+with 5, 2, 0 and 12 wrong answers accepted at p >= 0.9).
 
 Each family has its traps: a compound with one word swapped is another thing, a Thai
 answer inside a longer word is still another word, a hedge whose second answer is
@@ -116,6 +117,44 @@ CASES = [
     pytest.param("susi... ay, payong pala", "payong", "Ano ang nawala?", True,
                  id="tl-ay-correction-final"),
     pytest.param("Ang sagot ay susi", "susi", "Ano ang nawala?", True, id="tl-ay-copula"),
+    # blind21: verbose answers that mention an answer and commit to another
+    pytest.param("It resembles Boléro, but this is actually Debussy's La Mer.", "Boléro", "",
+                 False, id="resembles-but-actually"),
+    pytest.param("It sounds like Mozart, but it is actually Beethoven.",
+                 "Ludwig van Beethoven [accept Beethoven]", "", True, id="but-actually-right"),
+    pytest.param("It resembles Mozart, but it's Beethoven.",
+                 "Ludwig van Beethoven [accept Beethoven]", "", True, id="resembles-but-right"),
+    pytest.param("I'm sorry, but it is actually Paris.", "Paris", "", True,
+                 id="sorry-but-actually"),
+    pytest.param("Unlike Boléro, this piece builds through changing themes; it's Dvořák's New "
+                 "World Symphony.", "Boléro", "", False, id="unlike"),
+    pytest.param("I'm torn between Jupiter and Saturn.", "Jupiter", "", False, id="torn-between"),
+    pytest.param("Most likely Boléro, though Pictures at an Exhibition is possible.", "Boléro",
+                 "", False, id="though-possible"),
+    pytest.param("Paris, though it could also be Lyon", "Paris", "", False,
+                 id="though-could-be"),
+    pytest.param("Buzz Aldrin, who followed Neil Armstrong down the ladder.", "Neil Armstrong",
+                 "Who was the first man on the Moon?", False, id="clause-about-another"),
+    pytest.param("Neil Armstrong, who was followed by Buzz Aldrin.", "Neil Armstrong",
+                 "Who was the first man on the Moon?", True, id="clause-about-the-answer"),
+    pytest.param("French Indochina, which was a colony of France.", "France", "", None,
+                 id="clause-name-sharing-a-word"),
+    pytest.param("Strauss.", "Richard Strauss [do not accept Johann Strauss]", "", False,
+                 id="surname-of-a-ruled-out-person"),
+    pytest.param("メジロです。ウグイスとよく間違えられます。", "ウグイス", "", False,
+                 id="ja-mistaken-for"),
+    pytest.param("这是燕子，常被误认为麻雀。", "麻雀", "", False, id="zh-mistaken-for"),
+    # blind20: dates in digits and in number words, a Korean verb negated
+    pytest.param("3月5日", "三月五日", "", True, id="zh-date-digits"),
+    pytest.param("三月五号", "三月五日", "", True, id="zh-day-hao"),
+    pytest.param("3月6日", "三月五日", "", False, id="zh-another-date"),
+    pytest.param("五月天", "5月", "", False, id="zh-a-band-is-no-month"),
+    pytest.param("축구를 안 좋아해요", "축구", "그는 어떤 운동을 좋아해요?", False,
+                 id="ko-verb-negated"),
+    pytest.param("축구를 좋아하지 않아요", "축구", "그는 어떤 운동을 좋아해요?", False,
+                 id="ko-verb-negated-after"),
+    pytest.param("축구를 안 좋아해요", "축구", "그는 어떤 운동을 안 좋아해요?", True,
+                 id="ko-negative-question"),
 ]
 
 
