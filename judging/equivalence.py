@@ -157,6 +157,7 @@ from judging.scripts import (
     HANGUL,
     batchim,
     clauses_of,
+    japanese_reading,
     kana_reading,
     romanized_candidate,
     romanized_reading,
@@ -818,6 +819,13 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             # Tokyo]"): its romaji, long vowels written once, is that answer
             return _result("alias:reading", True, read.alt.text,
                            f"reads as '{read.alt.text}' in romaji", ZERO)
+        if (short and (found is None or not found[1]) and _JAPANESE.search(info.text)
+                and (read := japanese_reading(said_last(info.text), tuple(
+                    (a.alt.text, a) for a in accept))) is not None):
+            # 3e. a Japanese answer in kana for one in kanji, or back, read by UniDic
+            # (りんご for 林檎, おばです for 伯母, すずき for 鈴木; blind20)
+            return _result("alias:reading", True, read.alt.text,
+                           f"'{info.text}' reads as '{read.alt.text}'", ZERO)
         if (found is not None and not found[1] and numeric and short and (
                 "月" in info.text or "年" in info.text)):
             # 8d (h-probe14). a date in number words (十月一日 for 10月1日, 二月十一日), read
@@ -1271,6 +1279,9 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
 
+
+# kana: a Japanese answer (rule 3e reads it with UniDic)
+_JAPANESE = re.compile("[\u3041-\u30ff]")
 
 # a clause's end in a candidate in a script without spaces (scripts.clauses_of)
 _CLAUSE_MARKS = re.compile(r"[，。；;！？!?,]|\S\s+\S")

@@ -342,7 +342,7 @@ def _kind_suffixes_differ(a: str, c: str) -> bool:
     return ka is not None and kc is not None and ka != kc
 
 
-def find_in_run(answer: str, candidate: str) -> MatchKind:
+def find_in_run(answer: str, candidate: str, words: bool = True) -> MatchKind:
     """How a no-space-script ``answer`` occurs in ``candidate`` (both normalized;
     spaces are ignored).
 
@@ -357,6 +357,9 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
       ``北京大学``);
     * ``"shares"``: not there, but sharing characters (``東京`` vs ``京都``);
     * ``"none"``: no character in common.
+
+    ``words``: a Thai or Japanese sentence may be read in words by its dictionary
+    (PyThaiNLP, UniDic); not for a text rewritten for matching (kana folded to hiragana).
     """
     a = answer.replace(" ", "")
     c = candidate.replace(" ", "")
@@ -373,7 +376,7 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
     # (the answer less its affixes only where the whole answer is not there: the
     # hiragana of アフリカ ends in か, the Japanese "or", which is no affix inside it)
     for needle in (a,) if a in c else dict.fromkeys((a, sa)):
-        if len(needle) < 2 and needle != c:
+        if len(needle) < 2 and needle != c and not (words and _HAS_KANA.search(c)):
             continue
         start = c.find(needle)
         while start >= 0:
@@ -381,13 +384,19 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
             ok_before = _ok_before(head) or bool(_COUNTED.search(head))
             bounded = ok_before and (_ok_after(rest) or (
                 len(rest) <= 3 and _COUNTED.search(needle) is not None and rest.isalpha()))
-            if not bounded and _THAI.match(needle) and c.endswith(_THAI_ENDINGS) and not (
+            if not bounded and words and _THAI.match(needle) and c.endswith(_THAI_ENDINGS) and not (
                     head.endswith(_THAI_OTHER_KIND)) and start in (
                     bounds := thai_word_bounds(c)) and start + len(needle) in bounds:
                 # a Thai sentence, said with its polite ending, holding the answer as a
                 # word ("ซื้อเสื้อครับ", "bought a shirt", for เสื้อ; "เสื้อผ้า", clothes, is
                 # one word; blind19); not a name built on the answer ("ถนนเชียงใหม่", a
                 # road, "กินีบิสเซา", Guinea-Bissau)
+                ok_before = bounded = True
+            elif not bounded and words and _HAS_KANA.search(c) and _japanese_word(
+                    c, start, start + len(needle)):
+                # a Japanese sentence holding the answer as a word, particles or auxiliary
+                # verbs after it ("駅で会いました" for 駅, "450円でした"; blind20): UniDic's
+                # words; not a compound ("ドミニカ共和国" is no ドミニカ)
                 ok_before = bounded = True
             if ok_before and rest.startswith(NEGATION_AFTER):
                 if _not_the_other(rest) or rest.startswith(_TENTATIVE):
@@ -409,15 +418,15 @@ def find_in_run(answer: str, candidate: str) -> MatchKind:
     if _ORDINAL_MARK.search(a) or _ORDINAL_MARK.search(c):
         a2, c2 = _ordinal_digits(a), _ordinal_digits(c)
         if (a2, c2) != (a, c):
-            return find_in_run(a2, c2)  # สงครามโลกครั้งที่ 1 / ครั้งที่หนึ่ง
+            return find_in_run(a2, c2, words)  # สงครามโลกครั้งที่ 1 / ครั้งที่หนึ่ง
     if _DIGITS.search(a) or _DIGITS.search(c) or "月" in a or "月" in c:
         a2, c2 = _dated_digits(a), _dated_digits(c)
         if (a2, c2) != (a, c) and (_DIGITS.search(a2) and _DIGITS.search(c2)):
-            return find_in_run(a2, c2)  # 三月五日 / 3月5日 / 三月五号 (blind20)
+            return find_in_run(a2, c2, words)  # 三月五日 / 3月5日 / 三月五号 (blind20)
     if _DIGITS.search(a) or _DIGITS.search(c):
         a2, c2 = _words_as_digits(a, c), _words_as_digits(c, a)
         if (a2, c2) != (a, c):
-            return find_in_run(a2, c2)  # 流浪地球二 / 流浪地球2
+            return find_in_run(a2, c2, words)  # 流浪地球二 / 流浪地球2
     if ((a[:1].isdigit() or a[:1] in FIRST_CHARS) and (c[:1].isdigit() or c[:1] in FIRST_CHARS)
             and (whole := whole_number(a)) is not None and whole == whole_number(c)):
         return "exact"  # 一千九百八十四年 / 1984年 / 一九八四年
@@ -678,6 +687,95 @@ def kana_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
         return None
     for a in accept:
         if a.norm.isascii() and long_vowels(a.norm.replace(" ", "").replace("-", "")) == romaji:
+            return a
+    return None
+
+
+# Hiragana, katakana (with the long-vowel mark and the middle dot), and kanji
+_KANA_ONLY = re.compile("^[\u3041-\u309f\u30a0-\u30ff]+$")
+_KANJI = re.compile("[\u4e00-\u9fff\u3400-\u4dbf\u3005]")
+
+
+@lru_cache(maxsize=1)
+def _japanese_tagger():
+    """MeCab (fugashi) with the UniDic-lite dictionary, both installed from PyPI."""
+    from fugashi import Tagger
+
+    return Tagger()
+
+
+@lru_cache(maxsize=4096)
+def japanese_kana(text: str) -> str:
+    """The reading of a Japanese word or phrase in katakana by UniDic (``林檎`` ->
+    ``リンゴ``, ``鈴木`` -> ``スズキ``), voiced marks folded so that a word read alone
+    and in a compound agree (``火曜日`` カヨウヒ, ``かようび`` カヨウヒ); ``""`` when a
+    part has no reading."""
+    out = []
+    for word in _japanese_tagger()(text):
+        kana = getattr(word.feature, "kana", None)
+        if not kana or kana == "*":
+            return ""
+        out.append(kana)
+    # (katakana; NFD splits a voiced kana into the plain one and its mark)
+    return "".join(ch for ch in unicodedata.normalize("NFD", "".join(out))
+                   if ch not in "\u3099\u309a")
+
+
+@lru_cache(maxsize=4096)
+def _japanese_words(text: str) -> tuple[tuple[int, int, str], ...]:
+    """UniDic's words of ``text`` as (start, end, part of speech)."""
+    out = []
+    pos = 0
+    for word in _japanese_tagger()(text):
+        at = text.find(word.surface, pos)
+        if at < 0:
+            return ()
+        pos = at + len(word.surface)
+        out.append((at, pos, word.feature.pos1 or ""))
+    return tuple(out)
+
+
+_HAS_KANA = re.compile("[\u3041-\u30ff]")
+# what may follow a word that stands alone in a sentence (particles, auxiliary verbs,
+# punctuation), and what may not stand right before it (a noun or a prefix: a compound)
+_JA_AFTER_WORD = frozenset({"助詞", "助動詞", "補助記号"})
+_JA_COMPOUNDING = frozenset({"名詞", "接頭辞"})
+
+
+def _japanese_word(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` one or more whole words of a Japanese sentence, followed
+    by a particle, an auxiliary verb or nothing, after no noun or prefix?"""
+    words = _japanese_words(text)
+    starts = {w[0]: w for w in words}
+    ends = {w[1]: w for w in words}
+    if start not in starts or end not in ends:
+        return False
+    after = starts.get(end)
+    before = ends.get(start)
+    return (after is None or after[2] in _JA_AFTER_WORD) and (
+        before is None or before[2] not in _JA_COMPOUNDING)
+
+
+def japanese_reading(cand: str, answer_texts: tuple[tuple[str, Alt], ...]) -> Alt | None:
+    """The acceptable answer in kanji that a Japanese answer in kana alone reads as, or
+    the answer in kana that one in kanji reads as (``りんご`` for ``林檎``, ``おばです``
+    for ``伯母``, ``さんびき`` for ``三匹``; blind20), its copula aside; else ``None``.
+    Both written in kanji with one reading are not compared: ``箸`` is not ``橋``."""
+    cand = strip_copulas(cand.strip())
+    if not cand or not (_KANA_ONLY.match(cand) or _KANJI.search(cand)):
+        return None
+    kana_cand = bool(_KANA_ONLY.match(cand))
+    mine = None
+    for text, a in answer_texts:
+        text = strip_copulas(text.strip())
+        if not text or text == cand or (kana_cand == bool(_KANA_ONLY.match(text))) or not (
+                _KANA_ONLY.match(text) or _KANJI.search(text)):
+            continue
+        if mine is None:
+            mine = japanese_kana(cand)
+            if not mine:
+                return None
+        if japanese_kana(text) == mine:
             return a
     return None
 

@@ -649,7 +649,7 @@ def script_rules(cand: str, accept: tuple[Alt, ...], prompts: tuple[Alt, ...],
             a_hira = _kana_key(a.norm)
             if (a_hira, hira) == (a.norm, cand):
                 continue  # (neither has katakana: nothing changes)
-            kind = find_in_run(a_hira, hira)
+            kind = find_in_run(a_hira, hira, words=False)
             if _SCRIPT_RANK[kind] > _SCRIPT_RANK[best]:
                 best, best_alt = kind, a
     if best_alt is None:

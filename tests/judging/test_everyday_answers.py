@@ -155,6 +155,18 @@ CASES = [
                  id="ko-verb-negated-after"),
     pytest.param("축구를 안 좋아해요", "축구", "그는 어떤 운동을 안 좋아해요?", True,
                  id="ko-negative-question"),
+    # Japanese read by UniDic: kana for kanji (homophones written in kanji are not
+    # compared), and an answer as a word of a sentence
+    pytest.param("りんご", "林檎", "", True, id="ja-kana-for-kanji"),
+    pytest.param("おばです", "伯母", "", True, id="ja-kana-copula"),
+    pytest.param("さんびき", "三匹", "", True, id="ja-kana-voiced-in-compound"),
+    pytest.param("いぬ", "猫", "", False, id="ja-another-word-in-kana"),
+    pytest.param("箸", "橋", "", False, id="ja-homophone-in-kanji"),
+    pytest.param("駅で会いました", "駅", "", True, id="ja-word-in-sentence"),
+    pytest.param("大雨です", "雨", "", False, id="ja-inside-a-compound"),
+    pytest.param("京都タワー", "京都", "", False, id="ja-name-built-on-it"),
+    pytest.param("京都大学に行きました", "京都", "", False, id="ja-compound-in-sentence"),
+    pytest.param("猫か犬です", "猫", "", False, id="ja-hedge"),
 ]
 
 

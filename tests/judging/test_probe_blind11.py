@@ -88,9 +88,9 @@ CASES = [
                  id="ja-katakana-reading-copula"),
     pytest.param("きょうと", "東京 [accept Tokyo]", "日本の首都は？", False, id="ja-kana-other-city"),
     # (no romanized answer given: since 2026.12.10 the names table of rule 12m gives
-    # "Tokyo"; a city it does not know stays unread, kanji are not read)
+    # "Tokyo", and since 2026.12.11 UniDic reads the kanji of any word, rule 3e)
     pytest.param("とうきょう", "東京", "日本の首都は？", True, id="ja-kana-no-romaji-given"),
-    pytest.param("なごや", "名古屋", "", False, id="ja-kana-unknown-city"),
+    pytest.param("なごや", "名古屋", "", True, id="ja-kana-unknown-city"),
     pytest.param("ほっかいどう", "北海道 [accept Hokkaido]", "", True, id="ja-kana-small-tsu"),
     pytest.param("おさか", "大阪 [accept Osaka]", "", True, id="ja-kana-long-vowel-dropped"),
     pytest.param("ラーメン", "udon", "", False, id="ja-katakana-other"),
