@@ -109,6 +109,8 @@ def worded_count(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | N
     ("hai mươi", 20, or "ba người" for "hai người con"; "tiga belas ekor", 13, for "tiga
     ekor"), right when it is the same number alone or with the same words after it
     ("셋이요" for "세 마리"). ``None`` when an answer has no leading number words."""
+    if any(a.nums or not a.toks or not may_be_number(a.toks[0]) for a in accept):
+        return None  # (the cheap test first: every answer must start with number words)
     mine = _leading_number(core)
     if mine is None:
         return None

@@ -98,6 +98,7 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
     found = None
     surname_only = False
     head: tuple[str, ...] | None = None
+    first = head_first(qtok, text)  # (or an answer's Vietnamese letters, per answer)
     for a in accept:
         proper = proper_words(a.alt.text)
         # letters with marks on either side (Vietnamese): a capitalized word that
@@ -107,7 +108,7 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
         sub = substitution(core, a.toks, qtok, months=bool(a.months), proper=proper,
                            person=a.person, hyphen=hyphen_words(a.alt.text),
                            joined=hyphen_words(text) if "-" in text else _NONE, keep=keep,
-                           head_first=head_first(qtok, text, a.alt.text))
+                           head_first=first or head_first(_NONE, a.alt.text))
         if sub is None:
             continue
         if sub is LICENSED or (a.head and substitution(
