@@ -401,7 +401,8 @@ def cjk_date(text: str, numeric: Sequence[Alt]) -> str | bool | None:
 
 
 # 8b: the half of the day a word of a time says (a.m.: midnight to noon)
-DAYPART = {**dict.fromkeys(("am", "midnight", "hatinggabi", "오전", "morning", "umaga"), "am"),
+DAYPART = {**dict.fromkeys(("am", "midnight", "hatinggabi", "오전", "morning", "umaga",
+                             "madaling"), "am"),  # (tl madaling-araw, before dawn; blind22)
             **dict.fromkeys(("pm", "noon", "tanghali", "오후", "afternoon", "evening", "hapon",
                              "tanghaling"), "pm")}
 DAYPART_WORDS = frozenset(DAYPART)

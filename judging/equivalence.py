@@ -113,6 +113,7 @@ from judging.number_rules import (
     apostrophe_year,
     asks_count,
     currency_word,
+    digits_with_scale,
     fraction,
     grouped_number,
     inside_range,
@@ -393,6 +394,15 @@ def _names(a: Alt, seg: tuple[str, ...]) -> bool:
     return bool(names) and all(t in seg for t in names)
 
 
+# Surnames of famous families, or so common that they name nobody, a moderator prompts
+# on alone (quizbowl answerlines say "prompt on Roosevelt"), unless the question says the
+# surname or the answerline accepts it; not the families whose one member trivia means
+# (`Bach`, `Darwin` are accepted: the table's older rows)
+AMBIGUOUS_SURNAMES = frozenset({
+    "strauss", "roosevelt", "bush", "kennedy", "adams", "bronte", "marx", "dumas", "bruegel",
+    "brueghel", "pitt", "huxley", "gandhi", "nehru", "bhutto", "aquino", "marcos", "kim",
+    "park", "lee", "nguyen", "tran"})
+
 # Korean negation of a verb: "안" / "못" before it, "-지 않다" after it (and in a question)
 _KO_NEG = frozenset({"안", "못"})
 _KO_NEG_MARK = re.compile(r"(?:^|\s)(?:안|못)\s|지\s*않")
@@ -552,9 +562,12 @@ def _offered_after(text: str, accept: tuple[Alt, ...]) -> str | None:
     return " ".join(other)
 
 
-# a name, then a clause about it: "X, who ...", "X, which ..."
-_NAME_THEN_CLAUSE = re.compile(r"^\s*([^,;:.!?]{2,60}),\s+(?:who|whom|whose|which)\s+(.+)$",
-                               re.DOTALL)
+# a name, then a clause about it: "X, who ...", "X, which ...", or where it lies: "X,
+# north of Y" (blind23: "That would be Niger, north of Nigeria.")
+_NAME_THEN_CLAUSE = re.compile(
+    r"^\s*([^,;:.!?]{2,60}),\s+(?:who|whom|whose|which|(?:just\s+)?(?:north|south|east|west"
+    r"|northeast|northwest|southeast|southwest)\s+of|near|next\s+to|close\s+to|bordering"
+    r"|not\s+far\s+from)\s+(.+)$", re.DOTALL | re.IGNORECASE)
 
 
 def _named_then_clause(text: str, accept: tuple[Alt, ...], qtok: frozenset[str]
@@ -576,6 +589,24 @@ def _named_then_clause(text: str, accept: tuple[Alt, ...], qtok: frozenset[str]
     rest = tokens(m.group(2))
     found = next((a for a in accept if find_runs(rest, a.toks)), None)
     return None if found is None else (m.group(1).strip(), found)
+
+
+def _other_regnal(cand: tuple[str, ...], accept: tuple[Alt, ...]) -> Alt | None:
+    """The acceptable answer ending in a regnal number (``Louis XIV``, ``John Paul I``:
+    the lone I is read as 1) whose name the candidate says only with another number
+    after it, and no acceptable answer it says as it is; else ``None``."""
+    found = None
+    for a in accept:
+        if find_runs(cand, a.toks):
+            return None
+        last = "1" if a.toks[-1:] == ("i",) else a.toks[-1] if a.toks else ""
+        if len(a.toks) < 2 or not last.isdigit() or int(last) > 30:
+            continue
+        name = a.toks[:-1]
+        at = [p + len(name) for p in find_runs(cand, name)]
+        if at and all(p < len(cand) and cand[p].isdigit() and cand[p] != last for p in at):
+            found = found or a
+    return found
 
 
 def _rejected_mention(cand: tuple[str, ...], rejects: tuple[Alt, ...],
@@ -996,15 +1027,20 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             if cent is not None:
                 return _decided(cent)
         # (both tests below need a number in the answer: most short answers skip them)
-        last_digit = bool(core) and core[-1].isdigit()
+        # ("Episode I": a lone I after a part word is one, which the tokenizer leaves alone)
+        last_digit = bool(core) and (core[-1].isdigit() or (
+            core[-1] == "i" and len(core) >= 2 and core[-2] in _PART_WORDS))
         c_words: tuple[str, ...] | None = None  # the words without the numbers, once
         for a in accept if last_digit or cand_nums else ():
             # "Jaws 2" for "Jaws": the answer followed by a small number and nothing else
             # (or by "Part", "Episode", ... and one: "The Godfather Part II")
             if last_digit and (pos := find_runs(core, a.toks)) and len(a.nums) < len(a.toks) and (
                     pos[0] + len(a.toks) == len(core) - 1 or (
-                        pos[0] + len(a.toks) == len(core) - 2 and core[-2] in _PART_WORDS)):
-                last = core[-1]
+                        pos[0] + len(a.toks) == len(core) - 2 and core[-2] in _PART_WORDS)
+            ) and not any(len(b.toks) > len(core) and find_runs(b.toks, core) for b in accept):
+                # (not when another acceptable answer holds it: "Star Wars Episode IV" for
+                # "Star Wars [accept Star Wars Episode IV – A New Hope]"; blind23)
+                last = "1" if core[-1] == "i" else core[-1]
                 if int(last) <= 30 and last not in a.nums:
                     return _result("installment", False, a.alt.text,
                                    f"'{core_norm}' is a different installment from "
@@ -1069,6 +1105,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                 unit = other_unit(core, accept)
                 if unit is not None and unit[1]:
                     return _decided(unit)
+            if not core_norm.isascii() and (scaled := digits_with_scale(core_norm, accept)):
+                return _decided(scaled)  # 5천원이요 for 5,000원
             grouped = grouped_number(core, numeric)
             if grouped is not None:
                 return _result("number-words", True, grouped.alt.text,
@@ -1142,9 +1180,12 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             if (core_norm == a.surname or (
                     len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
                     and _surname_spelling(core_norm, a.surname))):
-                if any(r.toks[-1:] == a.toks[-1:] for r in rejects):
+                if any(r.toks[-1:] == a.toks[-1:] for r in rejects) or (
+                        core_norm in AMBIGUOUS_SURNAMES and core_norm == a.surname
+                        and core_norm not in qtok):
                     # another person of that surname is ruled out ("Strauss" for "Richard
-                    # Strauss [do not accept Johann Strauss]"; blind21): which one?
+                    # Strauss [do not accept Johann Strauss]"; blind21), or the surname is a
+                    # famous family's ("Kennedy", "Bach", "Bush"; blind23): which one?
                     return _result("prompt", False, a.alt.text,
                                    f"'{core_norm}' is the surname of '{a.alt.text}' and of "
                                    f"someone the answerline rules out", ZERO, prompt=True)
@@ -1233,8 +1274,16 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
         if sub is not None:
             return _decided(sub)
 
+    # 12r. a ruler or pope with another regnal number, in a sentence ("That was Pope John
+    # Paul II." for "John Paul I", "built by Louis the Sixteenth" for "Louis XIV";
+    # blind23)
+    if cand_nums and (other := _other_regnal(cand, accept)) is not None:
+        return _result("other-entity", False, other.alt.text,
+                       f"names '{other.alt.text}' with another number", ZERO)
+
     # 12q. another name, the answer only in a clause about it ("Buzz Aldrin, who
-    # followed Neil Armstrong down the ladder" for "Neil Armstrong"; blind21)
+    # followed Neil Armstrong down the ladder" for "Neil Armstrong"; blind21) or in
+    # where it lies ("Niger, north of Nigeria"; blind23)
     if ", " in info.text and (about := _named_then_clause(info.text, accept, qtok)) is not None:
         return _result("other-entity", False, about[1].alt.text,
                        f"names '{about[0]}' and mentions '{about[1].alt.text}' only in a "

@@ -98,7 +98,9 @@ _STYLIZED_DOLLAR = re.compile(r"(?<=[A-Za-z])\$(?=[A-Za-z])")
 _STYLIZED_BANG = re.compile(r"(?<=[A-Za-z])!(?=[A-Za-z])")
 _SHORT_SLASH = re.compile(r"\b([A-Za-z]{1,3})/([A-Za-z]{1,3})\b")
 _INITIALISM = re.compile(r"\b[A-Za-z]\.(?:\s?[A-Za-z]\b\.?)+")
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+# (not a word boundary after the three digits: "5,000원" is 5000 won; blind22)
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
 _ORDINAL_SUFFIX = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _HAS_ORDINAL = re.compile(r"\d(?:st|nd|rd|th)\b", re.IGNORECASE)
 # "13. 5 million", "3. 97 degrees": a decimal point followed by a stray space

@@ -219,6 +219,14 @@ _CJK_SCALES = {"천": 1000, "만": 10 ** 4, "억": 10 ** 8, "千": 1000, "万": 
 _DIGITS_SCALE = re.compile(r"(\d+) ?([천만억千万萬億亿])(?: ?[^\d\s]{1,3})?")
 
 
+def digits_with_scale(core_norm: str, accept: tuple[Alt, ...]) -> Decision | None:
+    """Rule 8i for a short answer of digits and a scale word against numeric answers
+    ("5천원이요" for "5,000원": its digits alone are another number; blind22)."""
+    m = _DIGITS_SCALE.fullmatch(core_norm)
+    return None if m is None else _digits_scale(int(m.group(1)) * _CJK_SCALES[m.group(2)],
+                                                accept)
+
+
 def _digits_scale(value: int, accept: tuple[Alt, ...]) -> Decision | None:
     """Digits and a scale word ("7천 원" is 7000) against answers that are all one number
     (written with digits or in words): right when one is ``value``, else wrong; ``None``

@@ -119,6 +119,8 @@ NOT_PERSON_FIRST = frozenset(
      "republik", "kota", "pulau", "gunung",
      "sungai", "danau", "provinsi", "kabupaten", "teluk", "selat", "cong", "tinh", "song",
      "nui", "bac", "nam", "tay",
+     # ms/id places and languages ("Kuala Terengganu", "Bahasa Malaysia"; blind23)
+     "kuala", "bandar", "tanjung", "bukit", "negeri", "bahasa",
      # clubs: "Real Madrid", "Inter Milan" are no people (entities.CLUB_WORDS)
      "real", "inter", "atletico", "athletic", "sporting", "dynamo", "dinamo", "olympique",
      "borussia", "racing", "deportivo", "fc", "ac", "afc", "cf", "sc"}

@@ -167,11 +167,40 @@ CASES = [
     pytest.param("京都タワー", "京都", "", False, id="ja-name-built-on-it"),
     pytest.param("京都大学に行きました", "京都", "", False, id="ja-compound-in-sentence"),
     pytest.param("猫か犬です", "猫", "", False, id="ja-hedge"),
+    # blind23: confusable entities
+    pytest.param("Kennedy", "John F. Kennedy", "Who gave this speech?", False,
+                 id="famous-family-surname-prompts"),
+    pytest.param("Kennedy", "John F. Kennedy [accept Kennedy]", "Who gave this speech?", True,
+                 id="family-surname-accepted"),
+    pytest.param("Beethoven", "Ludwig van Beethoven", "", True, id="one-famous-bearer"),
+    pytest.param("Star Wars Episode I", "Star Wars [accept Star Wars Episode IV – A New Hope]",
+                 "", False, id="episode-one"),
+    pytest.param("Star Wars Episode IV", "Star Wars [accept Star Wars Episode IV – A New Hope]",
+                 "", True, id="episode-held-by-an-accept"),
+    pytest.param("Malaysia", ["Bahasa Melayu", "Malay", "Bahasa Malaysia"],
+                 "Bahasa apakah yang dituturkan dalam klip ini? Ia bahasa kebangsaan Malaysia.",
+                 False, id="language-is-no-person"),
+    pytest.param("That would be Niger, north of Nigeria.", "Nigeria", "", False,
+                 id="where-it-lies"),
+    pytest.param("Nigeria, south of Niger", "Nigeria", "", True, id="where-the-answer-lies"),
+    pytest.param("That was Pope John Paul II.", "John Paul I", "", False, id="regnal-number"),
+    pytest.param("It was built by Louis XIV in 1682.", "Louis XIV", "", True,
+                 id="regnal-number-same"),
+    pytest.param("It was built by Louis the Sixteenth.", "Louis XIV [accept Louis the "
+                 "Fourteenth]", "", False, id="regnal-number-in-words"),
+    # blind22: numbers with their units and currencies
+    pytest.param("오천 원", "5,000원", "", True, id="ko-thousands-comma-before-hangul"),
+    pytest.param("5천원이요", "5,000원", "", True, id="ko-digits-and-scale"),
+    pytest.param("6천원이요", "5,000원", "", False, id="ko-another-amount"),
+    pytest.param("十五块", "15元", "", True, id="zh-kuai-is-yuan"),
+    pytest.param("十六块", "15元", "", False, id="zh-another-amount"),
+    pytest.param("alas-tres ng madaling-araw", "3:00 n.h. [accept alas-tres ng hapon or 3 p.m.]",
+                 "", False, id="tl-before-dawn-is-am"),
 ]
 
 
 @pytest.mark.parametrize(("candidate", "answerline", "question", "correct"), CASES)
-def test_everyday_answers(candidate: str, answerline: str, question: str,
+def test_everyday_answers(candidate: str, answerline: str | list[str], question: str,
                           correct: bool | None) -> None:
     verdict = judge(candidate, answerline, question=question)
     if correct is None:

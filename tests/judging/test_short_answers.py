@@ -78,7 +78,10 @@ PROBE_CONFIDENT_WRONG = {"Cộng hòa Dominica", "New Guinea", "Beverly Hills", 
                          # another Kennedy whose middle initial is the answer's
                          "Queens of the Stone Age",
                          "The speaker sounds like Robert F. Kennedy delivering an "
-                         "inaugural address."}
+                         "inaugural address.",
+                         # blind22: the score is right, the winner said with it wrong;
+                         # blind23: a middle initial dropped is accepted (docs/judging.md)
+                         "Brazil won 7-1", "It was George W. Bush in 2004."}
 
 
 # Families of blind16 (2026-12-04) that need a translation dictionary the project does
@@ -103,12 +106,21 @@ KNOWLEDGE_FAMILIES = {"work-title": 0.52, "asian-person": 0.64,
                       "b20-action": 0.66, "b20-date": 0.82, "b20-family": 0.5,
                       "b20-feeling": 0.83, "b20-hedge": 0.8, "b20-kana": 0.81,
                       "b20-price": 0.77, "b20-synonym": 0.83, "b20-time": 0.77,
-                      "b21-trap-words": 0.84}
+                      "b21-trap-words": 0.84,
+                      # blind22 (numbers): Filipino and Malay number words with their
+                      # ligatures and currencies (`labindalawang`, `lima ringgit` for
+                      # `RM5`), scores and approximations read as numbers, a currency
+                      # sign (`4.50 euros` for `$4.50`); blind23: compounds of an element
+                      # (`carbon monoxide` for `carbon dioxide`, a grey accept)
+                      "b22-approx": 0.83, "b22-duration": 0.83, "b22-percent": 0.84,
+                      "b22-price": 0.76, "b22-score": 0.7, "b23-element": 0.75}
 # the probe parts scored once before their rows were read, then fixed where the cause
-# was general: all rows but the newest four parts reach 0.96; blind18 (audio trivia),
-# blind19 and blind20 (same-language answers) and blind21 (verbose answers of audio
-# models), first scored 0.906, 0.722, 0.825 and 0.904, keep what they reach
-NEWEST_PARTS = {"blind18": 0.93, "blind19": 0.84, "blind20": 0.88, "blind21": 0.96}
+# was general: all rows but the newest six parts reach 0.96; blind18 (audio trivia),
+# blind19 and blind20 (same-language answers), blind21 (verbose answers of audio
+# models), blind22 (numbers) and blind23 (confusable entities), first scored 0.906,
+# 0.722, 0.825, 0.904, 0.866 and 0.898, keep what they reach
+NEWEST_PARTS = {"blind18": 0.93, "blind19": 0.86, "blind20": 0.88, "blind21": 0.96,
+                "blind22": 0.88, "blind23": 0.92}
 
 
 def test_shipped_judge_on_the_probe_rows() -> None:
