@@ -572,9 +572,10 @@ _NAME_THEN_CLAUSE = re.compile(
 
 def _named_then_clause(text: str, accept: tuple[Alt, ...], qtok: frozenset[str]
                        ) -> tuple[str, Alt] | None:
-    """(the name, the answer) when ``text`` names something with a capitalized word the
-    question does not say, mentions no acceptable answer before ", who"/", which", and
-    mentions one after it; else ``None``."""
+    """(the name, the answer) when ``text`` names something in four words at most, one
+    capitalized and not the question's, sharing no word stem with an acceptable answer,
+    then says ", who" / ", which" / ", north of" ... and mentions an acceptable answer
+    only after it; else ``None``."""
     m = _NAME_THEN_CLAUSE.match(text)
     if m is None:
         return None
@@ -611,9 +612,9 @@ def _other_regnal(cand: tuple[str, ...], accept: tuple[Alt, ...]) -> Alt | None:
 
 def _rejected_mention(cand: tuple[str, ...], rejects: tuple[Alt, ...],
                       accept: tuple[Alt, ...]) -> Alt | None:
-    """The ``[do not accept]`` entry that a long answer mentions, not negated ("not
-    Richard Strauss") and not as a part of an acceptable answer's mention ("Strauss"
-    inside "Johann Strauss II"), else ``None``."""
+    """The ``[do not accept]`` entry that an answer mentions, not negated ("not Richard
+    Strauss") and not as a part of an acceptable answer's mention ("Strauss" inside
+    "Johann Strauss II"), else ``None``."""
     spans = [(p, p + len(a.toks)) for a in accept for p in find_runs(cand, a.toks)]
     for r in rejects:
         n = len(r.toks)
