@@ -843,12 +843,19 @@ def inside_range(core: tuple[str, ...], cand_nums: frozenset[str],
         v = float(value)
     except ValueError:
         return None
-    words = [t for t in core if t not in cand_nums]
+    # (a value said as an approximation is still inside: "about 10. 3 years", NQ301)
+    words = [t for t in core if t not in cand_nums and t not in _APPROXIMATELY]
     for a in numeric:
         span = range_of(a.alt.text)
         if span is not None and span[0] < v < span[1] and all(w in a.toks for w in words):
             return a
     return None
+
+
+# "about" before a value (en, and as the seed languages' words fold: vi khoảng, id/ms
+# sekitar, kira, tl mga, ko 약)
+_APPROXIMATELY = frozenset({"about", "around", "approximately", "roughly", "circa", "ca",
+                            "some", "khoang", "sekitar", "kira", "mga", "약"})
 
 
 @lru_cache(maxsize=16384)

@@ -196,6 +196,9 @@ CASES = [
     pytest.param("十六块", "15元", "", False, id="zh-another-amount"),
     pytest.param("alas-tres ng madaling-araw", "3:00 n.h. [accept alas-tres ng hapon or 3 p.m.]",
                  "", False, id="tl-before-dawn-is-am"),
+    # rule 8k: a value said as an approximation is still inside the answer's range
+    pytest.param("about 11 years", "10–12 years", "", True, id="about-inside-a-range"),
+    pytest.param("about 13 years", "10–12 years", "", False, id="about-outside-a-range"),
 ]
 
 
