@@ -156,6 +156,7 @@ from judging.preparation import (
 )
 from judging.scripts import (
     HANGUL,
+    HAS_KANA,
     batchim,
     clauses_of,
     japanese_reading,
@@ -851,7 +852,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             # Tokyo]"): its romaji, long vowels written once, is that answer
             return _result("alias:reading", True, read.alt.text,
                            f"reads as '{read.alt.text}' in romaji", ZERO)
-        if (short and (found is None or not found[1]) and _JAPANESE.search(info.text)
+        if (short and (found is None or not found[1]) and HAS_KANA.search(info.text)
                 and (read := japanese_reading(said_last(info.text), tuple(
                     (a.alt.text, a) for a in accept))) is not None):
             # 3e. a Japanese answer in kana for one in kanji, or back, read by UniDic
@@ -1329,9 +1330,6 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)
 
-
-# kana: a Japanese answer (rule 3e reads it with UniDic)
-_JAPANESE = re.compile("[\u3041-\u30ff]")
 
 # a clause's end in a candidate in a script without spaces (scripts.clauses_of)
 _CLAUSE_MARKS = re.compile(r"[，。；;！？!?,]|\S\s+\S")

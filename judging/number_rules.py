@@ -119,7 +119,7 @@ def worded_count(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | N
     wrong = None
     for a in accept:
         theirs = _leading_number(a.toks)
-        if theirs is None or a.nums or a.alt.text[:1].isupper():
+        if theirs is None or a.alt.text[:1].isupper():
             return None  # (not a name: "Hai Bà Trưng" is no count)
         if theirs[0] == value:
             if not rest or rest == a.toks[theirs[1]:]:

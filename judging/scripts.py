@@ -376,7 +376,7 @@ def find_in_run(answer: str, candidate: str, words: bool = True) -> MatchKind:
     # (the answer less its affixes only where the whole answer is not there: the
     # hiragana of アフリカ ends in か, the Japanese "or", which is no affix inside it)
     for needle in (a,) if a in c else dict.fromkeys((a, sa)):
-        if len(needle) < 2 and needle != c and not (words and _HAS_KANA.search(c)):
+        if len(needle) < 2 and needle != c and not (words and HAS_KANA.search(c)):
             continue
         start = c.find(needle)
         while start >= 0:
@@ -392,7 +392,7 @@ def find_in_run(answer: str, candidate: str, words: bool = True) -> MatchKind:
                 # one word; blind19); not a name built on the answer ("ถนนเชียงใหม่", a
                 # road, "กินีบิสเซา", Guinea-Bissau)
                 ok_before = bounded = True
-            elif not bounded and words and _HAS_KANA.search(c) and _japanese_word(
+            elif not bounded and words and HAS_KANA.search(c) and _japanese_word(
                     c, start, start + len(needle)):
                 # a Japanese sentence holding the answer as a word, particles or auxiliary
                 # verbs after it ("駅で会いました" for 駅, "450円でした"; blind20): UniDic's
@@ -691,8 +691,7 @@ def kana_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
     return None
 
 
-# Hiragana, katakana (with the long-vowel mark and the middle dot), and kanji
-_KANA_ONLY = re.compile("^[\u3041-\u309f\u30a0-\u30ff]+$")
+# kanji (kana alone: _KANA_ONLY above)
 _KANJI = re.compile("[\u4e00-\u9fff\u3400-\u4dbf\u3005]")
 
 
@@ -735,7 +734,7 @@ def _japanese_words(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple(out)
 
 
-_HAS_KANA = re.compile("[\u3041-\u30ff]")
+HAS_KANA = re.compile("[\u3041-\u30ff]")
 # what may follow a word that stands alone in a sentence (particles, auxiliary verbs,
 # punctuation), and what may not stand right before it (a noun or a prefix: a compound)
 _JA_AFTER_WORD = frozenset({"助詞", "助動詞", "補助記号"})
@@ -762,14 +761,14 @@ def japanese_reading(cand: str, answer_texts: tuple[tuple[str, Alt], ...]) -> Al
     for ``伯母``, ``さんびき`` for ``三匹``; blind20), its copula aside; else ``None``.
     Both written in kanji with one reading are not compared: ``箸`` is not ``橋``."""
     cand = strip_copulas(cand.strip())
-    if not cand or not (_KANA_ONLY.match(cand) or _KANJI.search(cand)):
+    if not cand or not (_KANA_ONLY.fullmatch(cand) or _KANJI.search(cand)):
         return None
-    kana_cand = bool(_KANA_ONLY.match(cand))
+    kana_cand = bool(_KANA_ONLY.fullmatch(cand))
     mine = None
     for text, a in answer_texts:
         text = strip_copulas(text.strip())
-        if not text or text == cand or (kana_cand == bool(_KANA_ONLY.match(text))) or not (
-                _KANA_ONLY.match(text) or _KANJI.search(text)):
+        if not text or text == cand or (kana_cand == bool(_KANA_ONLY.fullmatch(text))) or not (
+                _KANA_ONLY.fullmatch(text) or _KANJI.search(text)):
             continue
         if mine is None:
             mine = japanese_kana(cand)
