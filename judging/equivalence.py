@@ -377,6 +377,8 @@ def _alt_matches_core(a: Alt, core: tuple[str, ...], core_norm: str) -> bool:
 _NEG_BUT = frozenset({"but", "tapi", "tetapi", "melainkan", "kundi"})  # tl kundi: blind19
 # negators that may stand inside a short answer: "Atlantic, not Pacific"
 _NEG_INNER = frozenset({"not", "khong", "bukan", "chang", "hindi"})  # (tl hindi: h-probe13)
+# a word that opens one of rule 4's branches (its gate for a short answer)
+_NEG_ANY = _NEG_OPENERS | _NEG_AFTER | _DOUBTERS | _NEG_INNER
 
 
 # Words that say what kind of thing a name is, in English and (folded) in Indonesian/
@@ -566,7 +568,7 @@ def _offered_after(text: str, accept: tuple[Alt, ...]) -> str | None:
 # a name, then a clause about it: "X, who ...", "X, which ...", or where it lies: "X,
 # north of Y" (blind23: "That would be Niger, north of Nigeria.")
 _NAME_THEN_CLAUSE = re.compile(
-    r"^\s*([^,;:.!?]{2,60}),\s+(?:who|whom|whose|which|(?:just\s+)?(?:north|south|east|west"
+    r"^\s*([^,;:.!?]{2,60}+),\s+(?:who|whom|whose|which|(?:just\s+)?(?:north|south|east|west"
     r"|northeast|northwest|southeast|southwest)\s+of|near|next\s+to|close\s+to|bordering"
     r"|not\s+far\s+from)\s+(.+)$", re.DOTALL | re.IGNORECASE)
 
@@ -664,9 +666,9 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     12m judges again with them, once)."""
     if info is None:
         return _NO_WORDS
-    key = answerline if isinstance(answerline, str) else tuple(answerline)
+    key = answerline if isinstance(answerline, (str, tuple)) else tuple(answerline)
     (_line, accept, prompts, rejects, alt_tokens, answer_short, numeric, persons,
-     required) = prepared(key)
+     required, regnal, norms, squashed, alt_texts) = prepared(key)
     if info.particle:
         info = _without_particle(info, alt_tokens)
     cand = info.toks
@@ -676,20 +678,21 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     short = len(core) <= SHORT_TOKENS
 
     # 0. an ordinal for a count (before exact: the normalizer reads both as 4): "the fourth" for "four" after "How many times ...?"
-    if numeric and question and len(core) <= 3 and (info.nums or core[0] == "thu") and asks_count(
-            question) and ORDINAL.search(info.text) and not any(
-            ORDINAL.search(a.alt.text) for a in numeric):
-        return _result("number", False, numeric[0].alt.text,
-                       f"'{info.text}' is an ordinal, the question asks how many", ZERO)
+    if numeric and question and len(core) <= 3:
+        if (info.nums or core[0] == "thu") and asks_count(question) and ORDINAL.search(
+                info.text) and not any(ORDINAL.search(a.alt.text) for a in numeric):
+            return _result("number", False, numeric[0].alt.text,
+                           f"'{info.text}' is an ordinal, the question asks how many", ZERO)
 
-    # 8e. a count for an ordinal (h-probe14): a number with a counter of people or
-    # things ("4명", "4个", "4 orang") after a question asking which one in order ("몇
-    # 번째", "第几", "何番目", "thứ mấy"): the number-words rule read "4명" as "네 번째"
-    if (numeric and question and info.nums and len(core) <= 3 and core[-1] in COUNT_COUNTERS
-            and ASKS_ORDINAL.search(question) and not any(
-                a.toks[-1:] == core[-1:] for a in accept)):
-        return _result("number", False, numeric[0].alt.text,
-                       f"'{info.text}' is a count, the question asks which in order", ZERO)
+        # 8e. a count for an ordinal (h-probe14): a number with a counter of people or
+        # things ("4명", "4个", "4 orang") after a question asking which one in order
+        # ("몇 번째", "第几", "何番目", "thứ mấy"): the number-words rule read "4명" as
+        # "네 번째"
+        if (info.nums and core[-1] in COUNT_COUNTERS and ASKS_ORDINAL.search(question)
+                and not any(a.toks[-1:] == core[-1:] for a in accept)):
+            return _result("number", False, numeric[0].alt.text,
+                           f"'{info.text}' is a count, the question asks which in order",
+                           ZERO)
 
     # 1. exact / alias (not when both are written with marks and a mark differs:
     # Vietnamese "phô" is not "phở")
@@ -698,15 +701,18 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # "H2O"): the words joined without spaces (tried only for a candidate of a few
     # words with a number and a word of letters; "three sixty-five" is left to the
     # number rules)
-    joined = "".join(core) if 1 < len(core) <= 4 and info.nums and any(
-        t.isalpha() for t in core) else ""
-    # 8c (h-probe14). digits said one by one ("nine nine nine", "triple nine" for "999",
-    # "two oh six" for "206"): the digits joined (three single digits at least, or
-    # "double"/"triple" first)
-    if info.nums and core and (core[0] in REPEATS or (
-            len(core[0]) == 1 and core[0].isdigit() and 3 <= len(core) <= 12)):
-        joined = said_digits(core) or joined
-    for a in accept:
+    joined = ""
+    if info.nums and core:
+        if 1 < len(core) <= 4 and any(t.isalpha() for t in core):
+            joined = "".join(core)
+        # 8c (h-probe14). digits said one by one ("nine nine nine", "triple nine" for
+        # "999", "two oh six" for "206"): the digits joined (three single digits at
+        # least, or "double"/"triple" first)
+        if core[0] in REPEATS or (
+                len(core[0]) == 1 and core[0].isdigit() and 3 <= len(core) <= 12):
+            joined = said_digits(core) or joined
+    for a in accept if full_norm in norms or core_norm in norms or (
+            joined and joined in squashed) else ():
         if full_norm == a.norm or core_norm == a.norm or (
                 joined and joined == a.norm.replace(" ", "")):
             if not info.text.isascii() and not a.alt.text.isascii() and marks_conflict(
@@ -750,52 +756,54 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             return _result("prompt", False, p.alt.text,
                            f"the answerline says prompt on '{p.alt.text}'", ZERO, prompt=True)
 
-    # 3a (first). a decimal comma ("0,75", "2,5 kg"; id/ms and vi write one): read as a point on
-    # both sides, then judged again (only a short answer with a number against a numeric
-    # answerline, one of the two with a comma: "25" for "0,25" is no longer two numbers)
-    if numeric and short and info.nums and (
-            ("," in info.text and digit_comma(info.text)) or digit_comma_line(key)):
-        moved = decimal_point(info.text, key)
-        if moved is not None:
-            again = describe_text(moved[0])
-            if again is not None:
-                # (the recursion ends: each pass turns at least one digit comma into a
-                # point, and decimal_point is None once neither side has one)
-                return _analyze(again, moved[1], question, translated)
+    # 3a, 3c, 8a: numbers against a numeric answerline
+    if numeric:
+        # 3a (first). a decimal comma ("0,75", "2,5 kg"; id/ms and vi write one): read as a point on
+        # both sides, then judged again (only a short answer with a number against a numeric
+        # answerline, one of the two with a comma: "25" for "0,25" is no longer two numbers)
+        if short and info.nums and (
+                ("," in info.text and digit_comma(info.text)) or digit_comma_line(key)):
+            moved = decimal_point(info.text, key)
+            if moved is not None:
+                again = describe_text(moved[0])
+                if again is not None:
+                    # (the recursion ends: each pass turns at least one digit comma into a
+                    # point, and decimal_point is None once neither side has one)
+                    return _analyze(again, moved[1], question, translated)
 
-    # 3a. a fraction against fractions ("3분의 1" for "2/3", "三分之二", "two thirds",
-    # "dua pertiga"): only a short answer with a fraction word, a slash, a script's
-    # fraction mark or two numbers alone, against an answerline with a number
-    if numeric and short and (
-            not FRACTION_WORDS.isdisjoint(cand) or "/" in info.text or "%" in info.text
-            or "percent" in cand
-            or (len(core) == 2 and core[1].isdigit() and core[0].isdigit())
-            or (len(core) == 1 and "." in core_norm and info.nums)
-            or (not full_norm.isascii() and any(m in full_norm for m in FRACTION_MARKS))):
-        if "/" in info.text and (date := slash_date(info.text, numeric)) is not None:
-            return _decided(date)  # vi "ngày 2/9" for "2 tháng 9"
-        frac = fraction(said_last(info.text), core, accept)
-        if frac is not None:
-            return _decided(frac)
+        # 3a. a fraction against fractions ("3분의 1" for "2/3", "三分之二", "two thirds",
+        # "dua pertiga"): only a short answer with a fraction word, a slash, a script's
+        # fraction mark or two numbers alone, against an answerline with a number
+        if short and (
+                not FRACTION_WORDS.isdisjoint(cand) or "/" in info.text or "%" in info.text
+                or "percent" in cand
+                or (len(core) == 2 and core[1].isdigit() and core[0].isdigit())
+                or (len(core) == 1 and "." in core_norm and info.nums)
+                or (not full_norm.isascii() and any(m in full_norm for m in FRACTION_MARKS))):
+            if "/" in info.text and (date := slash_date(info.text, numeric)) is not None:
+                return _decided(date)  # vi "ngày 2/9" for "2 tháng 9"
+            frac = fraction(said_last(info.text), core, accept)
+            if frac is not None:
+                return _decided(frac)
 
-    # 3c. the same numbers in another order around the same words: a date with its day
-    # and month swapped ("9월 10일" for "10월 9일", "9 tháng 2" for "2 tháng 9")
-    if numeric and short and len(info.nums) >= 2:
-        swapped = swapped_numbers(core, info.nums, numeric)
-        if swapped is not None:
-            return _result("number", False, swapped.alt.text,
-                           f"'{core_norm}' has the numbers of '{swapped.alt.text}' in "
-                           f"another order", ZERO)
+        # 3c. the same numbers in another order around the same words: a date with its day
+        # and month swapped ("9월 10일" for "10월 9일", "9 tháng 2" for "2 tháng 9")
+        if short and len(info.nums) >= 2:
+            swapped = swapped_numbers(core, info.nums, numeric)
+            if swapped is not None:
+                return _result("number", False, swapped.alt.text,
+                               f"'{core_norm}' has the numbers of '{swapped.alt.text}' in "
+                               f"another order", ZERO)
 
-    # 8a (h-probe14). a year before the Common era for an answer without an era mark
-    # ("năm 1954 trước Công nguyên", "1954 BC" for "1954"): another year, unless the
-    # answerline or the question says the era
-    if numeric and info.nums and not BC_WORDS.isdisjoint(core) and not any(
-            not BC_WORDS.isdisjoint(a.toks) for a in accept) and BC_WORDS.isdisjoint(
-            question_tokens(question)):
-        return _result("number", False, numeric[0].alt.text,
-                       f"'{info.text}' is a year before the Common era, "
-                       f"'{numeric[0].alt.text}' is not", ZERO)
+        # 8a (h-probe14). a year before the Common era for an answer without an era mark
+        # ("năm 1954 trước Công nguyên", "1954 BC" for "1954"): another year, unless the
+        # answerline or the question says the era
+        if info.nums and not BC_WORDS.isdisjoint(core) and not any(
+                not BC_WORDS.isdisjoint(a.toks) for a in accept) and BC_WORDS.isdisjoint(
+                question_tokens(question)):
+            return _result("number", False, numeric[0].alt.text,
+                           f"'{info.text}' is a year before the Common era, "
+                           f"'{numeric[0].alt.text}' is not", ZERO)
 
     # 8b (h-probe14). a time of day in the other half of the day ("12 p.m." for
     # "midnight [accept 12 a.m.]", tl "alas dose ng hatinggabi" for "... ng tanghali"):
@@ -910,7 +918,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
 
     # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải
     # Hà Nội", "bukan Jakarta", "서울이 아닙니다")
-    if core and len(core) <= SHORT_TOKENS + 1:
+    # (each branch below needs a negation or doubt word, or a script's own negation)
+    if core and len(core) <= SHORT_TOKENS + 1 and (script or not _NEG_ANY.isdisjoint(core)):
         rest: tuple[str, ...] = ()
         only_negates = False  # the answer is "not X" and nothing more
         if core[0] in _NEG_OPENERS:
@@ -1264,14 +1273,14 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
 
     # 12f. another subtitle after the same series title ("The Lord of the Rings: The Two
     # Towers" for "...: The Fellowship of the Ring"), at any length
-    if ":" in info.text and len(core) <= 16 and any(":" in a.alt.text for a in accept):
+    if ":" in info.text and len(core) <= 16 and ":" in alt_texts:
         sub = other_subtitle(info.text, accept)
         if sub is not None:
             return _decided(sub)
 
     # 12f. the same for "X and the Y" titles ("Harry Potter and the Chamber of Secrets"
     # for "Harry Potter and the Philosopher's Stone"; blind18)
-    if " and " in info.text and len(core) <= 16 and any(" and " in a.alt.text for a in accept):
+    if " and " in info.text and len(core) <= 16 and " and " in alt_texts:
         sub = other_sequel_title(info.text, accept)
         if sub is not None:
             return _decided(sub)
@@ -1279,7 +1288,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # 12r. a ruler or pope with another regnal number, in a sentence ("That was Pope John
     # Paul II." for "John Paul I", "built by Louis the Sixteenth" for "Louis XIV";
     # blind23)
-    if cand_nums and (other := _other_regnal(cand, accept)) is not None:
+    if regnal and cand_nums and (other := _other_regnal(cand, accept)) is not None:
         return _result("other-entity", False, other.alt.text,
                        f"names '{other.alt.text}' with another number", ZERO)
 

@@ -279,7 +279,15 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[Alt, ...]:
 
 
 Prepared = tuple[Answerline, tuple[Alt, ...], tuple[Alt, ...], tuple[Alt, ...],
-                  frozenset[str], float, tuple[Alt, ...], tuple[Alt, ...], tuple[Alt, ...]]
+                  frozenset[str], float, tuple[Alt, ...], tuple[Alt, ...], tuple[Alt, ...],
+                  tuple[Alt, ...], frozenset[str], frozenset[str], str]
+
+
+def _regnal(a: Alt) -> bool:
+    """Does an answer end in a regnal number after a name ("Louis XIV" -> "louis 14",
+    "John Paul I": the lone I is one)? Rule 12r reads only these."""
+    last = "1" if a.toks[-1] == "i" else a.toks[-1]
+    return len(a.toks) >= 2 and last.isdigit() and int(last) <= 30
 
 
 @lru_cache(maxsize=16384)
@@ -288,8 +296,10 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
     Returns the answerline; its acceptable, prompt and reject alternatives; the
     acceptable answers' content words; the ``answer_short`` regime feature (an
     acceptable answer of at most two words); then the acceptable answers with
-    numbers, those that are a person's name and those with required parts (the
-    short-answer rules that read only these skip the others)."""
+    numbers, those that are a person's name, those with required parts and those
+    ending in a regnal number (the rules that read only these skip the others); and,
+    for the rules' gates, the acceptable answers' normalized forms, the same without
+    spaces, and their texts as written, one per line."""
     line = parse_answerline(key)
     accept = _prep_alts(line.acceptable)
     prompts = _prep_alts(line.prompts) if line.prompts else ()
@@ -298,12 +308,16 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
         one = accept[0]
         return (line, accept, prompts, rejects, one.content, 1.0 if len(one.toks) <= 2 else 0.0,
                 accept if one.nums else (), accept if one.person else (),
-                accept if one.required_norms else ())
+                accept if one.required_norms else (), accept if _regnal(one) else (),
+                frozenset((one.norm,)), frozenset((one.norm.replace(" ", ""),)), one.alt.text)
     alt_tokens = frozenset().union(*(a.content for a in accept)) if accept else frozenset()
     answer_short = 1.0 if any(len(a.toks) <= 2 for a in accept) else 0.0
     return (line, accept, prompts, rejects, alt_tokens, answer_short,
             tuple(a for a in accept if a.nums), tuple(a for a in accept if a.person),
-            tuple(a for a in accept if a.required_norms))
+            tuple(a for a in accept if a.required_norms), tuple(filter(_regnal, accept)),
+            frozenset([a.norm for a in accept]),
+            frozenset([a.norm.replace(" ", "") for a in accept]),
+            "\n".join([a.alt.text for a in accept]))
 
 
 @lru_cache(maxsize=16384)
