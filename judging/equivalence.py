@@ -642,7 +642,8 @@ def analyze(candidate: str, answerline: str | Sequence[str], question: str = "")
     """Run the rule engine; return a hard decision or the calibrator's features."""
     if not candidate or candidate.isspace():
         return _EMPTY_ANSWER
-    return _analyze(describe_text(candidate), answerline, question)
+    key = answerline if isinstance(answerline, str) else tuple(answerline)
+    return _analyze(describe_text(candidate), key, question)
 
 
 def _without_particle(info: Cand, alt_tokens: frozenset[str]) -> Cand:
@@ -659,14 +660,14 @@ def _without_particle(info: Cand, alt_tokens: frozenset[str]) -> Cand:
     return info if bare is None else (describe_text(bare) or info)
 
 
-def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
+def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
              translated: bool = False) -> Analysis:
-    """:func:`analyze` for a candidate already described (``None``: no words).
+    """:func:`analyze` for a candidate already described (``None``: no words), against
+    an answerline or a tuple of answers (``key``, as :func:`prepared` takes it).
     ``translated``: the answerline is another language's names of the real one (rule
     12m judges again with them, once)."""
     if info is None:
         return _NO_WORDS
-    key = answerline if isinstance(answerline, (str, tuple)) else tuple(answerline)
     (_line, accept, prompts, rejects, alt_tokens, answer_short, numeric, persons,
      required, regnal, norms, squashed, alt_texts) = prepared(key)
     if info.particle:
@@ -674,11 +675,12 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     cand = info.toks
     full_norm = info.full_norm
     core = info.core
+    n_core = len(core)
     core_norm = info.core_norm
-    short = len(core) <= SHORT_TOKENS
+    short = n_core <= SHORT_TOKENS
 
     # 0. an ordinal for a count (before exact: the normalizer reads both as 4): "the fourth" for "four" after "How many times ...?"
-    if numeric and question and len(core) <= 3:
+    if numeric and question and n_core <= 3:
         if (info.nums or core[0] == "thu") and asks_count(question) and ORDINAL.search(
                 info.text) and not any(ORDINAL.search(a.alt.text) for a in numeric):
             return _result("number", False, numeric[0].alt.text,
@@ -703,13 +705,13 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # number rules)
     joined = ""
     if info.nums and core:
-        if 1 < len(core) <= 4 and any(t.isalpha() for t in core):
+        if 1 < n_core <= 4 and any(t.isalpha() for t in core):
             joined = "".join(core)
         # 8c (h-probe14). digits said one by one ("nine nine nine", "triple nine" for
         # "999", "two oh six" for "206"): the digits joined (three single digits at
         # least, or "double"/"triple" first)
         if core[0] in REPEATS or (
-                len(core[0]) == 1 and core[0].isdigit() and 3 <= len(core) <= 12):
+                len(core[0]) == 1 and core[0].isdigit() and 3 <= n_core <= 12):
             joined = said_digits(core) or joined
     for a in accept if full_norm in norms or core_norm in norms or (
             joined and joined in squashed) else ():
@@ -744,7 +746,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # 3. prompt
     if prompts:
         p = _matches_directive(prompts, core, core_norm, cand, contain=False)
-        if p is not None and 2 <= len(core) <= 4 and all(len(t) == 1 for t in core[:-1]):
+        if p is not None and 2 <= n_core <= 4 and all(len(t) == 1 for t in core[:-1]):
             # the surname after the initials of an answer's given names ("R. Strauss" for
             # "Richard Strauss [prompt on Strauss]"; blind18): the initials say which one
             for a in persons:
@@ -777,8 +779,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
         if short and (
                 not FRACTION_WORDS.isdisjoint(cand) or "/" in info.text or "%" in info.text
                 or "percent" in cand
-                or (len(core) == 2 and core[1].isdigit() and core[0].isdigit())
-                or (len(core) == 1 and "." in core_norm and info.nums)
+                or (n_core == 2 and core[1].isdigit() and core[0].isdigit())
+                or (n_core == 1 and "." in core_norm and info.nums)
                 or (not full_norm.isascii() and any(m in full_norm for m in FRACTION_MARKS))):
             if "/" in info.text and (date := slash_date(info.text, numeric)) is not None:
                 return _decided(date)  # vi "ngày 2/9" for "2 tháng 9"
@@ -845,7 +847,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             money = currency_word(core_norm, accept)  # 원화 for 원, เงินบาท for บาท
             if money is not None:
                 found = money
-        if (numeric and not info.nums and 2 <= len(core) <= 3 and (found is None or not found[1])
+        if (numeric and not info.nums and 2 <= n_core <= 3 and (found is None or not found[1])
                 and " " in info.text):
             # 팔월 십오일 for 8월 15일: each word a number and its counter, all compared
             # (삼월 이일 is no 3월 1일)
@@ -889,7 +891,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                                       question_tokens(question))
                 if worded is not None and worded[1]:
                     found = worded
-            elif (not found[1] and numeric and info.nums and len(core) <= 3
+            elif (not found[1] and numeric and info.nums and n_core <= 3
                   and any(a.alt.text[:1] in _ERA_FIRST for a in numeric)
                   and (era := era_year(said_last(info.text), accept)) is not None):
                 found = era  # 1945 ค่ะ for ค.ศ. 1945, 1945年 for 公元1945年
@@ -919,7 +921,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # 4. negation of a short answer ("not Canberra", "it isn't Bolivia", "không phải
     # Hà Nội", "bukan Jakarta", "서울이 아닙니다")
     # (each branch below needs a negation or doubt word, or a script's own negation)
-    if core and len(core) <= SHORT_TOKENS + 1 and (script or not _NEG_ANY.isdisjoint(core)):
+    if core and n_core <= SHORT_TOKENS + 1 and (script or not _NEG_ANY.isdisjoint(core)):
         rest: tuple[str, ...] = ()
         only_negates = False  # the answer is "not X" and nothing more
         if core[0] in _NEG_OPENERS:
@@ -932,7 +934,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             else:
                 only_negates = True
             rest = strip_articles(strip_fillers(rest)) if rest else rest
-        elif len(core) >= 2 and core[-1] in _NEG_AFTER:
+        elif n_core >= 2 and core[-1] in _NEG_AFTER:
             rest = core[:-1]
         elif core[0] in _DOUBTERS:
             # "I don't think it's Paris", "Tôi không nghĩ là Paris", "Saya tidak rasa
@@ -962,7 +964,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                         return _result("negation", False, a.alt.text,
                                        f"the answer only says what it is not, sharing "
                                        f"words with '{a.alt.text}'", ZERO)
-        elif script and len(core) >= 3 and (not _KO_NEG.isdisjoint(core[1:-1]) or (
+        elif script and n_core >= 3 and (not _KO_NEG.isdisjoint(core[1:-1]) or (
                 core[-1].startswith("않") and core[-2].endswith("지"))) and not (
                 HANGUL.search(question) and _KO_NEG_MARK.search(question)):
             # a Korean verb negated after the answer, its object ("축구를 안 좋아해요",
@@ -971,13 +973,14 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                 if a.toks and find_runs(core, a.toks) and core.index(a.toks[0]) == 0:
                     return _result("negation", False, a.alt.text,
                                    f"the answer negates its verb about '{a.alt.text}'", ZERO)
-        elif len(core) >= 3 and not _NEG_INNER.isdisjoint(core[1:-1]):
+        elif n_core >= 3 and not _NEG_INNER.isdisjoint(core[1:-1]):
             negated = _negated_inside(core, accept)
             if negated is not None:
                 return _result("negation", False, negated.alt.text,
                                f"the answer names another answer and negates "
                                f"'{negated.alt.text}'", ZERO)
-    elif len(core) <= _NEG_TAIL_MAX and not _NEG_INNER.isdisjoint(core[-SHORT_TOKENS:-1]):
+    elif SHORT_TOKENS + 1 < n_core <= _NEG_TAIL_MAX and not _NEG_INNER.isdisjoint(
+            core[-SHORT_TOKENS:-1]):
         # a sentence that ends by negating an answer: "This sounds like Let It Be, not
         # Hey Jude" (the tail after the negation must be the answer, word for word)
         negated = _negated_inside(core, accept, whole_tail=True)
@@ -994,7 +997,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                        f"the answer hedges between a correct answer and '{other}'", ZERO)
 
     # 5. hedge between two answers
-    if len(core) <= 9 and (not _HEDGE_SPLIT.isdisjoint(core) or (
+    if n_core <= 9 and (not _HEDGE_SPLIT.isdisjoint(core) or (
             "torn" in core and "between" in core)):
         wrong = _hedge(core, accept)
         if wrong is None:
@@ -1002,7 +1005,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
         if wrong is not None:
             return _result("hedge", False, None,
                            f"the answer hedges between a correct answer and '{wrong}'", ZERO)
-    elif script and 2 <= len(core) <= 9 and "나 " in info.text:
+    elif script and 2 <= n_core <= 9 and "나 " in info.text:
         # Korean "X(이)나 Y": "X or Y" (the normalizer took the particle off)
         wrong = _hedge(_korean_or(info.text, core), accept)
         if wrong is not None:
@@ -1013,7 +1016,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
     # ("pada tahun sembilan belas enam puluh tiga" for 1963): judged without them; so are
     # number words before the vi polite particle "ạ" ("bảy ngày ạ" for "7 ngày"; the
     # particle folds to "a", which the number words do not read)
-    if numeric and not info.nums and 2 <= len(core) <= 13 and (
+    if numeric and not info.nums and 2 <= n_core <= 13 and (
             core[0] in _NUMBER_PREPS or (core[-1] == "a" and "ạ" in info.text[-3:])):
         words = info.text.split()
         k = 0
@@ -1040,15 +1043,15 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
         # (both tests below need a number in the answer: most short answers skip them)
         # ("Episode I": a lone I after a part word is one, which the tokenizer leaves alone)
         last_digit = bool(core) and (core[-1].isdigit() or (
-            core[-1] == "i" and len(core) >= 2 and core[-2] in _PART_WORDS))
+            core[-1] == "i" and n_core >= 2 and core[-2] in _PART_WORDS))
         c_words: tuple[str, ...] | None = None  # the words without the numbers, once
         for a in accept if last_digit or cand_nums else ():
             # "Jaws 2" for "Jaws": the answer followed by a small number and nothing else
             # (or by "Part", "Episode", ... and one: "The Godfather Part II")
             if last_digit and (pos := find_runs(core, a.toks)) and len(a.nums) < len(a.toks) and (
-                    pos[0] + len(a.toks) == len(core) - 1 or (
-                        pos[0] + len(a.toks) == len(core) - 2 and core[-2] in _PART_WORDS)
-            ) and not any(len(b.toks) > len(core) and find_runs(b.toks, core) for b in accept):
+                    pos[0] + len(a.toks) == n_core - 1 or (
+                        pos[0] + len(a.toks) == n_core - 2 and core[-2] in _PART_WORDS)
+            ) and not any(len(b.toks) > n_core and find_runs(b.toks, core) for b in accept):
                 # (not when another acceptable answer holds it: "Star Wars Episode IV" for
                 # "Star Wars [accept Star Wars Episode IV – A New Hope]"; blind23)
                 last = "1" if core[-1] == "i" else core[-1]
@@ -1066,7 +1069,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                     return _result("installment", False, a.alt.text,
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", ZERO)
-        if (numeric and not cand_nums and (may_be_number(core[0]) or (len(core) >= 2 and (
+        if (numeric and not cand_nums and (may_be_number(core[0]) or (n_core >= 2 and (
                 not FIRST_WORDS.isdisjoint(core) or (
                     "ke" in core_norm and any(t[:2] == "ke" for t in core)))))) or (
                 cand_nums and len(numeric) < len(accept)) or (
@@ -1087,8 +1090,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
         # rưỡi"): another quantity
         if not HALF_WORDS.isdisjoint(alt_tokens) and HALF_WORDS.isdisjoint(core):
             for a in accept:
-                tail = a.toks[len(core):]
-                if (tail and a.toks[:len(core)] == core and not HALF_WORDS.isdisjoint(tail)
+                tail = a.toks[n_core:]
+                if (tail and a.toks[:n_core] == core and not HALF_WORDS.isdisjoint(tail)
                         and HALF_TAIL.issuperset(tail)):
                     return _result("number", False, a.alt.text,
                                    f"'{info.text}' drops the fraction ending "
@@ -1096,7 +1099,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
         # 8f (h-probe14). a whole number for a fraction ("three" for "one third [accept
         # 1/3]": the normalizer reads "one third" as "1 3", and "three" was a grey accept
         # at 0.86): wrong when every answer is a fraction and the answer says none
-        if (cand_nums and len(core) == 1 and core[0] in cand_nums and numeric
+        if (cand_nums and n_core == 1 and core[0] in cand_nums and numeric
                 and len(numeric) == len(accept) and all(
                     len(a.toks) == 2 and len(a.nums) == 2 and (
                         "/" in a.alt.text or ORDINAL.search(a.alt.text)) for a in numeric)
@@ -1130,7 +1133,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             return _result("number", False, numeric[0].alt.text,
                            f"the numbers in the answer ({', '.join(sorted(cand_nums))}) "
                            f"differ from '{numeric[0].alt.text}'", ZERO)
-        if (len(cand_nums) == 1 and numeric and len(core) <= 3
+        if (len(cand_nums) == 1 and numeric and n_core <= 3
                 and (inside := inside_range(core, cand_nums, numeric)) is not None):
             # 8k. a value strictly inside an answer's range, its words the answer's
             # ("11.3 years" for "Median 10–12 years", was a grey accept at 0.55)
@@ -1141,7 +1144,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
             unit = other_unit(core, accept)
             if unit is not None:
                 return _decided(unit)
-    elif numeric and len(core) <= 12 and not cand_nums and may_be_number(core[0]):
+    elif numeric and n_core <= 12 and not cand_nums and may_be_number(core[0]):
         # number words of a long reading ("một nghìn chín trăm bốn mươi lăm" is seven words)
         worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
         if worded is not None:
@@ -1169,13 +1172,13 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                 return _result("required", True, a.alt.text,
                                f"gives the required part of '{a.alt.text}'", ZERO)
         # an acronym in capitals: "WWII" for "World War II", "USA"
-        if len(core) == 1 and len(core[0]) <= 7 and info.text.isupper():
+        if n_core == 1 and len(core[0]) <= 7 and info.text.isupper():
             acro = acronym(info.text, accept)
             if acro is not None:
                 return _decided(acro)
         # 12d. another entity built on the answer ("Real Madrid" for "Madrid"); before
         # the surname rule, which reads "Madrid" as the surname of "Real Madrid"
-        if len(core) <= 3 and not (_BUILT_WORDS.isdisjoint(core)
+        if n_core <= 3 and not (_BUILT_WORDS.isdisjoint(core)
                                    and _BUILT_WORDS.isdisjoint(alt_tokens)):
             built = built_on(core, accept, qtok)
             if built is not None:
@@ -1189,7 +1192,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                                f"'{core_norm}' is a place named after '{place.alt.text}'", ZERO)
         for a in persons:
             if (core_norm == a.surname or (
-                    len(core) == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
+                    n_core == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
                     and _surname_spelling(core_norm, a.surname))):
                 if any(r.toks[-1:] == a.toks[-1:] for r in rejects) or (
                         core_norm in AMBIGUOUS_SURNAMES and core_norm == a.surname
@@ -1203,8 +1206,8 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", ZERO)
         for a in persons:
-            if 2 <= len(core) <= 4 and core[-1] == a.surname and not any(
-                    b.norm == core_norm or (len(core) == 4 and b is not a and find_runs(core, b.toks))
+            if 2 <= n_core <= 4 and core[-1] == a.surname and not any(
+                    b.norm == core_norm or (n_core == 4 and b is not a and find_runs(core, b.toks))
                     for b in accept):  # (four words: not when they hold another answer)
                 given = [t for t in core[:-1] if t not in STOPWORDS and t not in NOT_PERSON_FIRST]
                 if given and not any(_same_given(g, t) for g in given for t in a.toks[:-1]):
@@ -1229,7 +1232,7 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                                f"'{core_norm}' is only the given name of '{a.alt.text}'", ZERO)
 
         # 11 for Hangul names ("마리엘 헤밍웨이" for "어니스트 헤밍웨이 [accept 헤밍웨이]")
-        if script and len(core) == 2 and question and core[-1] in alt_tokens and HANGUL.search(
+        if script and n_core == 2 and question and core[-1] in alt_tokens and HANGUL.search(
                 core[-1]) and asks_who(" ".join(qtok)):
             other = other_person_hangul(core, accept)
             if other is not None:
@@ -1255,13 +1258,13 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
                                    f"shares a word of the subtitle of '{sub}' but says "
                                    f"another title", ZERO)
         # 12c. another word sharing a word's start ("Niger" for "Nigeria")
-        if len(core) <= 3:
+        if n_core <= 3:
             other = prefix_word(core, accept)
             if other is not None:
                 return _decided(other)
         # 12e. another kind of entity: "Mexico City" for "Mexico", "Dominican Republic"
         # for "Dominica"
-        if len(core) <= 2:
+        if n_core <= 2:
             kind = kind_change(core, accept, qtok)
             if kind is not None:
                 return _decided(kind)
@@ -1273,14 +1276,14 @@ def _analyze(info: Cand | None, answerline: str | Sequence[str], question: str,
 
     # 12f. another subtitle after the same series title ("The Lord of the Rings: The Two
     # Towers" for "...: The Fellowship of the Ring"), at any length
-    if ":" in info.text and len(core) <= 16 and ":" in alt_texts:
+    if ":" in info.text and n_core <= 16 and ":" in alt_texts:
         sub = other_subtitle(info.text, accept)
         if sub is not None:
             return _decided(sub)
 
     # 12f. the same for "X and the Y" titles ("Harry Potter and the Chamber of Secrets"
     # for "Harry Potter and the Philosopher's Stone"; blind18)
-    if " and " in info.text and len(core) <= 16 and " and " in alt_texts:
+    if " and " in info.text and n_core <= 16 and " and " in alt_texts:
         sub = other_sequel_title(info.text, accept)
         if sub is not None:
             return _decided(sub)
