@@ -357,37 +357,34 @@ def _tokens_flagged(text: str, chunks: list[str], low: list[str | None], memo: _
     steps that cross whitespace have been applied to the text the chunks come from.
     """
     low_of, orig_of, flags_of, flagged_of, quiet_of = memo
+    missing = low.count(None)
+    if len(low_of) + len(flagged_of) + missing > _CHUNK_CACHE_MAX:
+        return _tokens_reference(text)  # memo full: never emptied mid-run
     flags = 0
     at: list[int] = []  # the flagged chunks' places
     i = -1
-    for _ in range(low.count(None)):
+    for _ in range(missing):
         i = low.index(None, i + 1)
         chunk = chunks[i]
-        word = low_of.get(chunk)  # a repeated new chunk: memoized at its first place
+        core = chunk if chunk.isalpha() else chunk.strip(_PLAIN_PUNCT)
+        if core.isalpha() and (len(core) > 1 or core == chunk):
+            # a plain word, as in _add_chunk (a new one, or repeated: the same word)
+            word = core.lower()
+            if word not in _NUMBER_CANDIDATES and core[0] not in "IVXLC":
+                low[i] = low_of[chunk] = word
+                continue
+        word = flagged_of.get(chunk)
         if word is None:
-            word = flagged_of.get(chunk)
+            # a new chunk, or a new one repeated (memoized at its first place)
+            word = low_of.get(chunk)
             if word is None:
-                if len(low_of) + len(flagged_of) >= _CHUNK_CACHE_MAX:
-                    return _tokens_reference(text)  # memo full: never emptied mid-run
-                core = chunk if chunk.isalpha() else chunk.strip(_PLAIN_PUNCT)
-                if core.isalpha() and (len(core) > 1 or core == chunk):
-                    # a plain word, as in _add_chunk
-                    word = core.lower()
-                    if word in _NUMBER_CANDIDATES or core[0] in "IVXLC":
-                        word = _flag_word(chunk, word, core, memo)
-                        if chunk in flags_of:
-                            flags |= flags_of[chunk]
-                            at.append(i)
-                    else:
-                        low_of[chunk] = word
-                else:
-                    word = _add_chunk(chunk, memo)
-                    if chunk in flags_of:
-                        flags |= flags_of[chunk]
-                        at.append(i)
-            else:
-                flags |= flags_of[chunk]
-                at.append(i)
+                word = _add_chunk(chunk, memo)
+                if chunk in flags_of:
+                    flags |= flags_of[chunk]
+                    at.append(i)
+        else:
+            flags |= flags_of[chunk]
+            at.append(i)
         low[i] = word
     words: list[str] = low  # type: ignore[assignment]  # every None filled in
     if not flags:
