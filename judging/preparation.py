@@ -331,16 +331,19 @@ _NO_MONTHS: tuple[frozenset[str], frozenset[tuple[str, str]]] = (frozenset(), fr
 
 def _month_days(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
     """Months named in ``toks`` and (month, day) pairs ("july 4", "4 july")."""
-    if MONTHS.isdisjoint(toks):
+    months = MONTHS.intersection(toks)
+    if not months:
         return _NO_MONTHS
-    months = set()
     pairs = set()
-    for i, t in enumerate(toks):
-        if t in MONTHS:
-            months.add(t)
-            for j in (i - 1, i + 1):
-                if 0 <= j < len(toks) and toks[j].isdigit() and 1 <= int(toks[j]) <= 31:
-                    pairs.add((t, toks[j]))
+    last = len(toks) - 1
+    for month in months:  # (only the months' places are visited)
+        i = -1
+        for _ in range(toks.count(month)):
+            i = toks.index(month, i + 1)
+            if i and toks[i - 1].isdigit() and 1 <= int(toks[i - 1]) <= 31:
+                pairs.add((month, toks[i - 1]))
+            if i < last and toks[i + 1].isdigit() and 1 <= int(toks[i + 1]) <= 31:
+                pairs.add((month, toks[i + 1]))
     return frozenset(months), frozenset(pairs)
 
 
@@ -437,8 +440,8 @@ class Cand:
         self.particle = particle  # ends with one of TAIL_PARTICLES
 
 
-_NUM_START = re.compile(r" (\d[^ ]*)")
-_SIGNED_START = re.compile(r" (-?\d[^ ]*)")  # (with a signed number: "-40")
+# a token that starts with a digit, or with a minus sign and a digit ("-40")
+_SIGNED_START = re.compile(r" (-?\d[^ ]*)")
 
 
 @lru_cache(maxsize=65536)
@@ -515,44 +518,54 @@ def describe(toks: tuple[str, ...], text: str = "") -> Cand | None:
         return None
     joined = " ".join(toks)
     tok_set = frozenset(toks)
-    if ("00 " in joined or not _MERGE_GATE.isdisjoint(tok_set)) and _may_merge(toks, joined):
-        merged = merge_number_tokens(toks)
-        if merged != toks:
-            toks = merged
+    if "00 " in joined or not _RARE_WORDS.isdisjoint(tok_set):
+        # (most answers have no number words, sign, decade or month)
+        if ("00 " in joined or not _MERGE_GATE.isdisjoint(tok_set)) and _may_merge(toks, joined):
+            merged = merge_number_tokens(toks)
+            if merged != toks:
+                toks = merged
+                joined = " ".join(toks)
+                tok_set = frozenset(toks)
+        if not SIGN_WORDS.isdisjoint(tok_set):
+            signed = signed_numbers(toks)
+            if signed is not toks:
+                toks = signed
+                joined = " ".join(toks)
+                tok_set = frozenset(toks)
+        if not _DECADE_WORDS.isdisjoint(tok_set):
+            toks = decades(toks)
             joined = " ".join(toks)
             tok_set = frozenset(toks)
-    if not SIGN_WORDS.isdisjoint(tok_set):
-        signed = signed_numbers(toks)
-        if signed is not toks:
-            toks = signed
-            joined = " ".join(toks)
-            tok_set = frozenset(toks)
-    if not _DECADE_WORDS.isdisjoint(tok_set):
-        toks = decades(toks)
-        joined = " ".join(toks)
-        tok_set = frozenset(toks)
+        months, pairs = _month_days(toks)
+    else:
+        months, pairs = _NO_MONTHS
     n = len(toks)
-    full_norm = joined[len(toks[0]) + 1:] if n > 1 and toks[0] in ARTICLES else joined
-    particle = False
-    if toks[0] in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
-        core = strip_fillers(toks)
-        particle = toks[-1] in TAIL_PARTICLES or toks[0] in LEAD_PARTICLES
-    else:
-        core = strip_articles(toks)
+    first = toks[0]
+    article = n > 1 and first in ARTICLES
+    full_norm = joined[len(first) + 1:] if article else joined
     content_set = tok_set - STOPWORDS
-    # the core is the whole answer, or the answer less a leading article (a stopword)
-    if core is toks:
-        core_norm = joined
-        core_content = content_set
-    elif len(core) == n - 1 and core[0] is toks[1] and toks[0] in ARTICLES:
+    # the core is the whole answer, or the answer less a leading article (a stopword:
+    # the same content words)
+    core_norm = joined
+    core_content = content_set
+    particle = False
+    if first in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
+        core = strip_fillers(toks)
+        particle = toks[-1] in TAIL_PARTICLES or first in LEAD_PARTICLES
+        if core is toks:
+            pass
+        elif article and len(core) == n - 1 and core[0] is toks[1]:
+            core_norm = full_norm
+        else:
+            core_norm = " ".join(core)
+            core_content = frozenset(core) - STOPWORDS
+    elif article:
+        core = toks[1:]
         core_norm = full_norm
-        core_content = content_set
     else:
-        core_norm = " ".join(core)
-        core_content = frozenset(core) - STOPWORDS
-    months, pairs = _NO_MONTHS if MONTHS.isdisjoint(tok_set) else _month_days(toks)
+        core = toks
     # numbers_in() over the digit-led tokens only (the others never count)
-    digit_led = (_NUM_START if "-" not in joined else _SIGNED_START).findall(" " + joined)
+    digit_led = _SIGNED_START.findall(" " + joined)
     return Cand(
         toks,
         full_norm,
@@ -576,6 +589,9 @@ def describe(toks: tuple[str, ...], text: str = "") -> Cand | None:
 EMPTY: frozenset[str] = frozenset()
 _DECADE_WORDS = frozenset(DECADE_WORDS)
 _DEMONYM_WORDS = frozenset(_DEMONYMS)
+# a candidate with none of these words (and no round number, "00 ") has no number
+# words to merge, sign, decade or month
+_RARE_WORDS = _MERGE_GATE | SIGN_WORDS | _DECADE_WORDS | MONTHS
 # numbers_in() without its cache, for candidates (nearly all distinct)
 _numbers_in = numbers_in.__wrapped__
 
