@@ -1062,10 +1062,13 @@ def stem(token: str) -> str:
     country (``cells`` -> ``cell``, ``cities`` -> ``city``, ``French`` -> ``france``)."""
     if token in _DEMONYMS:
         return _DEMONYMS[token]
-    if len(token) > 4 and token.endswith("ies"):
-        return token[:-3] + "y"
-    if len(token) > 4 and token.endswith(("sses", "shes", "ches", "xes")):
-        return token[:-2]
-    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
-        return token[:-1]
-    return token
+    if len(token) <= 3 or token[-1] != "s":
+        return token  # (most words: every plural ending is an s)
+    if len(token) > 4:
+        if token.endswith("ies"):
+            return token[:-3] + "y"
+        if token.endswith(("sses", "shes", "ches", "xes")):
+            return token[:-2]
+    if token.endswith(("ss", "us", "is")):
+        return token
+    return token[:-1]
