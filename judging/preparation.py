@@ -212,15 +212,15 @@ def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | 
     words = alt.text.split()
     if not 2 <= len(words) <= 5 or words[0] == "The":
         return False, None, None  # ("The Dark Knight Rises" is a title)
-    if len([w for w in words if w[:1].isupper()]) < 2:
-        return False, None, None
-    core = [t for t in toks if t not in _NAME_SUFFIXES]
+    if sum(map(str.isupper, _WORD_START.findall(alt.text))) < 2:
+        return False, None, None  # (fewer than two capitalised words)
+    core = toks if _NAME_SUFFIXES.isdisjoint(toks) else [t for t in toks if t not in _NAME_SUFFIXES]
     if (len(core) < 2 or core[0] in NOT_PERSON_FIRST or core[-1] in _NOT_PERSON_LAST
             or core[0] in _DEMONYMS  # ("American Samoa" is a place)
             or "new" in core[1:]  # ("Papua New Guinea" too)
             or core[-1] in _COUNTRIES):  # ("Saudi Arabia")
         return False, None, None
-    if any(t in STOPWORDS and t not in _NAME_PARTICLES for t in core):
+    if not _NOT_IN_NAMES.isdisjoint(core):
         return False, None, None
     # (a name has no digits: tested last, as it reads every character)
     if any(map(str.isdigit, alt.text)):
@@ -233,33 +233,45 @@ def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | 
     return True, surname, given
 
 
+# the first character of each word (as str.split() splits: re's \s agrees)
+_WORD_START = re.compile(r"(?<!\S)\S")
+# stopwords that are not name particles: a person's name has none
+_NOT_IN_NAMES = STOPWORDS - _NAME_PARTICLES
+
+
 def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[Alt, ...]:
     """Normalize answerline alternatives once (the judge reads them for every pair)."""
     out = []
     for a in alts:
         toks = strip_articles(tokens(a.text))
-        # (a round number is in the tokens, not always in the text: "One Hundred and One")
-        if toks and (not _MERGE_GATE.isdisjoint(toks) or "00" in " ".join(toks)) and \
-                _may_merge(toks):
-            toks = merge_number_tokens(toks)
-        toks = signed_numbers(toks)
-        if not _DECADE_WORDS.isdisjoint(toks):
-            toks = decades(toks)
         if not toks:
             continue
+        norm = " ".join(toks)
+        months, pairs = _NO_MONTHS
+        # (a round number is in the tokens, not always in the text: "One Hundred and One")
+        if "00" in norm or not _RARE_WORDS.isdisjoint(toks):
+            if ("00" in norm or not _MERGE_GATE.isdisjoint(toks)) and _may_merge(toks, norm):
+                toks = merge_number_tokens(toks)
+            toks = signed_numbers(toks)
+            if not _DECADE_WORDS.isdisjoint(toks):
+                toks = decades(toks)
+            if not toks:
+                continue
+            norm = " ".join(toks)
+            months, pairs = _month_days(toks)
         person, surname, given = _person_parts(a, toks)
-        months, pairs = _month_days(toks)
         all_toks = frozenset(toks)
         strict = all_toks - STOPWORDS
         content = strict or all_toks
-        norm = " ".join(toks)
+        # numbers_in() over the digit-led tokens only (as in describe)
+        digit_led = _SIGNED_START.findall(" " + norm)
         out.append(
             Alt(
                 a,
                 toks,
                 norm,
                 strict,
-                numbers_in(toks),
+                _numbers_in(tuple(digit_led)) if digit_led else EMPTY,
                 person,
                 surname,
                 given,
@@ -323,7 +335,7 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
 @lru_cache(maxsize=16384)
 def question_tokens(question: str) -> frozenset[str]:
     """Content words of the question (weak evidence when a candidate repeats them)."""
-    return frozenset(t for t in tokens(question) if t not in STOPWORDS) if question else frozenset()
+    return frozenset(tokens(question)) - STOPWORDS if question else frozenset()
 
 
 _NO_MONTHS: tuple[frozenset[str], frozenset[tuple[str, str]]] = (frozenset(), frozenset())
@@ -592,7 +604,7 @@ _DEMONYM_WORDS = frozenset(_DEMONYMS)
 # a candidate with none of these words (and no round number, "00 ") has no number
 # words to merge, sign, decade or month
 _RARE_WORDS = _MERGE_GATE | SIGN_WORDS | _DECADE_WORDS | MONTHS
-# numbers_in() without its cache, for candidates (nearly all distinct)
+# numbers_in() without its cache, for candidates (nearly all distinct) and answers
 _numbers_in = numbers_in.__wrapped__
 
 
