@@ -367,22 +367,21 @@ def _tokens_flagged(text: str, chunks: list[str], low: list[str | None], memo: _
         i = low.index(None, i + 1)
         chunk = chunks[i]
         core = chunk if chunk.isalpha() else chunk.strip(_PLAIN_PUNCT)
-        if core.isalpha() and (len(core) > 1 or core == chunk):
-            # a plain word, as in _add_chunk (a new one, or repeated: the same word)
+        if core.isalpha() and (core is chunk or len(core) > 1):
+            # a plain word, as in _add_chunk (memoized again, the same, if met before)
             word = core.lower()
             if word not in _NUMBER_CANDIDATES and core[0] not in "IVXLC":
                 low[i] = low_of[chunk] = word
                 continue
-        word = flagged_of.get(chunk)
-        if word is None:
-            # a new chunk, or a new one repeated (memoized at its first place)
-            word = low_of.get(chunk)
-            if word is None:
-                word = _add_chunk(chunk, memo)
-                if chunk in flags_of:
-                    flags |= flags_of[chunk]
-                    at.append(i)
+            word = _flag_word(chunk, word, core, memo)
         else:
+            word = flagged_of.get(chunk)
+            if word is None:
+                # a new chunk, or a new one repeated (memoized at its first place)
+                word = low_of.get(chunk)
+                if word is None:
+                    word = _add_chunk(chunk, memo)
+        if chunk in flags_of:
             flags |= flags_of[chunk]
             at.append(i)
         low[i] = word
