@@ -1018,21 +1018,22 @@ def numbers_in(toks: tuple[str, ...]) -> frozenset[str]:
     out = set()
     for t in toks:
         # (isdecimal() is what the pattern's \d accepts: a whole integer needs no regex)
-        if t.isdecimal() or (t[:1].isdigit() and _NUMBER_TOKEN.match(t)):
-            if "." in t:
-                t = t.rstrip("0").rstrip(".") or "0"
-            else:
+        if t.isdecimal():
+            if t[0] == "0":
                 t = t.lstrip("0") or "0"
-                if 5 <= len(t) <= 6 and _YEAR_PREFIX.match(t):
-                    out.add(t[:4])
+            if _GLUED_YEAR_NUMBER.fullmatch(t):
+                out.add(t[:4])
             out.add(t)
+        elif t[:1].isdigit() and _NUMBER_TOKEN.match(t):  # (with a decimal point)
+            out.add(t.rstrip("0").rstrip(".") or "0")
         elif t[:1] == "-" and t[1:2].isdigit() and _NUMBER_TOKEN.match(t, 1):
             t = t[1:].rstrip("0").rstrip(".") if "." in t else t[1:].lstrip("0")
             out.add("-" + t if t else "0")
     return frozenset(out)
 
 
-_YEAR_PREFIX = re.compile(r"^(?:1[5-9]\d\d|20[0-4]\d)")
+# a year and one or two digits glued on (no leading zero: it starts with the year)
+_GLUED_YEAR_NUMBER = re.compile(r"(?:1[5-9]\d\d|20[0-4]\d)\d{1,2}")
 
 
 # Nationality adjectives -> country names, so that "French" and "France" share a stem.
