@@ -368,7 +368,12 @@ def _tokens_flagged(text: str, chunks: list[str], low: list[str | None], memo: _
         chunk = chunks[i]
         core = chunk if chunk.isalpha() else chunk.strip(_PLAIN_PUNCT)
         if core.isalpha() and (core is chunk or len(core) > 1):
-            # a plain word, as in _add_chunk (memoized again, the same, if met before)
+            # A plain word, perhaps with punctuation around it: "awarded", "(Germany),"
+            # (memoized again, the same, if met before). Two letters at least when a
+            # full stop may follow (a lone "J." may start an initialism); the
+            # punctuation only separates words. Only number words, capitalised words
+            # that start like a Roman numeral and lower-case "ii"/"iv"/... can open the
+            # number gate or be converted.
             word = core.lower()
             if word not in _NUMBER_CANDIDATES and core[0] not in "IVXLC":
                 low[i] = low_of[chunk] = word
@@ -380,7 +385,7 @@ def _tokens_flagged(text: str, chunks: list[str], low: list[str | None], memo: _
                 # a new chunk, or a new one repeated (memoized at its first place)
                 word = low_of.get(chunk)
                 if word is None:
-                    word = _add_chunk(chunk, memo)
+                    word = _add_chunk(chunk, core, memo)
         if chunk in flags_of:
             flags |= flags_of[chunk]
             at.append(i)
@@ -602,30 +607,19 @@ _Memo = tuple[dict[str, str], dict[str, str], dict[str, int], dict[str, str], di
 _MEMO: _Memo = ({}, {}, {}, {}, {})
 
 
-def _add_chunk(chunk: str, memo: _Memo) -> str:
-    """Normalize a chunk, memoize it in ``memo`` and return its tokens (joined by
-    spaces).
+def _add_chunk(chunk: str, core: str, memo: _Memo) -> str:
+    """Normalize a chunk that is not a plain word (:func:`_tokens_flagged` memoizes
+    those), memoize it in ``memo`` and return its tokens (joined by spaces).
+    ``core``: the chunk less the ``_PLAIN_PUNCT`` around it.
 
     The tokens are stored last: a chunk found in the first or the fourth dict has its
     flags and words in place, so another thread never reads a half-memoized chunk.
     """
     low_of, orig_of, flags_of, flagged_of, quiet_of = memo
-    core = chunk.strip(_PLAIN_PUNCT) if not chunk.isalnum() else chunk
     if chunk[0] in "-([" and _MINUS.match(chunk.lstrip("([")):
         flags_of[chunk] = _MINUS_SIGN
         flagged_of[chunk] = ""
         return ""
-    if core.isalpha() and (len(core) > 1 or core == chunk):
-        # A plain word, perhaps with punctuation around it: "awarded", "(Germany),".
-        # Two letters at least when a full stop may follow (a lone "J." may start
-        # an initialism); the punctuation only separates words.
-        low = core.lower()
-        # Only number words, capitalised words that start like a Roman numeral and
-        # lower-case "ii"/"iv"/... can open the number gate or be converted.
-        if low in _NUMBER_CANDIDATES or core[0] in "IVXLC":
-            return _flag_word(chunk, low, core, memo)
-        low_of[chunk] = low
-        return low
     if core.isdigit():
         # "1901", "(1901),", "13.": one or two digits and a full stop ending the chunk
         # may start a spaced decimal ("13. 5 million")
@@ -740,7 +734,8 @@ def _simple_chunk(chunk: str, core: str) -> tuple[list[str], list[str], int] | N
                 return None
         elif last.isdigit() and _SPACED_DECIMAL_START.search(chunk):
             flags = _DEC_END
-    if not bare.isalpha() and len(bare) >= 6 and _GLUED_YEAR.search(core):
+    letters = bare.isalpha()
+    if not letters and len(bare) >= 6 and _GLUED_YEAR.search(core):
         return None  # "in2013after": a year glued to letters
     text = core
     if "'" in text:
@@ -753,12 +748,18 @@ def _simple_chunk(chunk: str, core: str) -> tuple[list[str], list[str], int] | N
     else:
         original = [text] if text else []
         lowered = [text.lower()] if text else []
-    if not bare.isalpha() and _HAS_ORDINAL.search(text):
+    if not letters and _HAS_ORDINAL.search(text):
         lowered = [_ORDINAL_SUFFIX.sub(r"\1", w) if w[:1].isdigit() else w for w in lowered]
-    for low, orig in zip(lowered, original, strict=True):
-        if low in _NUMBER_CANDIDATES or orig[0] in "IVXLC":
-            flags |= _alpha_number_flags(low, orig)
+    if not _NUMBER_CANDIDATES.isdisjoint(lowered) or _CAPITAL_ROMAN_START.search(text):
+        for low, orig in zip(lowered, original, strict=True):
+            if low in _NUMBER_CANDIDATES or orig[0] in "IVXLC":
+                flags |= _alpha_number_flags(low, orig)
     return original, lowered, flags
+
+
+# a word of a core's text (letters and digits between hyphens) that starts with a
+# capital Roman digit
+_CAPITAL_ROMAN_START = re.compile(r"(?:^|-)[IVXLC]")
 
 
 def _chunk(chunk: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
