@@ -402,8 +402,8 @@ _KO_WILL_BE = frozenset({"거", "겁니다", "거야", "것"})
 
 
 class Cand:
-    """A candidate answer, analysed once: cached per candidate string for :func:`judge`,
-    once per batch in :func:`judge_many`.
+    """A candidate answer, analysed once (by :func:`describe`): cached per candidate
+    string for :func:`judge`, once per batch in :func:`judge_many`.
 
     ``memo`` holds this candidate's spelling-variant look-ups and partial
     similarities. A ``__slots__`` class for fast attribute reads (see :class:`Alt`).
@@ -428,28 +428,52 @@ class Cand:
         "toks",
     )
 
-    def __init__(self, toks: tuple[str, ...], full_norm: str, core: tuple[str, ...],
-                 core_norm: str, tok_set: frozenset[str], nums: frozenset[str],
-                 content: frozenset[str], content_set: frozenset[str],
-                 core_content: frozenset[str], months: frozenset[str],
-                 pairs: frozenset[tuple[str, str]], refusal: bool, disclaimer: bool,
-                 memo: dict, text: str, particle: bool = False) -> None:
+    def __init__(self, toks: tuple[str, ...], joined: str, tok_set: frozenset[str],
+                 months: frozenset[str], pairs: frozenset[tuple[str, str]], text: str) -> None:
+        """Analyse a candidate from its final tokens (``joined``: joined by spaces,
+        ``tok_set``: as a set, ``months`` and ``pairs``: as :func:`_month_days` reads
+        them; ``text``: as written). :func:`describe` builds it; each field is
+        assigned where it is computed."""
         self.text = text  # as written (rule 12b reads its comma)
         self.toks = toks
-        self.full_norm = full_norm
-        self.core = core
-        self.core_norm = core_norm
         self.tok_set = tok_set
-        self.nums = nums
-        self.content = content
-        self.content_set = content_set
-        self.core_content = core_content
         self.months = months
         self.pairs = pairs
-        self.refusal = refusal
-        self.disclaimer = disclaimer
-        self.memo = memo
-        self.particle = particle  # ends with one of TAIL_PARTICLES
+        self.memo: dict = {}
+        n = len(toks)
+        first = toks[0]
+        article = n > 1 and first in ARTICLES
+        full_norm = self.full_norm = joined[len(first) + 1:] if article else joined
+        content = self.content = self.content_set = tok_set - STOPWORDS
+        if first in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
+            core = self.core = strip_fillers(toks)
+            # ends with one of TAIL_PARTICLES (or starts with one of LEAD_PARTICLES)
+            self.particle = toks[-1] in TAIL_PARTICLES or first in LEAD_PARTICLES
+            # the core is the whole answer, or the answer less a leading article (a
+            # stopword: the same content words), or less some fillers
+            if core is toks:
+                self.core_norm = joined
+                self.core_content = content
+            elif article and len(core) == n - 1 and core[0] is toks[1]:
+                self.core_norm = full_norm
+                self.core_content = content
+            else:
+                self.core_norm = " ".join(core)
+                self.core_content = frozenset(core) - STOPWORDS
+        else:
+            self.particle = False
+            self.core_content = content
+            if article:
+                self.core = toks[1:]
+                self.core_norm = full_norm
+            else:
+                self.core = toks
+                self.core_norm = joined
+        # numbers_in() over the digit-led tokens only (the others never count)
+        digit_led = _SIGNED_START.findall(" " + joined)
+        self.nums = _numbers_in(tuple(digit_led)) if digit_led else EMPTY
+        self.refusal = n <= 40 and mentions_refusal(full_norm)
+        self.disclaimer = n > 8 and any(map(full_norm.__contains__, _DISCLAIMER))
 
 
 # a token that starts with a digit, or with a minus sign and a digit ("-40")
@@ -551,51 +575,7 @@ def describe(toks: tuple[str, ...], text: str = "") -> Cand | None:
         months, pairs = _month_days(toks)
     else:
         months, pairs = _NO_MONTHS
-    n = len(toks)
-    first = toks[0]
-    article = n > 1 and first in ARTICLES
-    full_norm = joined[len(first) + 1:] if article else joined
-    content_set = tok_set - STOPWORDS
-    # the core is the whole answer, or the answer less a leading article (a stopword:
-    # the same content words)
-    core_norm = joined
-    core_content = content_set
-    particle = False
-    if first in _PREFIX_BY_FIRST or toks[-1] in _SUFFIX_BY_LAST:
-        core = strip_fillers(toks)
-        particle = toks[-1] in TAIL_PARTICLES or first in LEAD_PARTICLES
-        if core is toks:
-            pass
-        elif article and len(core) == n - 1 and core[0] is toks[1]:
-            core_norm = full_norm
-        else:
-            core_norm = " ".join(core)
-            core_content = frozenset(core) - STOPWORDS
-    elif article:
-        core = toks[1:]
-        core_norm = full_norm
-    else:
-        core = toks
-    # numbers_in() over the digit-led tokens only (the others never count)
-    digit_led = _SIGNED_START.findall(" " + joined)
-    return Cand(
-        toks,
-        full_norm,
-        core,
-        core_norm,
-        tok_set,
-        _numbers_in(tuple(digit_led)) if digit_led else EMPTY,
-        content_set,
-        content_set,
-        core_content,
-        months,
-        pairs,
-        n <= 40 and mentions_refusal(full_norm),
-        n > 8 and any(map(full_norm.__contains__, _DISCLAIMER)),
-        {},
-        text,
-        particle,
-    )
+    return Cand(toks, joined, tok_set, months, pairs, text)
 
 
 EMPTY: frozenset[str] = frozenset()
