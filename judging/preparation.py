@@ -179,32 +179,34 @@ class Alt:
     )
 
     def __init__(self, alt: Alternative, toks: tuple[str, ...], norm: str,
-                 content: frozenset[str], nums: frozenset[str], person: bool,
-                 surname: str | None, given: str | None, required_norms: tuple[str, ...],
-                 head: tuple[str, ...], content_or_toks: frozenset[str], last: str,
-                 months: frozenset[str], pairs: frozenset[tuple[str, str]], longest: str,
-                 total_len: int, stems: frozenset[str], partial_key: str) -> None:
+                 months: frozenset[str], pairs: frozenset[tuple[str, str]]) -> None:
+        """Analyse an alternative from its final tokens (``norm``: joined by spaces;
+        ``months`` and ``pairs``: as :func:`_month_days` reads them).
+        :func:`_prep_alts` builds it; each field is assigned where it is computed."""
         self.alt = alt
         self.toks = toks
         self.norm = norm
-        self.content = content
-        self.nums = nums
-        self.person = person
-        self.surname = surname
-        self.given = given
-        self.required_norms = required_norms
-        self.head = head
-        self.content_or_toks = content_or_toks
-        self.last = last
         self.months = months
         self.pairs = pairs
-        self.longest = longest
-        self.total_len = total_len
-        self.stems = stems
+        self.last = toks[-1]
+        self.partial_key = "\x00" + norm
+        self.person, self.surname, self.given = _person_parts(alt, toks)
+        all_toks = frozenset(toks)
+        strict = self.content = all_toks - STOPWORDS
+        content = self.content_or_toks = strict or all_toks
+        self.longest = max(sorted(content), key=len)
+        self.total_len = sum(map(len, content))
+        self.stems = frozenset(map(stem, content))
+        # numbers_in() over the digit-led tokens only (as for a candidate)
+        digit_led = _SIGNED_START.findall(" " + norm)
+        self.nums = _numbers_in(tuple(digit_led)) if digit_led else EMPTY
+        text = alt.text
+        self.required_norms = (tuple(n for n in map(normalize, alt.required) if n)
+                               if alt.required else ())
+        self.head = strip_articles(tokens(text.split(",")[0])) if "," in text else ()
         # for each stem of the answer's content words, every word with that stem; filled
         # by grey_analysis the first time a candidate lacks some of the answer's words
         self.stem_words: tuple[tuple[str, ...], ...] | None = None
-        self.partial_key = partial_key
 
 
 def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | None, str | None]:
@@ -259,34 +261,7 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[Alt, ...]:
                 continue
             norm = " ".join(toks)
             months, pairs = _month_days(toks)
-        person, surname, given = _person_parts(a, toks)
-        all_toks = frozenset(toks)
-        strict = all_toks - STOPWORDS
-        content = strict or all_toks
-        # numbers_in() over the digit-led tokens only (as in describe)
-        digit_led = _SIGNED_START.findall(" " + norm)
-        out.append(
-            Alt(
-                a,
-                toks,
-                norm,
-                strict,
-                _numbers_in(tuple(digit_led)) if digit_led else EMPTY,
-                person,
-                surname,
-                given,
-                tuple(n for n in map(normalize, a.required) if n) if a.required else (),
-                strip_articles(tokens(a.text.split(",")[0])) if "," in a.text else (),
-                content,
-                toks[-1],
-                months,
-                pairs,
-                max(sorted(content), key=len),
-                sum(map(len, content)),
-                frozenset(map(stem, content)),
-                "\x00" + norm,
-            )
-        )
+        out.append(Alt(a, toks, norm, months, pairs))
     return tuple(out)
 
 
