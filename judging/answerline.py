@@ -94,6 +94,8 @@ _TRAILING_CONDITION = re.compile(
 )
 _OR = re.compile(r"\s+or\s+|\s*/\s*(?=\S)", re.IGNORECASE)
 _OR_WORD = re.compile(r"\s+or\s+", re.IGNORECASE)
+# a list item with markup, a group or an "or" is parsed as an answerline
+_NEEDS_PARSE = re.compile(r"[\[<{(]|\s+or\s+", re.IGNORECASE)
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&.]{1,7}$")
 _OTHER_EQUIV = re.compile(r"\b(?:or\s+)?(?:word\s+forms|equivalents?|synonyms?|etc\.?)\s*$", re.IGNORECASE)
 
@@ -245,7 +247,7 @@ def _parse_list(items: tuple[str, ...]) -> Answerline:
     rejects: list[Alternative] = []
     notes: list[str] = []
     for item in items:
-        if "[" in item or "<" in item or "{" in item or "(" in item or _OR_WORD.search(item):
+        if _NEEDS_PARSE.search(item):
             sub = _parse_string(item)
             for alt in sub.answers:
                 answers.append(Alternative(alt.text, alt.required, "list"))
