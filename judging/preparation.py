@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from operator import attrgetter
 
 from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.corrections import GATE as _CORRECTION_GATE
@@ -297,14 +298,26 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
                 accept if one.nums else (), accept if one.person else (),
                 accept if one.required_norms else (), accept if _regnal(one) else (),
                 frozenset((one.norm,)), frozenset((one.norm.replace(" ", ""),)), one.alt.text)
-    alt_tokens = frozenset().union(*(a.content for a in accept)) if accept else frozenset()
-    answer_short = 1.0 if any(len(a.toks) <= 2 for a in accept) else 0.0
-    return (line, accept, prompts, rejects, alt_tokens, answer_short,
-            tuple(a for a in accept if a.nums), tuple(a for a in accept if a.person),
-            tuple(a for a in accept if a.required_norms), tuple(filter(_regnal, accept)),
-            frozenset([a.norm for a in accept]),
-            frozenset([a.norm.replace(" ", "") for a in accept]),
-            "\n".join([a.alt.text for a in accept]))
+    if not accept:
+        return (line, accept, prompts, rejects, frozenset(), 0.0, (), (), (), (), frozenset(),
+                frozenset(), "")
+    norms = frozenset(map(_NORM, accept))
+    return (line, accept, prompts, rejects, frozenset().union(*map(_CONTENT, accept)),
+            1.0 if min(map(len, map(_TOKS, accept))) <= 2 else 0.0,
+            tuple(filter(_NUMS, accept)), tuple(filter(_PERSON, accept)),
+            tuple(filter(_REQUIRED_NORMS, accept)), tuple(filter(_regnal, accept)),
+            norms, frozenset([n.replace(" ", "") for n in norms]),
+            "\n".join(map(_TEXT, accept)))
+
+
+# (field readers for prepared(), with no Python frame per answer)
+_CONTENT = attrgetter("content")
+_NORM = attrgetter("norm")
+_NUMS = attrgetter("nums")
+_PERSON = attrgetter("person")
+_REQUIRED_NORMS = attrgetter("required_norms")
+_TEXT = attrgetter("alt.text")
+_TOKS = attrgetter("toks")
 
 
 @lru_cache(maxsize=16384)
