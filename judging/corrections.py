@@ -30,7 +30,7 @@ GATE = frozenset({
     "bad",
     "scratch", "make", "let", "correction", "but", "khong", "nham", "eh", "bukan", "salah",
     "ralat", "maksud", "maksudnya", "maaf", "melainkan", "tapi", "tetapi", "ibig", "silap",
-    "hindi", "ma", "ay",
+    "hindi", "ma", "ay", "pero", "ngunit", "subalit", "namun",
     # "X, although many think Y" (a belief reported after the answer: see _REPORTED)
     "although", "though", "whereas",
 })
@@ -92,11 +92,29 @@ _NOT_BUT = re.compile(
     r"\s+.+?(?:\s|,)(?:but|tapi|tetapi|melainkan|mà là|ma la|mà|ma)\s+"
     # "not X, Y" without "but": "not the Atlantic, the Indian Ocean"
     rf"|^\s*{_NOT_ADVERB}"
-    r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai)\s+[^,;]{1,40}?\s*[,;]\s*"
-    r"(?=\w)"
+    r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai)\s+[^,;—–]{1,40}?"
+    r"(?:\s*[,;—–]|\s+-)\s*(?=\w)"  # (or a dash: "Definitely not Raphael — it's ...")
     # a belief reported and then contradicted: "People say Paris but it's actually
     # Lyon", "Everyone thinks Jupiter, but the answer is Saturn"
     rf"|^\s*{_BELIEVERS}\s+{_BELIEVE}\s+.+?(?:\s|,)but\s+"
+    r"(?:(?:it'?s|it\s+is|it\s+was|the\s+answer\s+is|the\s+answer'?s)\s+)?"
+    r"(?:actually\s+|really\s+|in\s+fact\s+)?"
+    # ... and in the seed languages (blind25): ms/id "Ramai kata Langkawi, tetapi saya
+    # pilih Pulau Pinang", tl "Akala ko lechon, pero kaldereta pala" ("I thought ...,
+    # but it's ... after all"), vi "Nhiều người nghĩ là X, nhưng thật ra là Y", th
+    # "หลายคนคิดว่าผัดไทย แต่ผมว่าเป็นผัดซีอิ๊ว"; English "I thought X, but it's Y"
+    r"|^\s*(?:ramai|banyak|kebanyakan)\s+(?:orang\s+)?(?:yang\s+)?"
+    r"(?:kata|cakap|bilang|fikir|pikir|kira|sangka|anggap)\s+.+?(?:\s|,)(?:tetapi|tapi|namun)\s+"
+    r"(?:(?:saya|aku|kami)\s+(?:pilih|rasa|kira|fikir|pikir|yakin|jawab)\s+"
+    r"|(?:jawapannya|jawabannya|sebenarnya)\s+)?(?:(?:ialah|adalah)\s+)?"
+    r"|^\s*(?:akala|sabi)\s+(?:ko|ng\s+(?:marami|karamihan|iba))\s+.+?(?:\s|,)"
+    r"(?:pero|ngunit|subalit)\s+(?:(?:ang\s+sagot\s+)?ay\s+)?"
+    r"|^\s*(?:nhiều người|nhieu nguoi|tôi tưởng|toi tuong)\s+(?:(?:nghĩ|nghi|cho)\s+)?"
+    r"(?:(?:là|la)\s+)?.+?(?:\s|,)(?:nhưng|nhung)\s+"
+    r"(?:(?:thật ra|thực ra|hóa ra|that ra|thuc ra|hoa ra)\s+)?(?:(?:là|la)\s+)?"
+    r"|^\s*(?:หลายคน|คนส่วนใหญ่|บางคน|ใครๆ(?:ก็)?)\s*(?:คิดว่า|บอกว่า|เชื่อว่า).+?แต่\s*"
+    r"(?:(?:ผม|ฉัน|ดิฉัน|หนู)\s*(?:ว่า|คิดว่า)?\s*)?(?:(?:เป็น|คือ)\s*)?"
+    r"|^\s*i\s+thought\s+.+?(?:\s|,)but\s+"
     r"(?:(?:it'?s|it\s+is|it\s+was|the\s+answer\s+is|the\s+answer'?s)\s+)?"
     r"(?:actually\s+|really\s+|in\s+fact\s+)?"
     r"|^\s*(?:不是|并非|並非)[^是]+?[，,\s]*(?:而)?是"

@@ -431,7 +431,7 @@ def _tokens_flagged(text: str, chunks: list[str], low: list[str | None], memo: _
                 original = " ".join(original).split()
         words = _convert_at(words, original, present)
     if flags & _HAS_UNDERSCORE:
-        return tuple(_decimal(w) if "_" in w else w for w in words)
+        return tuple(_decimals(words))
     return tuple(words)
 
 
@@ -873,7 +873,7 @@ def _tokens_reference(text: str) -> tuple[str, ...]:
     else:
         words = _convert_numbers(lowered, original)
     if "_" in spaced:
-        words = [_decimal(w) if "_" in w else w for w in words]
+        words = _decimals(words)
     if not spaced.isascii():
         words = [_script_word(w) for w in words]
     return tuple(words)
@@ -905,6 +905,27 @@ def _decimal(word: str) -> str:
 
 
 _DOTTED_THOUSANDS = re.compile(r"\d{1,3}(?:_\d{3}){2,}")
+_ONE_DOT_GROUP = re.compile(r"\d{1,3}_\d{3}")
+# Currencies and scale words after which (or the currency signs before which) one point
+# between groups of three digits is a thousands separator, as Vietnamese and
+# Indonesian/Malay write it: "100.000 đồng", "30.000 rupiah", "1.000 juta", "Rp 30.000"
+# (blind25). Elsewhere one point stays a decimal point ("2.500" is 2.5).
+_THOUSANDS_AFTER = frozenset({"dong", "vnd", "rupiah", "ringgit", "juta", "ribu", "won",
+                              "yen", "kip", "riel", "kyat", "nghin", "ngan", "trieu"})
+_THOUSANDS_BEFORE = frozenset({"rp", "rm", "vnd"})
+
+
+def _decimals(words: Sequence[str]) -> list[str]:
+    """:func:`_decimal` of each word with a kept point, one point between groups of three
+    digits read as thousands next to a currency of the seed languages (see
+    ``_THOUSANDS_AFTER``)."""
+    out = [_decimal(w) if "_" in w else w for w in words]
+    for i, w in enumerate(words):
+        if "_" in w and _ONE_DOT_GROUP.fullmatch(w) and (
+                (i + 1 < len(words) and words[i + 1] in _THOUSANDS_AFTER)
+                or (i and words[i - 1] in _THOUSANDS_BEFORE)):
+            out[i] = str(int(w.replace("_", "")))
+    return out
 _CONVERTIBLE = frozenset(_NUMBER_WORDS) | frozenset(_ORDINAL_WORDS) | frozenset(_SCALES)
 # Every word _convert_numbers can change: number words and the Roman numerals it reads.
 _TRIGGERS = _CONVERTIBLE | frozenset(

@@ -197,7 +197,8 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, .
         if paired is not None:
             return decide("number-words", True, paired.alt.text,
                           f"'{core_norm}' read in two pairs is '{paired.alt.text}'")
-        if len(numeric) == len(accept) or (worded and all(v is not None for _a, v in worded)):
+        if len(numeric) == len(accept) or (worded and all(v is not None for _a, v in worded)) or (
+                numeric and _all_other_numbers(accept, numeric, value)):
             first = (numeric or accept)[0].alt.text
             return decide("number", False, first, f"'{core_norm}' reads as {value}, not '{first}'")
         return None
@@ -449,6 +450,7 @@ def _phrase_number(core_norm: str, accept: tuple[Alt, ...], numeric: Sequence[Al
         words = [x for w in words for x in (
             ("ke", w[2:]) if w[:2] == "ke" and w[2:] in FIRST_WORDS else (w,))]
     other = None
+    said_value = None
     for a in numeric:
         digits = [i for i, t in enumerate(a.toks) if t in a.nums]
         if len(digits) > 1 and len(a.toks) > len(digits):
@@ -473,11 +475,50 @@ def _phrase_number(core_norm: str, accept: tuple[Alt, ...], numeric: Sequence[Al
         if str(value) == a.toks[i]:
             return decide("number-words", True, a.alt.text,
                            f"'{core_norm}' says the number of '{a.alt.text}' in words")
-        other = other or a
-    if other is not None and len(numeric) == len(accept):
+        if other is None:
+            other, said_value = a, value
+    # (an answer in number words around the same words is such a phrase too: "mười hai
+    # tháng" beside "12 tháng", when it reads another number than the answer; blind25)
+    if other is not None and (len(numeric) == len(accept) or (
+            said_value is not None and _all_other_numbers(accept, numeric, said_value))):
         return decide("number", False, other.alt.text,
                        f"'{core_norm}' says another number than '{other.alt.text}'")
     return None
+
+
+def _worded_value(b: Alt, numeric: Sequence[Alt]) -> int | None:
+    """The number an acceptable answer in number words says: read whole, or between the
+    words around the number of a numeric answer ("mười hai tháng" beside "12 tháng":
+    12); ``None`` when it says none."""
+    value = read_number_cached(b.norm)
+    if value is not None:
+        return value
+    for a in numeric:
+        digits = [i for i, t in enumerate(a.toks) if t in a.nums]
+        if len(digits) != 1:
+            continue
+        before, after = a.toks[:digits[0]], a.toks[digits[0] + 1:]
+        n = len(b.toks) - len(before) - len(after)
+        if n >= 1 and b.toks[:len(before)] == before and (
+                not after or b.toks[-len(after):] == after):
+            value = read_number_cached(" ".join(b.toks[len(before):len(before) + n]))
+            if value is not None:
+                return value
+    return None
+
+
+def _all_other_numbers(accept: tuple[Alt, ...], numeric: Sequence[Alt], value: int) -> bool:
+    """Is every acceptable answer a number, those in words (:func:`_worded_value`) the
+    number of an answer in digits and none of them ``value``? (Then an answer reading
+    ``value`` is wrong when no answer in digits has it either; blind25: "Mười một
+    tháng" for "12 tháng [accept mười hai tháng]". Answers in words that say another
+    number than those in digits leave it open.)"""
+    digits = {n for a in numeric for n in a.nums}
+    for b in accept:
+        if not b.nums and ((said := _worded_value(b, numeric)) is None or said == value
+                           or str(said) not in digits):
+            return False
+    return True
 
 
 # Function words of the seed languages around a number and its noun (tl linkers and

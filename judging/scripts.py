@@ -310,6 +310,15 @@ def _ok_before(head: str) -> bool:
     return head.endswith(_BEFORE)
 
 
+def _negated_before_word(head: str) -> bool:
+    """Does the text before a match end in a negation and then one listed word before
+    names (``ไม่ใช่แม่น้ำ`` before ``เจ้าพระยา``: "not the river Chao Phraya"; blind25)?"""
+    for b in _BEFORE:
+        if head.endswith(b):
+            return head[:-len(b)].endswith(NEGATION_BEFORE)
+    return False
+
+
 def _strip_affixes(text: str) -> str:
     """Drop listed affixes from the end and the start of a whole answer."""
     changed = True
@@ -403,7 +412,8 @@ def find_in_run(answer: str, candidate: str, words: bool = True) -> MatchKind:
                     return "found"  # 上海，不是北京: "Shanghai, not Beijing"
                 best = "negated"
             elif bounded:
-                if head.endswith(NEGATION_BEFORE) or rest.startswith(NEGATION_AFTER):
+                if head.endswith(NEGATION_BEFORE) or rest.startswith(NEGATION_AFTER) or (
+                        _negated_before_word(head)):
                     best = "negated"
                 elif (rest[:1] in _OR_FIRST or head.endswith(_OR_BEFORE)) and _hedged(
                         answer, head, rest):
