@@ -80,24 +80,30 @@ def find_runs(seq: tuple[str, ...], sub: tuple[str, ...]) -> list[int]:
 
 
 def _close_spelling(t: str, cand_content: frozenset[str], memo: dict) -> bool:
-    """Is some content word of the candidate a close spelling of ``t`` (a word of 6+
-    letters the candidate lacks, see :func:`max_edits`)? Memoized per candidate."""
-    close = memo.get(t)
-    if close is None:
-        close = memo[t] = _extract_one(t, cand_content, scorer=_lev_distance,
-                                       score_cutoff=max_edits(len(t))) is not None
+    """Is some content word of the candidate a close spelling of ``t``, a word of 6+
+    letters the candidate lacks and ``memo`` does not hold yet (see :func:`max_edits`)?
+    The answer goes into ``memo``: the callers look there first."""
+    n = len(t)
+    # (max_edits(n) for 6+ letters, inlined: this runs for most missing words)
+    close = memo[t] = _extract_one(t, cand_content, scorer=_lev_distance,
+                                   score_cutoff=1 if n < 10 else 2 if n < 14 else 3) is not None
     return close
 
 
 def _found_fuzzy(content: frozenset[str], n_hit: int, cand_set: frozenset[str],
                  cand_content: frozenset[str], memo: dict) -> int:
     """How many of an answer's words the candidate gives (``n_hit`` of them exactly),
-    counting a missing word of 6+ letters found as a close spelling."""
+    counting a missing word of 6+ letters found as a close spelling. Leaves every such
+    missing word in ``memo`` (when ``cand_content`` is not empty)."""
     found = n_hit
     if cand_content:
         for t in content:
-            if len(t) >= 6 and t not in cand_set and _close_spelling(t, cand_content, memo):
-                found += 1
+            if len(t) >= 6 and t not in cand_set:
+                close = memo.get(t)
+                if close is None:
+                    close = _close_spelling(t, cand_content, memo)
+                if close:
+                    found += 1
     return found
 
 
@@ -109,7 +115,8 @@ def _fuzzy_in(t: str, cand_set: frozenset[str], cand_content: frozenset[str],
         return True
     if len(t) < 6 or not cand_content:
         return False
-    return _close_spelling(t, cand_content, memo)
+    close = memo.get(t)
+    return _close_spelling(t, cand_content, memo) if close is None else close
 
 
 def find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
@@ -120,17 +127,15 @@ def find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
             return seq.index(sub[0])
         except ValueError:
             return -1
-    n = len(seq)
-    if m == 0 or m > n:
+    stop = len(seq) - m + 1  # (a run starts before this)
+    if not m or stop <= 0:
         return -1
     first = sub[0]
     start = 0
     while True:
         try:
-            i = seq.index(first, start)
+            i = seq.index(first, start, stop)
         except ValueError:
-            return -1
-        if i + m > n:
             return -1
         if seq[i : i + m] == sub:
             return i
@@ -140,6 +145,7 @@ def find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
 # "instead of X", "unlike X" (blind21): X set aside as the other choice
 _SET_ASIDE = frozenset({"instead", "unlike"})
 NEG_NEAR = NEGATORS | _NEG_SKIP | _SET_ASIDE | {"than"}  # what may stand just before a negated mention
+_NEGATING = NEGATORS | _SET_ASIDE
 
 
 _DEMONYMS_OF: dict[str, tuple[str, ...]] = {}
@@ -173,18 +179,15 @@ def stem_preimage(s: str) -> tuple[str, ...]:
 def is_negated(seq: tuple[str, ...], pos: int) -> bool:
     """Is the mention starting at ``pos`` preceded by a negation ("not (the) X"), or
     set aside as the other choice ("a cockatoo rather than a kookaburra", "instead of
-    X"; blind18; "unlike X", blind21)?"""
-    j = pos - 1
-    steps = 0
-    while j >= 0 and steps < 3:
+    X"; blind18; "unlike X", blind21)? Looks back at most three words, past the words
+    of ``_NEG_SKIP``."""
+    for j in range(pos - 1, -1 if pos < 4 else pos - 4, -1):
         t = seq[j]
-        if t in NEGATORS or t in _SET_ASIDE or (
-                t == "than" and j and seq[j - 1] == "rather"):
+        if t in _NEGATING:
             return True
         if t not in _NEG_SKIP:
-            return False
-        j -= 1
-        steps += 1
+            # ("than" is no word to skip: "rather than X" sets X aside)
+            return t == "than" and j > 0 and seq[j - 1] == "rather"
     return False
 
 
@@ -195,10 +198,9 @@ def word_family(a: str, b: str) -> bool:
     n = min(len(a), len(b))
     if n < 5:
         return False
-    k = 0
-    while k < n and a[k] == b[k]:
-        k += 1
-    return k >= 5 and k >= 0.75 * n
+    # the shared start needed: 5 letters, and ceil(0.75 * n) = (3n + 3) // 4 (more from 7)
+    k = 5 if n < 7 else (3 * n + 3) // 4
+    return a[:k] == b[:k]
 
 
 def max_edits(n: int) -> int:
