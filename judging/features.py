@@ -90,29 +90,24 @@ def _close_spelling(t: str, cand_content: frozenset[str], memo: dict) -> bool:
     return close
 
 
-def _found_fuzzy(content: frozenset[str], n_hit: int, cand_set: frozenset[str],
-                 cand_content: frozenset[str], memo: dict) -> int:
-    """How many of an answer's words the candidate gives (``n_hit`` of them exactly),
-    counting a missing word of 6+ letters found as a close spelling. Leaves every such
-    missing word in ``memo`` (when ``cand_content`` is not empty)."""
-    found = n_hit
-    if cand_content:
-        for t in content:
-            if len(t) >= 6 and t not in cand_set:
-                close = memo.get(t)
-                if close is None:
-                    close = _close_spelling(t, cand_content, memo)
-                if close:
-                    found += 1
+def _n_close(missing: frozenset[str], cand_content: frozenset[str], memo: dict) -> int:
+    """How many of ``missing``, answer words the candidate lacks, have 6+ letters and a
+    close spelling among the candidate's content words ``cand_content`` (not empty)?
+    Each such word is looked up once per candidate and left in ``memo``."""
+    found = 0
+    for t in missing:
+        if len(t) >= 6:
+            close = memo.get(t)
+            if close is None:
+                close = _close_spelling(t, cand_content, memo)
+            if close:
+                found += 1
     return found
 
 
-def _fuzzy_in(t: str, cand_set: frozenset[str], cand_content: frozenset[str],
-              memo: dict) -> bool:
-    """Does the candidate give word ``t``, exactly or (6+ letters) as a close spelling
-    among its content words?"""
-    if t in cand_set:
-        return True
+def _spelled_close(t: str, cand_content: frozenset[str], memo: dict) -> bool:
+    """Does the candidate, which lacks word ``t``, give it (6+ letters) as a close
+    spelling among its content words?"""
     if len(t) < 6 or not cand_content:
         return False
     close = memo.get(t)
@@ -232,12 +227,14 @@ def shares_nothing(info: Cand, accept: tuple[Alt, ...]) -> bool:
     cand_set = info.tok_set
     cand_content = info.content
     memo = info.memo
+    cand = info.toks
     for a in accept:
         content = a.content_or_toks
         if not content.isdisjoint(cand_set) or (
-                cand_content and _found_fuzzy(content, 0, cand_set, cand_content, memo)):
+                cand_content and _n_close(content, cand_content, memo)):
             return False
-        if a.head and find_first(info.toks, a.head) >= 0:
+        head = a.head
+        if head and find_first(cand, head) >= 0:
             return False
         stem_words = a.stem_words
         if stem_words is None:
@@ -256,10 +253,17 @@ def shares_nothing(info: Cand, accept: tuple[Alt, ...]) -> bool:
         if (norm == core_norm) if not k else (
                 abs(len(norm) - n) <= k and _lev_distance(core_norm, norm, score_cutoff=k) <= k):
             return False
-        if starts and any(t[:5] in starts and any(word_family(c, t) for c in core)
-                          for t in a.content):
-            return False
+        if starts:
+            for t in a.content:
+                if t[:5] in starts:
+                    for c in core:
+                        if word_family(c, t):
+                            return False
     return True
+
+
+_log = math.log
+_log1p = math.log1p
 
 
 def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
@@ -272,68 +276,87 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
 
     Written for speed (most pairs end here): spelling-variant look-ups only for the
     answer words the candidate lacks, and only for words of 6+ letters (a shorter
-    word may not differ at all, see :func:`max_edits`), memoized per candidate.
+    word may not differ at all, see :func:`max_edits`), memoized per candidate. Each
+    answer is one of three cases (it shares no word, all its words, or some), and a
+    feature whose value a case fixes (1.0 for an answer wholly in the candidate) is set
+    there rather than computed and compared.
     """
     core = info.core
-    if len(core) <= 2 and shares_nothing(info, accept):
+    n_core = len(core)
+    if n_core <= 2 and shares_nothing(info, accept):
         return NO_MATCH
     cand = info.toks
     cand_set = info.tok_set
     cand_nums = info.nums
     core_norm = info.core_norm
     full_norm = info.full_norm
-    n = len(cand)
-    short = 1.0 if len(core) <= 4 else 0.0
     cand_content = info.content
+    core_content = info.core_content
+    memo = info.memo
+    n = len(cand)
+    nmax = n or 1
+    short_core = n_core <= SHORT_TOKENS
     best_key = best_ratio = -1.0
     best: Alt | None = None
     f_contains = f_recall = f_rfuzzy = f_rnoq = f_inq = f_surname = 0.0
-    f_ratio = f_partial = f_prec = 0.0
-    f_nmatch = f_npart = 0.0
-    f_nmiss = 1.0 if accept else 0.0
-    f_last = f_given = f_gconf = f_head = f_rweight = 0.0
-    f_missing = 1.0
-    f_rstem = f_family = 0.0
-    short_core = len(core) <= SHORT_TOKENS
-    core_content = info.core_content
-    any_num = False
-    f_neg = 0.0
+    f_ratio = f_partial = f_prec = f_nmatch = f_npart = 0.0
+    f_last = f_given = f_gconf = f_head = f_rweight = f_rstem = f_family = f_neg = 0.0
+    # (with no acceptable answer, both stay 0.0)
+    f_nmiss = f_missing = 1.0 if accept else 0.0
     first_pos = 1.0
     n_contained = n_negated = 0
     negated: Alt | None = None
-    memo = info.memo
     ratio_fn = fuzz.ratio
-    nmax = max(1, n)
-
-    family_starts: set[str] | None = None
+    # a word family shares its first five letters (see word_family): only the core's
+    # words with the same five are tried
+    family_starts = {c[:5] for c in core_content if len(c) >= 5} if short_core else None
     # months and (month, day) pairs of the numeric answers (built only if any)
     alt_months: frozenset[str] = EMPTY
     alt_pairs: frozenset[tuple[str, str]] = EMPTY
     for a in accept:
         content = a.content_or_toks
-        hit = EMPTY if content.isdisjoint(cand_set) else content & cand_set
         n_content = len(content)
-        n_hit = len(hit)
-        recall = n_hit / n_content
-        if content.isdisjoint(qtok):  # (most answers: then the recall is the same)
-            rnoq = recall
-            inq = 0.0
-        else:
-            new_content = content - qtok
-            if new_content:
-                rnoq = len(new_content & cand_set) / len(new_content)
-                inq = 0.0
+        if content.isdisjoint(cand_set):
+            # none of its words: no recall (without the question's words too), no
+            # containment, no weight; a close spelling or a stem at most
+            contains = rnoq = 0.0
+            if content <= qtok:
+                f_inq = 1.0
+            if f_recall == 1.0:
+                # An earlier answer is wholly in the candidate, so the best of these is
+                # reached already, and this one cannot become the best-matching one (its
+                # key, at most 0.5, stays below that answer's 1.5)
+                rfuzzy = 0.0
             else:
-                rnoq = recall
-                inq = 1.0
-        if n_hit == n_content:
-            rfuzzy = rweight = rstem = 1.0
-            missing = 0.0
+                if cand_content:
+                    rfuzzy = _n_close(content, cand_content, memo) / n_content
+                    if rfuzzy > f_rfuzzy:
+                        f_rfuzzy = rfuzzy
+                else:
+                    rfuzzy = 0.0
+                # (_n_close just looked up each of its words of 6+ letters)
+                longest = a.longest
+                if longest in qtok or memo.get(longest):
+                    f_missing = 0.0
+                stem_words = a.stem_words
+                if stem_words is None:
+                    stem_words = a.stem_words = tuple(map(stem_preimage, a.stems))
+                n_stems = len(stem_words)
+                rstem = (n_stems - sum(map(cand_content.isdisjoint, stem_words))) / n_stems
+                if rstem > f_rstem:
+                    f_rstem = rstem
+        elif content <= cand_set:
+            # all its words: recall, close spellings, weight and stems are full
+            f_recall = f_rnoq = f_rfuzzy = f_rweight = f_rstem = 1.0
+            f_missing = 0.0
+            if content <= qtok:
+                f_inq = 1.0
+            rnoq = rfuzzy = 1.0
             a_toks = a.toks
             # (a one-word answer is in the candidate: it is its whole content)
             p0 = cand.index(a_toks[0]) if len(a_toks) == 1 else find_first(cand, a_toks)
             if p0 >= 0:
-                contains = 1.0
+                contains = f_contains = f_partial = 1.0
                 n_contained += 1
                 # negated only if every mention is
                 if (p0 and cand[p0 - 1] in NEG_NEAR and is_negated(cand, p0)
@@ -344,82 +367,109 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                 pos = p0 / nmax
             else:
                 contains = 0.0
-                pos = 0.5 + 0.5 * min(map(cand.index, hit)) / nmax
+                pos = 0.5 + 0.5 * min(map(cand.index, content)) / nmax
             if pos < first_pos:
                 first_pos = pos
         else:
+            # some of its words
             contains = 0.0
-            if hit:
-                pos = 0.5 + 0.5 * min(map(cand.index, hit)) / nmax
-                if pos < first_pos:
-                    first_pos = pos
+            hit = content & cand_set
+            n_hit = len(hit)
+            recall = n_hit / n_content
+            if content.isdisjoint(qtok):  # (most answers: then the recall is the same)
+                rnoq = recall
+            else:
+                new_content = content - qtok
+                if new_content:
+                    rnoq = len(new_content & cand_set) / len(new_content)
+                else:
+                    rnoq = recall
+                    f_inq = 1.0
+            pos = 0.5 + 0.5 * min(map(cand.index, hit)) / nmax
+            if pos < first_pos:
+                first_pos = pos
             if f_recall == 1.0:
-                # An earlier answer is wholly in the candidate, so the best of these
-                # four is reached already; a close spelling matters only if this answer
-                # could still become the best-matching one.
-                rweight = rstem = 0.0
-                missing = 1.0
+                # (as above; a close spelling matters only if this answer could still
+                # become the best-matching one)
                 if rnoq + 0.5 < best_key:
                     rfuzzy = 0.0
+                elif cand_content:
+                    rfuzzy = (n_hit + _n_close(content - cand_set, cand_content, memo)) / n_content
                 else:
-                    rfuzzy = _found_fuzzy(content, n_hit, cand_set, cand_content, memo) / n_content
+                    rfuzzy = recall
             else:
-                rfuzzy = _found_fuzzy(content, n_hit, cand_set, cand_content, memo) / n_content
-                rweight = sum(map(len, hit)) / a.total_len if hit else 0.0
+                if cand_content:
+                    rfuzzy = (n_hit + _n_close(content - cand_set, cand_content, memo)) / n_content
+                else:
+                    rfuzzy = recall
+                rweight = sum(map(len, hit)) / a.total_len
+                if rweight > f_rweight:
+                    f_rweight = rweight
+                # (_n_close just looked up each missing word of 6+ letters)
                 longest = a.longest
-                missing = 0.0 if longest in hit or longest in qtok or _fuzzy_in(longest, cand_set, cand_content, memo) else 1.0
+                if longest in cand_set or longest in qtok or memo.get(longest):
+                    f_missing = 0.0
                 # the answer's stems that some candidate word stems to, over all stems
                 stem_words = a.stem_words
                 if stem_words is None:
                     stem_words = a.stem_words = tuple(map(stem_preimage, a.stems))
                 n_stems = len(stem_words)
                 rstem = (n_stems - sum(map(cand_content.isdisjoint, stem_words))) / n_stems
-        if rweight > f_rweight:
-            f_rweight = rweight
-        if rstem > f_rstem:
-            f_rstem = rstem
-        if short_core and f_family < 1.0:
-            if family_starts is None:
-                family_starts = {c[:5] for c in core_content if len(c) >= 5}
-            # a word family shares its first five letters (see word_family): only
-            # the core's words with the same five are tried
-            fam = sum(1 for t in content if t[:5] in family_starts
-                      and any(c[:5] == t[:5] and word_family(c, t) for c in core_content)
-                      ) / n_content if family_starts else 0.0
+                if rstem > f_rstem:
+                    f_rstem = rstem
+                if recall > f_recall:
+                    f_recall = recall
+            if rfuzzy > f_rfuzzy:
+                f_rfuzzy = rfuzzy
+            if rnoq > f_rnoq:
+                f_rnoq = rnoq
+        if family_starts and f_family < 1.0:
+            n_fam = 0
+            for t in content:
+                start = t[:5]
+                if start in family_starts:
+                    for c in core_content:
+                        if c[:5] == start and word_family(c, t):
+                            n_fam += 1
+                            break
+            fam = n_fam / n_content
             if fam > f_family:
                 f_family = fam
-        if missing < f_missing:
-            f_missing = missing
-        if a.head and not contains and find_first(cand, a.head) >= 0:
+        if not contains and a.head and find_first(cand, a.head) >= 0:
             f_head = 1.0
         if not f_last:
             last = a.last
-            if last not in STOPWORDS and _fuzzy_in(last, cand_set, cand_content, memo):
+            if last not in STOPWORDS and (
+                    last in cand_set or _spelled_close(last, cand_content, memo)):
                 f_last = 1.0
         if a.person:
-            if a.surname in cand_set:
+            surname = a.surname
+            if surname in cand_set:
                 f_surname = 1.0
-                i = cand.index(a.surname)
+                i = cand.index(surname)
                 prev = cand[i - 1] if i > 0 else ""
                 if prev and prev not in STOPWORDS and prev not in a.toks and prev.isalpha():
                     f_gconf = 1.0
-            elif a.given in cand_set and not _fuzzy_in(a.surname or "", cand_set, cand_content, memo):
+            elif a.given in cand_set and not _spelled_close(surname or "", cand_content, memo):
                 f_given = 1.0
-        ratio = ratio_fn(core_norm, a.norm) / 100.0
-        if contains:
-            partial = 1.0
-        elif f_partial == 1.0:
-            partial = 0.0  # an earlier answer is contained: the best is reached
-        elif len(a.norm) >= 3:
-            partial = memo.get(a.partial_key)
-            if partial is None:
-                partial = memo[a.partial_key] = fuzz.partial_ratio(a.norm, full_norm) / 100.0
-        else:
-            partial = ratio
-        if a.nums:
-            any_num = True
-            shared = a.nums & cand_nums
-            if a.nums <= cand_nums:
+        norm = a.norm
+        ratio = ratio_fn(core_norm, norm) / 100.0
+        if ratio > f_ratio:
+            f_ratio = ratio
+        if not contains and f_partial != 1.0:
+            # (an answer in the candidate makes it 1.0: the best)
+            if len(norm) >= 3:
+                partial = memo.get(a.partial_key)
+                if partial is None:
+                    partial = memo[a.partial_key] = fuzz.partial_ratio(norm, full_norm) / 100.0
+            else:
+                partial = ratio
+            if partial > f_partial:
+                f_partial = partial
+        nums = a.nums
+        if nums:
+            shared = nums & cand_nums
+            if nums <= cand_nums:
                 f_nmatch = 1.0
             elif shared:
                 f_npart = 1.0
@@ -436,27 +486,11 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
             best_key = key
             best_ratio = ratio
             best = a
-        if contains > f_contains:
-            f_contains = contains
-        if recall > f_recall:
-            f_recall = recall
-        if rfuzzy > f_rfuzzy:
-            f_rfuzzy = rfuzzy
-        if rnoq > f_rnoq:
-            f_rnoq = rnoq
-        if inq > f_inq:
-            f_inq = inq
-        if ratio > f_ratio:
-            f_ratio = ratio
-        if partial > f_partial:
-            f_partial = partial
     if negated is not None and n_negated == n_contained:
         # every acceptable answer it mentions, it sets aside ("a cockatoo rather than a
         # kookaburra", "..., not Hey Jude"; blind18): it offers another answer
         return Analysis("negation", False, False, negated.alt.text,
                         f"the answer mentions '{negated.alt.text}' only to set it aside", ZERO)
-    if not any_num:
-        f_nmiss = 0.0
     f_month = f_day = 0.0
     if alt_months:
         c_months, c_pairs = info.months, info.pairs
@@ -471,15 +505,15 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
     # disjoint from ``qtok``, |S & (qtok | alt)| = |S & qtok| + |S & alt_new|.
     alt_new = all_alt_tokens if qtok.isdisjoint(all_alt_tokens) else all_alt_tokens - qtok
     content_set = info.content_set
-    core_content = info.core_content
     n_in_q = len(content_set & qtok)
     n_core_new = len(core_content) - (
         n_in_q if core_content is content_set else len(core_content & qtok))
     if n_core_new:
         f_prec = len(core_content & alt_new) / n_core_new
     n_new = len(content_set) - n_in_q - len(content_set & alt_new)
-    log_new = math.log1p(n_new)
-    is_short = short == 1.0
+    log_new = _log1p(n_new)
+    n_acc = len(accept) or 1
+    is_short = n_core <= 4
     # x * short is x or 0.0 (every such feature is >= 0): no multiplications
     feats = (
         f_contains,
@@ -496,8 +530,8 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
         f_nmatch,
         f_npart,
         f_nmiss,
-        math.log1p(n),
-        short,
+        _log1p(n),
+        1.0 if is_short else 0.0,
         f_neg,
         1.0 if info.refusal else 0.0,
         first_pos,
@@ -508,8 +542,8 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
         f_given,
         f_month,
         f_day,
-        math.log(max(1, len(accept))),
-        n_contained / max(1, len(accept)),
+        _log(n_acc),
+        n_contained / n_acc,
         1.0 if info.disclaimer else 0.0,
         f_gconf,
         f_ratio if is_short else 0.0,
@@ -518,7 +552,7 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
         log_new if is_short else 0.0,
         f_head,
         f_rweight,
-        f_missing if accept else 0.0,
+        f_missing,
         f_rstem,
         f_family,
         1.0 if f_recall > 0.0 and f_rnoq == 0.0 and f_inq == 0.0 else 0.0,
