@@ -161,14 +161,18 @@ def stem_preimage(s: str) -> tuple[str, ...]:
     ``s`` are kept. This lets :func:`grey_analysis` test whether the candidate has a word
     with stem ``s`` by looking these few words up, without stemming the candidate.
     """
-    forms = [s, s + "s"]
-    if s.endswith(("ss", "sh", "ch", "x")):
-        forms.append(s + "es")
-    if s.endswith("y"):
-        forms.append(s[:-1] + "ies")
+    # (``s`` itself through stem's cache: it is mostly an answer's word, stemmed already)
+    words = [s] if stem(s) == s else []
+    w = s + "s"
+    if _stem_uncached(w) == s:
+        words.append(w)
+    if s.endswith(("ss", "sh", "ch", "x")) and _stem_uncached(w := s + "es") == s:
+        words.append(w)
+    if s.endswith("y") and _stem_uncached(w := s[:-1] + "ies") == s:
+        words.append(w)
     if s in _DEMONYMS_OF:
-        forms += _DEMONYMS_OF[s]
-    return tuple([w for w in forms if _stem_uncached(w) == s])
+        words += [w for w in _DEMONYMS_OF[s] if _stem_uncached(w) == s]
+    return tuple(words)
 
 
 def is_negated(seq: tuple[str, ...], pos: int) -> bool:
