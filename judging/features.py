@@ -249,7 +249,8 @@ def shares_nothing(info: Cand, accept: tuple[Alt, ...]) -> bool:
     core_norm = info.core_norm
     n = len(core_norm)
     # (a word family shares its first five letters, see word_family: only the answer
-    # words starting with a core word's five are tried)
+    # words starting with a core word's five are tried, and only in an answer whose text
+    # has those five somewhere)
     starts = {c[:5] for c in core if len(c) >= 5}
     for a in accept:
         norm = a.norm
@@ -257,7 +258,7 @@ def shares_nothing(info: Cand, accept: tuple[Alt, ...]) -> bool:
         if (norm == core_norm) if not k else (
                 abs(len(norm) - n) <= k and _lev_distance(core_norm, norm, score_cutoff=k) <= k):
             return False
-        if starts:
+        if starts and any(map(norm.__contains__, starts)):
             for t in a.content:
                 if t[:5] in starts:
                     for c in core:
@@ -311,8 +312,9 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
     n_contained = n_negated = 0
     negated: Alt | None = None
     ratio_fn = fuzz.ratio
-    # a word family shares its first five letters (see word_family): only the core's
-    # words with the same five are tried
+    # a word family shares its first five letters (see word_family): only an answer
+    # whose text has a core word's five is read, and only the core's words with the
+    # same five are tried
     family_starts = {c[:5] for c in core_content if len(c) >= 5} if short_core else None
     # months and (month, day) pairs of the numeric answers (built only if any)
     alt_months: frozenset[str] = EMPTY
@@ -427,7 +429,8 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                 f_rfuzzy = rfuzzy
             if rnoq > f_rnoq:
                 f_rnoq = rnoq
-        if family_starts and f_family < 1.0:
+        norm = a.norm
+        if family_starts and f_family < 1.0 and any(map(norm.__contains__, family_starts)):
             n_fam = 0
             for t in content:
                 start = t[:5]
@@ -456,7 +459,6 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                     f_gconf = 1.0
             elif a.given in cand_set and not _spelled_close(surname or "", cand_content, memo):
                 f_given = 1.0
-        norm = a.norm
         ratio = ratio_fn(core_norm, norm) / 100.0
         if ratio > f_ratio:
             f_ratio = ratio
@@ -566,26 +568,21 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
         1.0 if short_core and 0.0 < f_recall < 1.0 and f_prec < 1.0 else 0.0,
         script,
     )
+    matched = best.alt.text if best is not None else None
     if f_contains:
         rule = "contains"
+        detail = f"mentions '{matched}'"
     elif f_ratio >= 0.8 or f_rfuzzy > f_recall:
         rule = "fuzzy"
+        detail = f"is a close spelling of '{matched}' (similarity {max(f_ratio, f_partial):.2f})"
     elif f_surname:
         rule = "surname"
+        detail = f"names the surname of '{matched}'"
     elif f_recall > 0:
         rule = "token-overlap"
-    else:
-        rule = "no-match"
-    matched = best.alt.text if best is not None else None
-    if rule == "contains":
-        detail = f"mentions '{matched}'"
-    elif rule == "fuzzy":
-        detail = f"is a close spelling of '{matched}' (similarity {max(f_ratio, f_partial):.2f})"
-    elif rule == "surname":
-        detail = f"names the surname of '{matched}'"
-    elif rule == "token-overlap":
         detail = f"shares {f_recall:.0%} of the words of '{matched}'"
     else:
+        rule = "no-match"
         detail = "shares no words with any acceptable answer"
         matched = None
     return Analysis(rule, None, False, matched, detail, feats)
