@@ -321,7 +321,6 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
     alt_pairs: frozenset[tuple[str, str]] = EMPTY
     for a in accept:
         content = a.content_or_toks
-        n_content = len(content)
         if content.isdisjoint(cand_set):
             # none of its words: no recall (without the question's words too), no
             # containment, no weight; a close spelling or a stem at most
@@ -335,7 +334,7 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                 rfuzzy = 0.0
             else:
                 if cand_content:
-                    rfuzzy = _n_close(content, cand_content, memo) / n_content
+                    rfuzzy = _n_close(content, cand_content, memo) / len(content)
                     if rfuzzy > f_rfuzzy:
                         f_rfuzzy = rfuzzy
                 else:
@@ -381,6 +380,7 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
             contains = 0.0
             hit = content & cand_set
             n_hit = len(hit)
+            n_content = len(content)
             recall = n_hit / n_content
             if content.isdisjoint(qtok):  # (most answers: then the recall is the same)
                 rnoq = recall
@@ -439,7 +439,7 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                         if c[:5] == start and word_family(c, t):
                             n_fam += 1
                             break
-            fam = n_fam / n_content
+            fam = n_fam / len(content)
             if fam > f_family:
                 f_family = fam
         if not contains and a.head and find_first(cand, a.head) >= 0:
