@@ -24,10 +24,12 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from rapidfuzz.distance import OSA
+from rapidfuzz.distance import OSA, Levenshtein
 
+from judging.features import max_edits
 from judging.normalize import _DEMONYMS, STOPWORDS, stem, tokens
 from judging.numbers import FIRST_WORDS
+from judging.preparation import WORK_KINDS
 
 __all__ = [
     "GENERIC",
@@ -131,12 +133,6 @@ _REGISTERS = frozenset({"bass", "alto", "tenor", "soprano", "baritone", "contrab
                         "알토", "테너", "소프라노", "바리톤", "베이스", "콘트라베이스"})
 # kinds of musical work: the same number with another kind is another work ("Piano
 # Concerto No. 2" for "Symphony No. 2"; h-probe13)
-_WORK_KINDS = frozenset({"symphony", "concerto", "sonata", "sonatina", "quartet", "quintet",
-                         "trio", "suite", "overture", "mass", "requiem", "nocturne", "etude",
-                         "prelude", "fugue", "waltz", "rhapsody", "serenade", "cantata",
-                         "oratorio", "partita", "mazurka", "polonaise", "ballade",
-                         "scherzo", "impromptu", "toccata", "invention", "symphonie",
-                         "concertos", "sonatas", "symphonies"})
 # id/ms instrument families ("alat musik tiup" for "alat musik pukul": wind for struck)
 _FAMILIES = frozenset({"tiup", "pukul", "petik", "gesek"})
 _LOWER_QUALIFIERS = _KEYS | _REGISTERS | _FAMILIES
@@ -221,12 +217,61 @@ def same_word(c: str, a: str) -> bool:
         return True
     n = min(len(a), len(c))
     if n < 6:
-        # (a word under 6 letters has no spelling variant; a catalogue word may be
+        # (a word under 6 letters has no spelling variant, but may drop a silent letter
+        # of a longer name: "Maler" for "Mahler", blind24; a catalogue word may be
         # abbreviated: "op" for "opus", "kv" for "kochel")
+        if len(a) >= 6 and c[:1] == a[:1] and c.isalpha() and surname_spelling(c, a):
+            return True
         return c in _CATALOGUE and _CATALOGUE.get(a) == _CATALOGUE[c]
     k = 1 if n < 10 else 2 if n < 14 else 3
     # (two letters swapped count as one edit: "Micheal" for "Michael"; blind18)
     return abs(len(a) - len(c)) <= k and OSA.distance(c, a, score_cutoff=k) <= k
+
+
+def surname_spelling(c: str, surname: str) -> bool:
+    """Is the one word ``c`` (its first letter the surname's) a misspelling of a
+    surname of 6+ letters: within :func:`~judging.features.max_edits` by edits that keep its
+    sound (:func:`sound_alike`: "Bethoven", "Tschaikowsky", "Nietzche"; not
+    "Keller" for "Kepler", another surname), a swap of two letters in a row counting
+    as one edit ("Einstien"), or the surname's letters with one moved ("Ghandi" for
+    "Gandhi": same letters, same last letter, two edits)?"""
+    k = max_edits(len(surname))
+    d = Levenshtein.distance(c, surname)
+    if d <= k and sound_alike(c, surname):
+        return True
+    if d > 2 or len(c) != len(surname):
+        return False
+    return OSA.distance(c, surname) < min(d, k + 1) or (
+        c[-1] == surname[-1] and sorted(c) == sorted(surname))
+
+
+# Letters one spelling of a name writes for another with the same sound: vowels (and
+# y), c/k/q, s/z, soft c, v/w/f, i/j/y
+_SOUND_CLASSES = ("aeiouy", "ckq", "sz", "cs", "vwf", "ijy")
+_SOUND_SAME = frozenset((x, y) for cls in _SOUND_CLASSES for x in cls for y in cls)
+# a letter a spelling adds or drops without changing the sound: a vowel, a silent h
+# or w; also a doubled letter, and s/t/c in a sibilant cluster ("tsch", "tz", "sch")
+_SILENT = frozenset("aeiouyhw")
+_SIBILANT = frozenset("szch")
+
+
+def sound_alike(c: str, surname: str) -> bool:
+    """Does every edit from ``c`` to ``surname`` keep the name's sound? A letter
+    replaced within one of :data:`_SOUND_CLASSES`; a letter added or dropped that is
+    silent, doubles its neighbour, or is s, t or c beside a sibilant. ("Keller" for
+    "Kepler" replaces p by l: another name.)"""
+    for op in Levenshtein.editops(c, surname):
+        if op.tag == "replace":
+            if (c[op.src_pos], surname[op.dest_pos]) not in _SOUND_SAME:
+                return False
+            continue
+        # the letter added or dropped, and its neighbours in the longer word
+        word, at = (surname, op.dest_pos) if op.tag == "insert" else (c, op.src_pos)
+        x = word[at]
+        near = word[max(0, at - 1):at] + word[at + 1:at + 2]
+        if not (x in _SILENT or x in near or (x in "stc" and not _SIBILANT.isdisjoint(near))):
+            return False
+    return True
 
 
 _OLD_SPELLING = (("oe", "u"), ("dj", "j"), ("tj", "c"))
@@ -401,7 +446,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         if c in _GENERATIONS and c not in a_words and len(a_words) >= 2:
             return Substitution("qualifier", c, "")
     if question and len(c_words) == len(a_words) >= 2:
-        swap = _question_word_swap(c_words, a_words, a_index, question, proper)
+        swap = _question_word_swap(c_words, a_words, a_index, question, proper,
+                                      head_first)
         if swap is not None:
             return swap
     matched_a: set[int] = set()
@@ -429,13 +475,13 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         else:
             slots.append(None)
     if not shared:
-        if matched_a and not _WORK_KINDS.isdisjoint(extra):
+        if matched_a and not WORK_KINDS.isdisjoint(extra):
             # only a number shared, another kind of work: "Piano Concerto No. 2" for
             # "Symphony No. 2"
-            kinds = [a for i, a in enumerate(a_words) if i not in matched_a and a in _WORK_KINDS]
+            kinds = [a for i, a in enumerate(a_words) if i not in matched_a and a in WORK_KINDS]
             if kinds:
                 return Substitution("substitution",
-                                    next(c for c in extra if c in _WORK_KINDS), kinds[0])
+                                    next(c for c in extra if c in WORK_KINDS), kinds[0])
         # "Lake Huron" for "Lake Superior", "Qing dynasty" for "Ming dynasty": only a
         # generic word shared, one name word swapped for another
         if (len(a_words) == 1 and proper and a_words[0] in proper and len(extra) == 1
@@ -652,14 +698,17 @@ def _joined_at(c: str, a_words: tuple[str, ...]) -> list[int]:
 
 def _question_word_swap(c_words: tuple[str, ...], a_words: tuple[str, ...],
                         a_index: dict[str, int], question: frozenset[str],
-                        proper: frozenset[str] | None) -> Substitution | None:
+                        proper: frozenset[str] | None, head_first: bool = False
+                        ) -> Substitution | None:
     """One name word swapped in place where one of the two words is also a word of
     the question: "The Legend of Korra" for "The Legend of Zelda" after "Which series
     follows Princess Zelda?", "Hà Nam" for "Hà Nội" after "Thủ đô của Việt Nam ...?".
     The question's words are no evidence of what a candidate adds or drops, but a
     word standing where the answer has another name word is a swap wherever either
     came from. The other words must be the answer's, word for word, and one of them
-    neither generic nor the question's (the shared evidence)."""
+    neither generic nor the question's (the shared evidence). ``head_first``: a compound
+    of a language that puts its head first, where a common noun swapped is another
+    thing too ("mi goreng" for "nasi goreng" after "Nasi yang digoreng ...?"; blind25)."""
     diff = [i for i, (c, a) in enumerate(zip(c_words, a_words, strict=True)) if c != a]
     if len(diff) != 1:
         return None
@@ -669,7 +718,7 @@ def _question_word_swap(c_words: tuple[str, ...], a_words: tuple[str, ...],
         return None
     if not (c.isalpha() and a.isalpha()) or _generic(c) or _generic(a) or same_word(c, a):
         return None
-    if not (proper is None or a in proper or a in QUALIFIERS):
+    if not (proper is None or a in proper or a in QUALIFIERS or head_first):
         return None
     if all(w in question or _generic(w) for j, w in enumerate(a_words) if j != i):
         return None

@@ -78,9 +78,12 @@ from judging.entities import (
     FEATURE_AFTER,
     FEATURE_BEFORE,
     GENERIC,
+    WORK_KINDS,
     other_subtitle_word,
     patronym_of,
 )
+from judging.entities import sound_alike as _sound_alike  # noqa: F401  (tests import it here)
+from judging.entities import surname_spelling as _surname_spelling
 from judging.features import (
     NEGATORS,
     ZERO,
@@ -88,7 +91,6 @@ from judging.features import (
     find_runs,
     grey_analysis,
     is_negated,
-    max_edits,
     stem_preimage,
 )
 from judging.name_rules import answerline_names, by_other_name
@@ -305,52 +307,6 @@ def _same_given(a: str, b: str) -> bool:
     return _close(a, b)
 
 
-def _surname_spelling(c: str, surname: str) -> bool:
-    """Is the one word ``c`` (its first letter the surname's) a misspelling of a
-    surname of 6+ letters: within :func:`~judging.features.max_edits` by edits that
-    keep its sound (:func:`_sound_alike`: "Bethoven", "Tschaikowsky", "Nietzche"; not
-    "Keller" for "Kepler", another surname), a swap of two letters in a row counting
-    as one edit ("Einstien"), or the surname's letters with one moved ("Ghandi" for
-    "Gandhi": same letters, same last letter, two edits)?"""
-    k = max_edits(len(surname))
-    d = _lev_distance(c, surname)
-    if d <= k and _sound_alike(c, surname):
-        return True
-    if d > 2 or len(c) != len(surname):
-        return False
-    return _osa_distance(c, surname) < min(d, k + 1) or (
-        c[-1] == surname[-1] and sorted(c) == sorted(surname))
-
-
-# Letters one spelling of a name writes for another with the same sound: vowels (and
-# y), c/k/q, s/z, soft c, v/w/f, i/j/y
-_SOUND_CLASSES = ("aeiouy", "ckq", "sz", "cs", "vwf", "ijy")
-_SOUND_SAME = frozenset((x, y) for cls in _SOUND_CLASSES for x in cls for y in cls)
-# a letter a spelling adds or drops without changing the sound: a vowel, a silent h
-# or w; also a doubled letter, and s/t/c in a sibilant cluster ("tsch", "tz", "sch")
-_SILENT = frozenset("aeiouyhw")
-_SIBILANT = frozenset("szch")
-
-
-def _sound_alike(c: str, surname: str) -> bool:
-    """Does every edit from ``c`` to ``surname`` keep the name's sound? A letter
-    replaced within one of :data:`_SOUND_CLASSES`; a letter added or dropped that is
-    silent, doubles its neighbour, or is s, t or c beside a sibilant. ("Keller" for
-    "Kepler" replaces p by l: another name.)"""
-    for op in _editops(c, surname):
-        if op.tag == "replace":
-            if (c[op.src_pos], surname[op.dest_pos]) not in _SOUND_SAME:
-                return False
-            continue
-        # the letter added or dropped, and its neighbours in the longer word
-        word, at = (surname, op.dest_pos) if op.tag == "insert" else (c, op.src_pos)
-        x = word[at]
-        near = word[max(0, at - 1):at] + word[at + 1:at + 2]
-        if not (x in _SILENT or x in near or (x in "stc" and not _SIBILANT.isdisjoint(near))):
-            return False
-    return True
-
-
 def _close(a: str, b: str) -> bool:
     """Spelling-variant test for short strings: stricter the shorter they are."""
     if a == b:
@@ -383,7 +339,7 @@ _NEG_ANY = _NEG_OPENERS | _NEG_AFTER | _DOUBTERS | _NEG_INNER
 
 # Words that say what kind of thing a name is, in English and (folded) in Indonesian/
 # Malay and Vietnamese: "Vịnh Hạ Long" is named by "Hạ Long", "Selat Sunda" by "Sunda".
-_KIND_WORDS = GENERIC | FEATURE_BEFORE | FEATURE_AFTER | frozenset(
+_KIND_WORDS = GENERIC | FEATURE_BEFORE | FEATURE_AFTER | WORK_KINDS | frozenset(
     {"kota", "pulau", "gunung", "sungai", "danau", "provinsi", "kabupaten", "tinh", "nui"})
 
 
@@ -593,6 +549,27 @@ def _named_then_clause(text: str, accept: tuple[Alt, ...], qtok: frozenset[str]
     rest = tokens(m.group(2))
     found = next((a for a in accept if find_runs(rest, a.toks)), None)
     return None if found is None else (m.group(1).strip(), found)
+
+
+_OWNER = re.compile(r"\b([^\W\d_][\w\-]*)['\u2019]s\b")
+
+
+def _other_owner(text: str, accept: tuple[Alt, ...], qtok: frozenset[str]
+                 ) -> tuple[str, Alt] | None:
+    """(the owner, the answer) when ``text`` names a thing by a possessive name ("Dvořák's
+    Ninth") and an acceptable answer by another one ("Beethoven's Ninth"), the first
+    said by no acceptable answer nor the question; else ``None``."""
+    mine = [m.group(1) for m in _OWNER.finditer(text)]
+    if len(mine) != 1:
+        return None
+    owner = tokens(mine[0])
+    if not owner or owner[-1] in qtok or any(owner[-1] in a.toks for a in accept):
+        return None
+    for a in accept:
+        theirs = _OWNER.search(a.alt.text)
+        if theirs is not None and tokens(theirs.group(1)) != owner:
+            return mine[0], a
+    return None
 
 
 def _other_regnal(cand: tuple[str, ...], accept: tuple[Alt, ...]) -> Alt | None:
@@ -1069,6 +1046,20 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                     return _result("installment", False, a.alt.text,
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", ZERO)
+        # 6b. another number of a numbered work whose other words an answer says ("the
+        # Fifth Symphony" for "Symphony No. 9 in D minor [accept Choral Symphony]";
+        # blind24): no acceptable answer has the number, one has the words and another
+        # small number (when every answer is a number, rule 8 below decides)
+        if (len(cand_nums) == 1 and numeric and len(numeric) < len(accept)
+                and (num := next(iter(cand_nums))).isdigit() and int(num) <= 30
+                and not any(num in a.nums for a in accept)):
+            said = {t for t in core if t != num and t not in STOPWORDS}
+            for a in numeric:
+                if said and len(a.nums) == 1 and said.issubset(a.toks) and all(
+                        x.isdigit() and int(x) <= 30 for x in a.nums):
+                    return _result("installment", False, a.alt.text,
+                                   f"'{core_norm}' has a different number from "
+                                   f"'{a.alt.text}'", ZERO)
         if (numeric and not cand_nums and (may_be_number(core[0]) or (n_core >= 2 and (
                 not FIRST_WORDS.isdisjoint(core) or (
                     "ke" in core_norm and any(t[:2] == "ke" for t in core)))))) or (
@@ -1243,6 +1234,13 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
             other_gen = generation(core, accept)
             if other_gen is not None:
                 return _decided(other_gen)
+        # 12s. another person's work named by the possessive ("Dvořák's Ninth Symphony"
+        # for "Symphony No. 9 [accept Beethoven's Ninth]"; blind24)
+        if ("'s" in info.text or "\u2019s" in info.text) and (
+                other_owner := _other_owner(info.text, accept, qtok)) is not None:
+            return _result("other-entity", False, other_owner[1].alt.text,
+                           f"names the work of '{other_owner[0]}', not of the owner "
+                           f"'{other_owner[1].alt.text}' names", ZERO)
         # 12b. a confusable entity: shares words, swaps one the answerline does not license
         # (only when the answer shares a word with an acceptable answer)
         if not alt_tokens.isdisjoint(core):

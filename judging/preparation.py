@@ -126,6 +126,14 @@ NOT_PERSON_FIRST = frozenset(
      "real", "inter", "atletico", "athletic", "sporting", "dynamo", "dinamo", "olympique",
      "borussia", "racing", "deportivo", "fc", "ac", "afc", "cf", "sc"}
 )
+# the kinds of a musical work: "Choral Symphony" is a work and no person (_person_parts),
+# "Fifth Symphony" is named by "the Fifth" (equivalence._KIND_WORDS)
+WORK_KINDS = frozenset({"symphony", "concerto", "sonata", "sonatina", "quartet", "quintet",
+                         "trio", "suite", "overture", "mass", "requiem", "nocturne", "etude",
+                         "prelude", "fugue", "waltz", "rhapsody", "serenade", "cantata",
+                         "oratorio", "partita", "mazurka", "polonaise", "ballade",
+                         "scherzo", "impromptu", "toccata", "invention", "symphonie",
+                         "concertos", "sonatas", "symphonies"})
 _NOT_PERSON_LAST = frozenset(
     {"river", "university", "city", "ocean", "sea", "lake", "mountain", "mountains",
      "island", "islands", "state", "states", "kingdom", "republic", "county", "park",
@@ -140,7 +148,9 @@ _NOT_PERSON_LAST = frozenset(
      "period", "system", "theory", "law", "effect", "syndrome", "disease", "judge", "express",
      "court", "house", "building", "center", "centre", "library", "line", "railway",
      # clubs: "Leeds United" is no person (entities.CLUB_WORDS)
-     "united", "rovers", "wanderers", "fc", "cf", "afc"}
+     "united", "rovers", "wanderers", "fc", "cf", "afc",
+     # works: "Choral Symphony", "Emperor Concerto" (blind24)
+     *WORK_KINDS, "opera", "variations", "march", "album", "song"}
 )
 _COUNTRIES = frozenset(_DEMONYMS.values())
 SHORT_TOKENS = 6
@@ -225,8 +235,9 @@ def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | 
         return False, None, None
     if not _NOT_IN_NAMES.isdisjoint(core):
         return False, None, None
-    # (a name has no digits: tested last, as it reads every character)
-    if any(map(str.isdigit, alt.text)):
+    # (a name has no digits, nor a number word: "Beethoven's Ninth"; tested last, as it
+    # reads every character)
+    if any(map(str.isdigit, alt.text)) or core[-1].isdigit():
         return False, None, None
     # surname: the last word plus any particles before it ("van beethoven" -> "beethoven")
     surname = core[-1]

@@ -47,7 +47,7 @@ judge got wrong before the fix, or a trap the fix must not break.
   person's name (``short_rules._TITLE_STOPS``): ``For a Few Dollars More`` for ``A Fistful
   of Dollars`` was a ``token-overlap`` accept at 0.95, ``Let It Be`` for ``Let It Go`` at
   0.84;
-* another kind of work with the same number (``entities._WORK_KINDS``): ``Piano Concerto
+* another kind of work with the same number (``entities.WORK_KINDS``): ``Piano Concerto
   No. 2`` for ``Symphony No. 2`` was a ``token-overlap`` accept at 0.85; ``mezzo`` is a
   register (``mezzo-soprano`` for ``soprano``, 0.89);
 * Korean ``X 말고 Y`` ("not X, Y") is a self-correction to Y (``제니 말고 지수`` for ``제니`` was
