@@ -283,6 +283,8 @@ def _approx(ref: frozenset[str], cand: frozenset[str]) -> bool:
     return False
 
 
+# tl "o" (or) as written: a word of its own, without a mark
+_TL_OR = re.compile(r"(?<![^\W\d_])[oO](?![^\W\d_])")
 _HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs",
                           # a second answer offered as a maybe: "Paris, maybe Lyon",
                           # "Paris but perhaps Lyon" (a maybe before or after the only
@@ -470,12 +472,19 @@ def _hedge_segments(core: tuple[str, ...]) -> list[tuple[str, ...]]:
             if any(t not in STOPWORDS for t in s)]
 
 
+# possessive determiners before a prompt's or reject's words (blind24)
+_POSSESSIVES = frozenset({"his", "her", "their", "its"})
+
+
 def _matches_directive(alts: tuple[Alt, ...], core: tuple[str, ...], core_norm: str,
                        cand: tuple[str, ...], *, contain: bool) -> Alt | None:
-    """The prompt/reject entry the answer gives: equal, contained (when ``contain``) or
-    a close spelling (similarity >= 85 for entries of 5+ letters without numbers)."""
+    """The prompt/reject entry the answer gives: equal (also after a possessive before
+    it: "his Ninth Symphony"), contained (when ``contain``) or a close spelling
+    (similarity >= 85 for entries of 5+ letters without numbers)."""
+    bare = " ".join(core[1:]) if len(core) >= 2 and core[0] in _POSSESSIVES else None
     for a in alts:
-        if core_norm == a.norm or (contain and find_runs(cand, a.toks)):
+        if core_norm == a.norm or (contain and find_runs(cand, a.toks)) or (
+                bare == a.norm and core[0] not in a.toks):
             return a
         if len(a.norm) >= 5 and not a.nums and fuzz.ratio(core_norm, a.norm) >= 85:
             return a
@@ -590,11 +599,24 @@ def _other_regnal(cand: tuple[str, ...], accept: tuple[Alt, ...]) -> Alt | None:
     return found
 
 
+# an acceptable answer, then a clause that names it otherwise: "Artemis, whom the Romans
+# called Diana", "Mount Everest, known locally as Chomolungma" (blind24)
+_NAMED_OTHERWISE = re.compile(
+    r"^\s*([^,;:]{1,60}),\s*(?:whom|who|which|(?:also\s+)?known\s+as|(?:also\s+)?called"
+    r"|a\.?k\.?a\.?|or\s+as)\b", re.IGNORECASE)
+
+
 def _rejected_mention(cand: tuple[str, ...], rejects: tuple[Alt, ...],
-                      accept: tuple[Alt, ...]) -> Alt | None:
+                      accept: tuple[Alt, ...], text: str = "") -> Alt | None:
     """The ``[do not accept]`` entry that an answer mentions, not negated ("not Richard
-    Strauss") and not as a part of an acceptable answer's mention ("Strauss" inside
-    "Johann Strauss II"), else ``None``."""
+    Strauss"), not as a part of an acceptable answer's mention ("Strauss" inside
+    "Johann Strauss II") and not in a clause naming an acceptable answer said first
+    otherwise ("Artemis, whom the Romans called Diana"), else ``None``."""
+    if "," in text and (m := _NAMED_OTHERWISE.match(text)) is not None:
+        head = tokens(m.group(1))
+        if any(find_runs(head, a.toks) for a in accept) and not any(
+                find_runs(head, r.toks) for r in rejects):
+            return None
     spans = [(p, p + len(a.toks)) for a in accept for p in find_runs(cand, a.toks)]
     for r in rejects:
         n = len(r.toks)
@@ -712,7 +734,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
         if r is not None:
             return _result("reject:do-not-accept", False, r.alt.text,
                            f"the answerline says do not accept '{r.alt.text}'", ZERO)
-        if (r := _rejected_mention(cand, rejects, accept)) is not None:
+        if (r := _rejected_mention(cand, rejects, accept, info.text)) is not None:
             # an answer that also offers what the answerline rules out, not negated nor
             # inside an acceptable answer ("this sounds like Johann Strauss II, though it
             # could also be Richard Strauss"; blind18)
@@ -975,7 +997,10 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
 
     # 5. hedge between two answers
     if n_core <= 9 and (not _HEDGE_SPLIT.isdisjoint(core) or (
-            "torn" in core and "between" in core)):
+            "torn" in core and "between" in core)) and not (
+            # (Vietnamese "ở", "at", folds to tl "o": "mọc ở phía đông"; blind25)
+            "o" in core and _HEDGE_SPLIT.intersection(core) == {"o"}
+            and not _TL_OR.search(info.text)):
         wrong = _hedge(core, accept)
         if wrong is None:
             wrong = _hedge_judged(core, key, question, translated)

@@ -333,6 +333,11 @@ _TL: _Lex = {
                  "sais": 6, "siyete": 7, "syete": 7, "otso": 8, "nuwebe": 9, "diyes": 10}),
     **_lex("z", dict.fromkeys(_TL_FILLERS, 0)),
 }
+# every native number word with its linker too: -ng after a vowel, -g after n
+# ("isandaang piso", "labindalawang beses", "daang taon"; blind22, blind25)
+_TL.update({w + ("g" if w[-1] == "n" else "ng"): kv for w, kv in list(_TL.items())
+            if kv[0] != "z" and w[-1] in "aeioun" and w not in ("uno", "dos", "tres")
+            and (w + ("g" if w[-1] == "n" else "ng")) not in _TL})
 _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
     # (name, lexicon, glued: read character runs by longest match, not by words)
     ("zh", _ZH, True),
