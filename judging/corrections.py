@@ -92,7 +92,7 @@ _NOT_BUT = re.compile(
     r"\s+.+?(?:\s|,)(?:but|tapi|tetapi|melainkan|mà là|ma la|mà|ma)\s+"
     # "not X, Y" without "but": "not the Atlantic, the Indian Ocean"
     rf"|^\s*{_NOT_ADVERB}"
-    r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai)\s+[^,;—–]{1,40}?"
+    r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai|hindi|wala)\s+[^,;—–]{1,40}?"
     r"(?:\s*[,;—–]|\s+-)\s*(?=\w)"  # (or a dash: "Definitely not Raphael — it's ...")
     # a belief reported and then contradicted: "People say Paris but it's actually
     # Lyon", "Everyone thinks Jupiter, but the answer is Saturn"

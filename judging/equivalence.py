@@ -206,7 +206,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.11"
+EQUIVALENCE_VERSION = "2026.12.12"
 
 
 # judge_many pauses the cyclic garbage collector for batches at least this large.
@@ -234,7 +234,7 @@ class Verdict:
     explanation: str
     version: str = EQUIVALENCE_VERSION
 # A short answer opening with one of these negates what follows ("chẳng phải X").
-_NEG_OPENERS = NEGATORS | {"chang", "hindi"}
+_NEG_OPENERS = NEGATORS | {"chang", "hindi", "wala"}  # (tl wala: "not there", blind25)
 # Korean negative copulas after the noun: "서울이 아닙니다", "서울 아니에요".
 _NEG_AFTER = frozenset(
     form for w in ("아닙니다", "아니다", "아니에요", "아니예요", "아니야", "아냐", "아닌", "아니요",
@@ -250,7 +250,7 @@ _DOUBTERS = frozenset(p[0] for p in _DOUBT)
 _DOUBT_SKIP = frozenset({"it", "its", "is", "that", "la", "rang", "bahwa", "itu", "ini",
                          "the", "answer", "was"})
 # words between a negator and the answer: vi "phải", "là"; id "lah"; tl "ang", "si"
-_NEG_FILLER = frozenset({"phai", "la", "lah", "ang", "si", "ay"})
+_NEG_FILLER = frozenset({"phai", "la", "lah", "ang", "si", "ay", "po", "sa"})
 _PART_WORDS = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
 
 
@@ -558,6 +558,37 @@ def _named_then_clause(text: str, accept: tuple[Alt, ...], qtok: frozenset[str]
     rest = tokens(m.group(2))
     found = next((a for a in accept if find_runs(rest, a.toks)), None)
     return None if found is None else (m.group(1).strip(), found)
+
+
+# the hundredth part of a currency: sen (ms/id), centavo/sentimo (tl), xu (vi), cent
+_SUBUNITS = frozenset({"sen", "cent", "cents", "centavo", "centavos", "sentimo", "sentimos",
+                       "xu", "pence", "penny", "satang"})
+
+
+def _subunit_added(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Alt | None:
+    """The acceptable amount the answer says first and then adds a number of a subunit
+    to, the answer naming no subunit; else ``None``."""
+    for a in accept:
+        k = len(a.toks)
+        if k < len(core) - 1 and core[:k] == a.toks and _SUBUNITS.isdisjoint(a.toks):
+            said = " ".join(core[k:-1])
+            if (int(said) if said.isdigit() else read_number_cached(said) or 0) > 0:
+                return a
+    return None
+
+
+_METRO = (("metropolitan", "area"), ("metro", "area"))
+
+
+def _metro_city(core: tuple[str, ...], text: str, accept: tuple[Alt, ...]) -> Alt | None:
+    """The acceptable answer "(the) X metropolitan area" whose X the answer names, alone
+    or before a comma ("Washington, D.C."), else ``None``."""
+    head = strip_articles(tokens(text.split(",", 1)[0])) if "," in text else core
+    for a in accept:
+        if len(a.toks) > 2 and a.toks[-2:] in _METRO and (
+                head == a.toks[:-2] or core == a.toks[:-2]):
+            return a
+    return None
 
 
 _OWNER = re.compile(r"\b([^\W\d_][\w\-]*)['\u2019]s\b")
@@ -927,6 +958,10 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
             rest = core[1:]
             while rest and rest[0] in _NEG_FILLER:
                 rest = rest[1:]
+            if core[0] in ("hindi", "wala") and "ang" in rest[1:]:
+                # tl puts the subject last, after "ang": "Wala po sa Albay ang Bulkang
+                # Mayon" (Mayon is not in Albay; blind25) negates what comes before it
+                rest = rest[:rest.index("ang", 1)]
             if not _NEG_BUT.isdisjoint(rest):
                 # "not the Atlantic but the Pacific": only the part before "but" is negated
                 rest = rest[:min(rest.index(t) for t in _NEG_BUT if t in rest)]
@@ -1095,6 +1130,13 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
             worded = number_words(core_norm, cand_nums, accept, numeric, qtok)
             if worded is not None:
                 return _decided(worded)
+        # 8m. an acceptable amount with a subunit added ("tujuh ringgit lima puluh sen" for
+        # "RM7 [accept tujuh ringgit]"; blind25): another amount
+        if core[-1] in _SUBUNITS and n_core >= 3 and (
+                more := _subunit_added(core, accept)) is not None:
+            return _result("number", False, more.alt.text,
+                           f"'{core_norm}' adds a subunit to '{more.alt.text}': another "
+                           f"amount", ZERO)
         # 8l. a count in number words against answers in number words with their
         # counter or noun ("ba người" or "hai mươi" for "hai người con", "셋이요" for
         # "세 마리"; blind19)
@@ -1259,6 +1301,11 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
             other_gen = generation(core, accept)
             if other_gen is not None:
                 return _decided(other_gen)
+        # 12t. the city a metropolitan area is named for ("Washington, D.C." for "the
+        # Washington metropolitan area"; NQ301)
+        if "area" in alt_tokens and (metro := _metro_city(core, info.text, accept)) is not None:
+            return _result("alias:metro", True, metro.alt.text,
+                           f"names the city of '{metro.alt.text}'", ZERO)
         # 12s. another person's work named by the possessive ("Dvořák's Ninth Symphony"
         # for "Symphony No. 9 [accept Beethoven's Ninth]"; blind24)
         if ("'s" in info.text or "\u2019s" in info.text) and (

@@ -203,9 +203,15 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, .
             return decide("number", False, first, f"'{core_norm}' reads as {value}, not '{first}'")
         return None
     if cand_nums and len(numeric) < len(accept) and len(cand_nums) == 1:
+        words = core_norm.split()
+        num = next(iter(cand_nums))
+        at = words.index(num) if num in words else -1
         for a in accept:
             if not a.nums:
                 value = read_number_cached(a.norm)
+                if value is None and at >= 0:
+                    # the same words around the number ("3 ekor" for "tiga ekor"; blind19)
+                    value = _value_between(a.toks, words[:at], words[at + 1:])
                 if value is not None and str(value) in cand_nums:
                     return decide("number-words", True, a.alt.text,
                                    f"'{a.alt.text}' reads as {value}")
@@ -495,16 +501,21 @@ def _worded_value(b: Alt, numeric: Sequence[Alt]) -> int | None:
         return value
     for a in numeric:
         digits = [i for i, t in enumerate(a.toks) if t in a.nums]
-        if len(digits) != 1:
-            continue
-        before, after = a.toks[:digits[0]], a.toks[digits[0] + 1:]
-        n = len(b.toks) - len(before) - len(after)
-        if n >= 1 and b.toks[:len(before)] == before and (
-                not after or b.toks[-len(after):] == after):
-            value = read_number_cached(" ".join(b.toks[len(before):len(before) + n]))
-            if value is not None:
-                return value
+        if len(digits) == 1 and (value := _value_between(
+                b.toks, a.toks[:digits[0]], a.toks[digits[0] + 1:])) is not None:
+            return value
     return None
+
+
+def _value_between(toks: Sequence[str], before: Sequence[str], after: Sequence[str]
+                   ) -> int | None:
+    """The number the words of ``toks`` between ``before`` and ``after`` read, or
+    ``None``."""
+    n = len(toks) - len(before) - len(after)
+    if n < 1 or tuple(toks[:len(before)]) != tuple(before) or (
+            after and tuple(toks[-len(after):]) != tuple(after)):
+        return None
+    return read_number_cached(" ".join(toks[len(before):len(before) + n]))
 
 
 def _all_other_numbers(accept: tuple[Alt, ...], numeric: Sequence[Alt], value: int) -> bool:

@@ -508,7 +508,7 @@ _SCALE_WORDS = frozenset({"point", "half", "quarter", "quarters", "hundred", "th
                           "billion", "trillion", "dozen"})
 _LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
 _LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
-NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang",
+NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang", "hindi", "wala",
                             # (corrections._NOT_ADVERB: "definitely not Lyon, it's Paris")
                             "definitely", "certainly", "surely", "probably", "obviously",
                             "clearly"})
