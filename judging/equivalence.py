@@ -1106,7 +1106,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                     return _result("installment", False, a.alt.text,
                                    f"'{core_norm}' has a different number from "
                                    f"'{a.alt.text}'", ZERO)
-        # 6b. another number of a numbered work whose other words an answer says ("the
+        # 7c. another number of a numbered work whose other words an answer says ("the
         # Fifth Symphony" for "Symphony No. 9 in D minor [accept Choral Symphony]";
         # blind24): no acceptable answer has the number, one has the words and another
         # small number (when every answer is a number, rule 8 below decides)

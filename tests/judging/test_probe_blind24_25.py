@@ -1,7 +1,7 @@
 """The rule families blind24 (quizbowl answerlines) and blind25 (Vietnamese, Indonesian,
 Malay, Thai and Tagalog everyday answers) found missing on their first scoring
 (2026-12-04), each with its trap: the answer a careless version of the rule would get
-wrong (docs/judging.md, rules 6b, 8m, 12s, 12t and the corrections of 2026.12.12)."""
+wrong (docs/judging.md, rules 7c, 8m, 12s, 12t and the corrections of 2026.12.12)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ CASES = [
     ("tujuh ringgit lima puluh sen", ["RM7", "tujuh ringgit"], "", False),
     ("tujuh ringgit", ["RM7", "tujuh ringgit"], "", True),
     ("tujuh ringgit lima puluh sen", ["RM7.50", "tujuh ringgit lima puluh sen"], "", True),
-    # works: no persons; another number (6b) or another owner (12s) of a work
+    # works: no persons; another number (7c) or another owner (12s) of a work
     ("the Ninth Symphony", SYMPHONY, SYMPHONY_Q, True),
     ("Symphony number nine", SYMPHONY, SYMPHONY_Q, True),
     ("the Fifth Symphony", SYMPHONY, SYMPHONY_Q, False),
