@@ -271,6 +271,16 @@ _log = math.log
 _log1p = math.log1p
 
 
+def _stem_recall(a: Alt, cand_content: frozenset[str]) -> float:
+    """The share of the answer's stems that some candidate word stems to (``recall_stem``;
+    the answer's words per stem are filled on ``a`` the first time)."""
+    stem_words = a.stem_words
+    if stem_words is None:
+        stem_words = a.stem_words = tuple(map(stem_preimage, a.stems))
+    n_stems = len(stem_words)
+    return (n_stems - sum(map(cand_content.isdisjoint, stem_words))) / n_stems
+
+
 def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                   all_alt_tokens: frozenset[str], answer_short: float, script: float) -> Analysis:
     """Features for the calibrator: each the best over the acceptable answers, then
@@ -343,11 +353,7 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                 longest = a.longest
                 if longest in qtok or memo.get(longest):
                     f_missing = 0.0
-                stem_words = a.stem_words
-                if stem_words is None:
-                    stem_words = a.stem_words = tuple(map(stem_preimage, a.stems))
-                n_stems = len(stem_words)
-                rstem = (n_stems - sum(map(cand_content.isdisjoint, stem_words))) / n_stems
+                rstem = _stem_recall(a, cand_content)
                 if rstem > f_rstem:
                     f_rstem = rstem
         elif content <= cand_set:
@@ -415,12 +421,7 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
                 longest = a.longest
                 if longest in cand_set or longest in qtok or memo.get(longest):
                     f_missing = 0.0
-                # the answer's stems that some candidate word stems to, over all stems
-                stem_words = a.stem_words
-                if stem_words is None:
-                    stem_words = a.stem_words = tuple(map(stem_preimage, a.stems))
-                n_stems = len(stem_words)
-                rstem = (n_stems - sum(map(cand_content.isdisjoint, stem_words))) / n_stems
+                rstem = _stem_recall(a, cand_content)
                 if rstem > f_rstem:
                     f_rstem = rstem
                 if recall > f_recall:
