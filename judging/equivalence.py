@@ -592,6 +592,9 @@ def _metro_city(core: tuple[str, ...], text: str, accept: tuple[Alt, ...]) -> Al
 
 
 _OWNER = re.compile(r"\b([^\W\d_][\w\-]*)['\u2019]s\b")
+# words whose "'s" is "is" or "has" ("It's Dvořák's Ninth")
+_CONTRACTED = frozenset({"it", "that", "he", "she", "what", "there", "here", "who", "where",
+                         "this", "let"})
 
 
 def _other_owner(text: str, accept: tuple[Alt, ...], qtok: frozenset[str]
@@ -599,7 +602,8 @@ def _other_owner(text: str, accept: tuple[Alt, ...], qtok: frozenset[str]
     """(the owner, the answer) when ``text`` names a thing by a possessive name ("Dvořák's
     Ninth") and an acceptable answer by another one ("Beethoven's Ninth"), the first
     said by no acceptable answer nor the question; else ``None``."""
-    mine = [m.group(1) for m in _OWNER.finditer(text)]
+    mine = [m.group(1) for m in _OWNER.finditer(text)
+            if m.group(1).lower() not in _CONTRACTED]
     if len(mine) != 1:
         return None
     owner = tokens(mine[0])
@@ -633,7 +637,7 @@ def _other_regnal(cand: tuple[str, ...], accept: tuple[Alt, ...]) -> Alt | None:
 # an acceptable answer, then a clause that names it otherwise: "Artemis, whom the Romans
 # called Diana", "Mount Everest, known locally as Chomolungma" (blind24)
 _NAMED_OTHERWISE = re.compile(
-    r"^\s*([^,;:]{1,60}),\s*(?:whom|who|which|(?:also\s+)?known\s+as|(?:also\s+)?called"
+    r"^\s*([^,;:]{1,60}+),\s*(?:whom|who|which|(?:also\s+)?known\s+as|(?:also\s+)?called"
     r"|a\.?k\.?a\.?|or\s+as)\b", re.IGNORECASE)
 
 

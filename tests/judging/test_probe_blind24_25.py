@@ -69,6 +69,8 @@ CASES = [
     ("Dvořák's Ninth Symphony", SYMPHONY, SYMPHONY_Q, False),
     ("Beethoven's Ninth", SYMPHONY, SYMPHONY_Q, True),
     ("It's Beethoven's Ninth", SYMPHONY, SYMPHONY_Q, True),
+    ("It's Dvořák's Ninth Symphony", SYMPHONY, SYMPHONY_Q, False),
+    ("It's his Ninth Symphony.", SYMPHONY, SYMPHONY_Q, True),
     # a head-first compound with the question's word swapped
     ("mi goreng", ["nasi goreng"],
      "Nasi yang digoreng dengan kecap manis dan bumbu, makanan populer di Indonesia, "
