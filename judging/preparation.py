@@ -124,8 +124,7 @@ NOT_PERSON_FIRST = frozenset(
      "kuala", "bandar", "tanjung", "bukit", "negeri", "bahasa",
      # honorifics of the seed languages before a name ("Pak Soekarno", "Bu Kartini",
      # "Tuan Hang Tuah", "Khun ...", "Gng. ..."; blind25)
-     "pak", "bapak", "bu", "ibu", "tuan", "puan", "encik", "cik", "khun", "g", "gng",
-     "gat",
+     "pak", "bapak", "bu", "ibu", "tuan", "puan", "encik", "cik", "khun", "gng",
      # clubs: "Real Madrid", "Inter Milan" are no people (entities.CLUB_WORDS)
      "real", "inter", "atletico", "athletic", "sporting", "dynamo", "dinamo", "olympique",
      "borussia", "racing", "deportivo", "fc", "ac", "afc", "cf", "sc"}
