@@ -162,7 +162,8 @@ class Substitution(tuple):
     ``"qualifier"`` (a distinguishing word added or dropped), ``"installment"``
     (the answer's number dropped), ``"title"`` (the last words of a title dropped),
     ``"extends"`` (a one-word name extended by
-    another word), ``"part"`` (part of a hyphenated name dropped) or ``"given"`` (a
+    another word), ``"part"`` (part of a hyphenated name dropped), ``"initials"`` (some
+    of a person's middle names kept as initials, not all) or ``"given"`` (a
     person's surname dropped, the given names kept); ``extra`` the
     candidate's word, ``missing`` the answer's."""
 
@@ -195,6 +196,38 @@ def _abbrev(short: str, long: str) -> bool:
     return len(short) <= 4 and all(ch in it for ch in short)
 
 
+# English nicknames and the given names they stand for (rule 7: "Jimmy Flynn" for "James
+# P. Flynn", "Jack Kennedy" for "John F. Kennedy" name the same person; EVOUNA). A
+# nickname that only shortens its name ("Dave", "Chris") needs no entry: a shared start
+# already says so.
+_NICKNAME_LIST = {
+    "william": "bill billy will willy willie liam", "robert": "bob bobby rob robbie bert",
+    "james": "jim jimmy jimmie jamie", "richard": "dick rick ricky rich richie",
+    "edward": "ed eddie ted teddy ned", "theodore": "ted teddy theo",
+    "thomas": "tom tommy", "michael": "mike mikey mickey", "john": "jack johnny jock",
+    "charles": "charlie chuck chas", "henry": "hank harry", "margaret": "peggy maggie meg",
+    "elizabeth": "betty beth liz lizzie bess libby eliza", "katherine": "kate katie kathy kitty",
+    "catherine": "kate katie cathy kitty", "sarah": "sally sadie", "mary": "molly polly mae",
+    "abraham": "abe", "albert": "al bert", "alfred": "al alf fred", "alexander": "alex sandy",
+    "andrew": "andy drew", "anthony": "tony", "benjamin": "ben benny", "daniel": "dan danny",
+    "donald": "don donnie", "frederick": "fred freddie", "francis": "frank frankie",
+    "gerald": "gerry jerry", "joseph": "joe joey", "lawrence": "larry", "leonard": "len lenny",
+    "matthew": "matt", "nicholas": "nick nicky", "patrick": "pat paddy", "peter": "pete",
+    "philip": "phil", "ronald": "ron ronnie", "samuel": "sam sammy", "stephen": "steve",
+    "steven": "steve", "walter": "walt", "cynthia": "cindy", "susan": "sue susie",
+    "deborah": "debbie deb", "patricia": "pat patty trish", "jennifer": "jen jenny",
+    "rebecca": "becky becca", "victoria": "vicky tori", "virginia": "ginny ginger",
+    "dorothy": "dot dottie", "harold": "harry hal", "eugene": "gene", "raymond": "ray",
+    "edmund": "ed ned", "timothy": "tim timmy", "kenneth": "ken kenny", "douglas": "doug",
+    "zachary": "zach zack", "howard": "howie", "woodrow": "woody", "ulysses": "lyss"}
+NICKNAMES: dict[str, frozenset[str]] = {}
+for _name, _nicks in _NICKNAME_LIST.items():
+    for _nick in _nicks.split():
+        NICKNAMES[_nick] = NICKNAMES.get(_nick, frozenset()) | {_name}
+        NICKNAMES[_name] = NICKNAMES.get(_name, frozenset()) | {_nick}
+del _name, _nicks, _nick
+
+
 def same_word(c: str, a: str) -> bool:
     """Could candidate word ``c`` stand for answer word ``a``? (The cheap tests
     first: the word family test is implied by a shared 3-letter start, an
@@ -204,6 +237,8 @@ def same_word(c: str, a: str) -> bool:
         return True
     if c.isdigit() or a.isdigit():
         return False
+    if c in NICKNAMES and a in NICKNAMES[c]:
+        return True  # "Jimmy" for "James"
     if ("oe" in a or "dj" in a or "tj" in a) and _new_spelling(a) == _new_spelling(c):
         return True  # Indonesian names in the old spelling: Soekarno, Toer, Djakarta
     if c[:1] == a[:1]:
@@ -445,6 +480,18 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
     for c in c_words:
         if c in _GENERATIONS and c not in a_words and len(a_words) >= 2:
             return Substitution("qualifier", c, "")
+    if person and len(a_words) >= 4 and 3 <= len(c_words) < len(a_words) and (
+            c_words[0] == a_words[0] and c_words[-1] == a_words[-1] and len(c_words[0]) > 1):
+        partial = _partial_initials(c_words[1:-1], a_words[1:-1])
+        if partial is not None:
+            return partial
+    if person and a_words[-1] in _GENERATIONS and a_words[-1] not in c_words and len(
+            c_words) >= 3 and c_words[0] == a_words[0] and len(c_words[0]) > 1:
+        # a middle initial added where the answer says which generation: "George W.
+        # Bush" (the son) for "George Bush Sr."
+        added = [c for c in c_words[1:-1] if len(c) == 1 and c.isalpha() and c not in a_words]
+        if added:
+            return Substitution("substitution", added[0], a_words[-1])
     if question and len(c_words) == len(a_words) >= 2:
         swap = _question_word_swap(c_words, a_words, a_index, question, proper,
                                       head_first)
@@ -664,6 +711,20 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
                     a_words[0] in _DEMONYMS and not _LANGUAGE_ASKED.isdisjoint(question)):
                 return Substitution("qualifier", extra[0], "")
     return LICENSED
+
+
+def _partial_initials(c_mid: tuple[str, ...], a_mid: tuple[str, ...]) -> Substitution | None:
+    """Some but not all of a person's two or more middle names, as initials: "George W.
+    Bush" for "George H. W. Bush" or "George Herbert Walker Bush" is his son (blind18).
+    A middle name dropped whole is licensed ("John Kennedy"), and so is every initial
+    kept ("George H. W. Bush" for "George Herbert Walker Bush")."""
+    if not c_mid or not all(len(c) == 1 and c.isalpha() for c in c_mid):
+        return None
+    initials = [a[0] for a in a_mid]
+    it = iter(initials)
+    if len(c_mid) < len(initials) and all(c in it for c in c_mid):
+        return Substitution("initials", " ".join(c_mid), " ".join(initials))
+    return None
 
 
 def _accidental(c_words: tuple[str, ...], a_words: tuple[str, ...],

@@ -78,11 +78,12 @@ from judging.entities import (
     FEATURE_AFTER,
     FEATURE_BEFORE,
     GENERIC,
+    NICKNAMES,
     WORK_KINDS,
     other_subtitle_word,
     patronym_of,
 )
-from judging.entities import sound_alike as _sound_alike  # noqa: F401  (tests import it here)
+from judging.entities import sound_alike as _sound_alike
 from judging.entities import surname_spelling as _surname_spelling
 from judging.features import (
     NEGATORS,
@@ -93,7 +94,7 @@ from judging.features import (
     is_negated,
     stem_preimage,
 )
-from judging.name_rules import answerline_names, by_other_name
+from judging.name_rules import answerline_names, by_other_name, person_in_sentence
 from judging.normalize import (
     ARTICLES,
     STOPWORDS,
@@ -298,14 +299,20 @@ _HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs",
 
 def _same_given(a: str, b: str) -> bool:
     """Could given-name tokens ``a`` and ``b`` name the same person? Same word, a
-    shared 3-letter start (Dave/David, Dan/Daniel), initials (RB/Richard), or a close
-    spelling."""
+    shared 3-letter start (Dave/David, Dan/Daniel), initials (RB/Richard), an English
+    nickname (:data:`~judging.entities.NICKNAMES`: Jimmy/James), a spelling that sounds
+    the same (Cindy/Cyndi), or a close spelling."""
     if a == b or a[:3] == b[:3]:
         return True
     if len(a) <= 3 and a.isalpha() and b[:1] == a[:1]:
         return True
     if len(b) <= 3 and b.isalpha() and a[:1] == b[:1]:
         return True
+    if not NICKNAMES.keys().isdisjoint((a, b)) and (
+            b in NICKNAMES.get(a, ()) or a in NICKNAMES.get(b, ())):
+        return True  # Jimmy/James, Jack/John, Bobby/Robert
+    if len(a) == len(b) and a[:1] == b[:1] and _sound_alike(a, b):
+        return True  # Cindy/Cyndi
     return _close(a, b)
 
 
@@ -1267,15 +1274,18 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                                    f"someone the answerline rules out", ZERO, prompt=True)
                 return _result("surname", True, a.alt.text,
                                f"'{core_norm}' is the surname of '{a.alt.text}'", ZERO)
-        for a in persons:
-            if 2 <= n_core <= 4 and core[-1] == a.surname and not any(
-                    b.norm == core_norm or (n_core == 4 and b is not a and find_runs(core, b.toks))
-                    for b in accept):  # (four words: not when they hold another answer)
-                given = [t for t in core[:-1] if t not in STOPWORDS and t not in NOT_PERSON_FIRST]
-                if given and not any(_same_given(g, t) for g in given for t in a.toks[:-1]):
-                    return _result("other-person", False, a.alt.text,
-                                   f"'{core_norm}' shares only the surname with "
-                                   f"'{a.alt.text}'", ZERO)
+        if 2 <= n_core <= 4 and (namesakes := [a for a in persons if core[-1] == a.surname]) and (
+                not any(b.norm == core_norm or (n_core == 4 and b not in namesakes and find_runs(
+                    core, b.toks)) for b in accept)):  # (four words: not when they hold another answer)
+            given = [t for t in core[:-1] if t not in STOPWORDS and t not in NOT_PERSON_FIRST]
+            # (every acceptable person of that surname: "John Paul Young" for "John Young" or
+            # "George Young" is not the second's given name swapped)
+            if given and not any(_same_given(g, t) for a in namesakes for g in given
+                                 for t in a.toks[:-1]):
+                a = namesakes[0]
+                return _result("other-person", False, a.alt.text,
+                               f"'{core_norm}' shares only the surname with "
+                               f"'{a.alt.text}'", ZERO)
         for a in persons:
             if core_norm == a.given and len(a.toks) == 2 and a.surname in qtok and (
                     "," not in a.alt.text):
@@ -1412,6 +1422,12 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
             return _result("alias:sound", True, heard.alt.text,
                            f"'{info.text}' sounds like '{heard.alt.text}' written in "
                            f"another script", ZERO)
+
+    # 12u. another person of the answer's surname named in a sentence ("The speaker
+    # sounds like Ted Kennedy." for "John F. Kennedy [accept Kennedy]"; judging.name_rules)
+    if persons and n_core > 1 and any(a.surname in cand for a in persons) and (
+            other_person := person_in_sentence(info, key, persons, question, _analyze)):
+        return other_person
 
     # 8. grey case: features for the calibrator
     return grey_analysis(info, accept, qtok, alt_tokens, answer_short, script)

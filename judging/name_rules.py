@@ -1,5 +1,6 @@
 """Rules 12m and 12n: an answer that names the answer's place, language, ocean or
-trivia thing in another language or by an older name, or names another one.
+trivia thing in another language or by an older name, or names another one; rule 12u:
+a sentence that names another person of the answer's surname.
 
 The names come from :mod:`judging.names` (CLDR and a hand-written table). Split from
 :func:`judging.equivalence._analyze` (2026.12.10), which calls :func:`by_other_name`
@@ -13,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from judging.features import ZERO, Analysis
+from judging.features import ZERO, Analysis, find_runs
 from judging.names import entities_of, entity_of_norm, name_key, other_names
-from judging.normalize import normalize
-from judging.preparation import Alt, Cand, prepared
+from judging.normalize import normalize, tokens
+from judging.preparation import NOT_PERSON_FIRST, Alt, Cand, describe, prepared, question_tokens
+from judging.short_rules import asks_person
 
 # what rule 12n says an entity of judging.names is, by the first letter of its key
 ENTITY_KINDS = {"T": "country or region", "C": "city", "L": "language", "O": "ocean",
@@ -130,3 +132,106 @@ def by_other_name(info: Cand, key: str | tuple[str, ...], accept: Sequence[Alt],
                             f"'{core_norm}' names another {ENTITY_KINDS[mine[0]]} than "
                             f"'{answer}'", ZERO), abroad
     return None, abroad
+
+
+# trailing marks a name's last word may carry in a sentence
+_RUN_END = ",;:!?)\"\u201d"
+
+
+def name_runs(text: str) -> list[tuple[str, bool, bool]]:
+    """The runs of capitalized words and initials in ``text`` ("Robert F. Kennedy" in
+    "It sounds like Robert F. Kennedy speaking."), each with whether it ends in a
+    possessive ("Mozart's father": the run names an owner, not the answer) and whether
+    it follows "and", "or" or "&" after a capitalized word (a list of given names before
+    one surname: "Henry and William Deutschendorf"). A run ends at a word in lower case,
+    at a comma or other mark, and at a full stop after a word that is no initial."""
+    runs: list[tuple[str, bool, bool]] = []
+    words: list[str] = []
+    listed = False
+    prev = prev2 = ""
+    for w in text.replace(",", ", ").split():
+        w = w.lstrip("(\"\u201c")
+        stripped = w.rstrip(_RUN_END)
+        if not stripped[:1].isupper():
+            if words:
+                runs.append((" ".join(words), False, listed))
+                words = []
+            prev2, prev = prev, w
+            continue
+        if not words:
+            listed = prev.lower() in _LIST_WORDS and not prev2.islower()  # ("areAaron and")
+        ends = stripped != w
+        if stripped.endswith(".") and len(stripped.rstrip(".")) > 2:
+            stripped = stripped.rstrip(".")
+            ends = True
+        owner = stripped.endswith(("'s", "\u2019s"))
+        words.append(stripped[:-2] if owner else stripped)
+        if ends or owner:
+            runs.append((" ".join(words), owner, listed))
+            words = []
+        prev2, prev = prev, w
+    if words:
+        runs.append((" ".join(words), False, listed))
+    return runs
+
+
+# words of a question that asks for a person without "who" ("Which U.S. president ...?",
+# "Name this composer"); with short_rules.asks_person's question words of every seed language
+_PERSON_NOUNS = frozenset({
+    "president", "composer", "singer", "actor", "actress", "author", "writer", "poet",
+    "painter", "artist", "scientist", "player", "leader", "king", "queen", "emperor",
+    "inventor", "director", "speaker", "narrator", "rapper", "musician", "politician",
+    "minister", "novelist", "playwright", "philosopher", "physicist", "chemist",
+    "astronaut", "explorer", "conductor", "pianist", "guitarist", "drummer", "vocalist",
+    "host", "presenter", "comedian", "athlete", "footballer", "senator", "governor",
+    "general", "pope", "saint", "prophet", "founder", "person", "man", "woman", "whose"})
+# a list of given names before one surname ("Aaron and Andrew Harrison")
+_LIST_WORDS = frozenset({"and", "or", "&"})
+
+
+def person_in_sentence(info: Cand, key: str | tuple[str, ...], persons: Sequence[Alt],
+                       question: str, analyze: Analyze) -> Analysis | None:
+    """Rule 12u: wrong when the answer says an acceptable person's surname only inside
+    the names of other people ("The speaker sounds like Ted Kennedy." for "John F.
+    Kennedy [accept Kennedy]", "It was George W. Bush in 2004." for "George H. W.
+    Bush"): each capitalized run that ends in the surname is judged as the short answer
+    it is, and the rule decides only when every such run is another person and none is
+    the answer or left to the calibrator ("President Kennedy"). An owner's name is no
+    answer of its own ("Robert F. Kennedy's brother, John F. Kennedy"); a list of given
+    names before one surname may hold the answer ("Aaron and Andrew Harrison"), and so
+    is left alone. Only when the question asks for a person (by a question word or a
+    noun such as "president"): a run of capitalized words is also the name of a board,
+    an album or a place ("Securities and Exchange Board", "Genius Hits the Road"), which
+    the answerline's words may resemble."""
+    if not (asks_person(question) or not _PERSON_NOUNS.isdisjoint(question_tokens(question))):
+        return None
+    named = [a for a in persons if len(a.toks) >= 2 and a.toks[0] not in NOT_PERSON_FIRST]
+    surnames = {a.surname for a in named}
+    if not surnames:
+        return None
+    cand = info.toks
+    if any(find_runs(cand, b.toks) for b in prepared(key)[1]
+           if b.toks and not (len(b.toks) == 1 and b.toks[0] in surnames)):
+        return None  # an acceptable answer is said too ("Rockwell featuring ...")
+    other: tuple[str, Analysis] | None = None
+    for run, owner, listed in name_runs(info.text):
+        toks = tokens(run)
+        if listed or (toks and toks[-1] in surnames and not owner and len(toks) == 1):
+            return None  # (the surname alone or after a list of given names: maybe the answer)
+        if owner or len(toks) < 2 or toks[-1] not in surnames or toks[0] in NOT_PERSON_FIRST or (
+                toks == info.core or toks == info.toks or run == info.text):
+            continue  # (the whole answer was judged already)
+        run_info = describe(toks, run)
+        if run_info is None:
+            continue
+        found = analyze(run_info, key, question, False)
+        if found.hard is not False or found.prompt or found.rule not in (
+                "other-person", "other-entity"):
+            return None  # the answer itself, or a name the calibrator reads
+        if other is None:
+            other = (run, found)
+    if other is None:
+        return None
+    run, found = other
+    return Analysis("other-person", False, False, found.matched,
+                    f"names '{run}': {found.detail}", ZERO)

@@ -114,6 +114,8 @@ NOT_PERSON_FIRST = frozenset(
      "colonel", "admiral", "bishop", "father", "count", "duke", "baron",
      "maestro", "professor", "prof", "rev", "reverend", "coach", "agent", "officer",
      "gen", "col", "lt", "sgt", "capt", "cpt", "adm", "gov", "sen", "rep", "pres", "maj",
+     "congresswoman", "congressman", "vice", "secretary", "ambassador", "mayor", "minister",
+     "chancellor",
      # a club's first word, a state's or a place's kind in Indonesian and Vietnamese (after
      # folding), and vi compass qualifiers ("Nam Sudan", "Tây Úc", "Cộng hòa Dominica",
      # "Republik Dominika" are places, not a given name and a surname)

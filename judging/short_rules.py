@@ -149,6 +149,10 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
     if sub.kind == "extends":
         detail = f"extends '{a.alt.text}' by '{sub[1]}': the name of another entity"
         return decide("other-entity", False, a.alt.text, detail)
+    if sub.kind == "initials":
+        detail = (f"keeps only the middle initials '{sub[1]}' of '{sub[2]}' in "
+                  f"'{a.alt.text}': another person")
+        return decide("other-person", False, a.alt.text, detail)
     if sub.kind == "part":
         detail = f"drops '{sub[2]}' of the hyphenated name '{a.alt.text}': another entity"
         return decide("other-entity", False, a.alt.text, detail)

@@ -317,13 +317,15 @@ def _same_word_plain(c: str, a: str) -> bool:
     """``entities.same_word`` as first written (every test, in the plain order)."""
     from rapidfuzz.distance import Levenshtein
 
-    from judging.entities import _abbrev, _new_spelling, _same_start
+    from judging.entities import NICKNAMES, _abbrev, _new_spelling, _same_start
     from judging.normalize import stem
 
     if c == a:
         return True
     if c.isdigit() or a.isdigit():
         return False
+    if a in NICKNAMES.get(c, ()):
+        return True  # (2026.12.13: an English nickname, Bobby ~ Robert)
     if ("oe" in a or "dj" in a or "tj" in a) and _new_spelling(a) == _new_spelling(c):
         return True  # (blind10: Indonesian old spelling, Toer ~ Tur)
     if c[:1] == a[:1]:
