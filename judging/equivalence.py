@@ -155,6 +155,7 @@ from judging.preparation import (
     prepared,
     question_tokens,
     said_last,
+    squash,
     strip_fillers,
 )
 from judging.scripts import (
@@ -515,26 +516,43 @@ def _hedge_judged(core: tuple[str, ...], key: str | tuple[str, ...], question: s
     return " ".join(wrong[0]) if wrong else None
 
 
-# "X, though Y is possible", "X, but it could also be Y", "X, or possibly Y"
+# "X, though Y is possible", "X, but it could also be Y", "X, or possibly Y"; ms/id
+# "X, tetapi mungkin juga Y", tl "X, pero baka Y", vi "X, nhưng cũng có thể là Y"
+# (blind27)
 _OFFERED = re.compile(
     r"[,;]\s*(?:(?:though|although|but)\s+(?:it\s+(?:could|might|may)\s+(?:also\s+)?be\s+"
     r"(?P<a>[^,;.!?]+)|(?P<b>[^,;.!?]+?)\s+(?:is|are|seems?)\s+(?:also\s+)?"
-    r"(?:possible|plausible|a\s+possibility))|or\s+possibly\s+(?P<c>[^,;.!?]+))",
+    r"(?:possible|plausible|a\s+possibility))|or\s+possibly\s+(?P<c>[^,;.!?]+)"
+    r"|(?:tetapi|tapi|namun|atau)\s+mungkin\s+(?:juga\s+)?(?:ia(?:lah)?\s+|adalah\s+)?"
+    r"(?P<d>[^,;.!?]+)|(?:pero|o)\s+baka\s+(?:rin\s+)?(?P<e>[^,;.!?]+)"
+    r"|(?:nhưng|hoặc)\s+cũng\s+có\s+thể\s+(?:là\s+)?(?P<f>[^,;.!?]+))",
     re.IGNORECASE)
+_OFFER_WORDS = ("possib", "could", "might", "mungkin", "baka", "có thể")
 
 
 def _offered_after(text: str, accept: tuple[Alt, ...]) -> str | None:
-    """The other answer offered after an acceptable one as a possibility, when the part
-    before names an acceptable answer and the other names none; else ``None``."""
+    """The other answer offered as a possibility beside an acceptable one: after it,
+    when the part before names an acceptable answer and the other names none, or the
+    acceptable one offered after another ("Tun Abdul Razak, tetapi mungkin juga Tunku
+    Abdul Rahman"); else ``None``."""
     m = _OFFERED.search(text)
     if m is None:
         return None
-    other = strip_articles(tokens(m.group("a") or m.group("b") or m.group("c")))
-    head = tokens(text[:m.start()])
-    if not other or not any(find_runs(head, a.toks) for a in accept) or any(
-            _alt_matches_core(a, other, " ".join(other)) for a in accept):
+    offered = next(g for g in m.groups() if g)
+    other = strip_articles(tokens(offered))
+    head = strip_articles(tokens(text[:m.start()]))
+    if not other or not head:
         return None
-    return " ".join(other)
+    head_right = any(find_runs(head, a.toks) or (a.person and head[-1] == a.surname)
+                     for a in accept)
+    other_right = any(_alt_matches_core(a, other, " ".join(other)) for a in accept)
+    if head_right and not other_right:
+        return " ".join(other)
+    if other_right and not head_right and len(head) <= 4 and not any(
+            _alt_matches_core(a, head, " ".join(head)) or a.content.issuperset(head)
+            for a in accept):
+        return " ".join(head)  # (a short answer first, not the answer nor part of it)
+    return None
 
 
 # a name, then a clause about it: "X, who ...", "X, which ...", or where it lies: "X,
@@ -757,7 +775,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     for a in accept if full_norm in norms or core_norm in norms or (
             joined and joined in squashed) else ():
         if full_norm == a.norm or core_norm == a.norm or (
-                joined and joined == a.norm.replace(" ", "")):
+                joined and joined == squash(a.norm, a.alt.text)):
             if not info.text.isascii() and not a.alt.text.isascii() and marks_conflict(
                     info.text, a.alt.text, question):
                 clash = a
@@ -1036,14 +1054,14 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
 
     # 5a. another answer offered after the answer as a possibility ("Most likely
     # Boléro, though Pictures at an Exhibition is possible"; blind21)
-    if ("possib" in info.text or "could" in info.text or "might" in info.text) and (
+    if any(w in info.text for w in _OFFER_WORDS) and (
             other := _offered_after(info.text, accept)) is not None:
         return _result("hedge", False, None,
                        f"the answer hedges between a correct answer and '{other}'", ZERO)
 
     # 5. hedge between two answers
-    if n_core <= 9 and (not _HEDGE_SPLIT.isdisjoint(core) or (
-            "torn" in core and "between" in core)) and not (
+    if ((n_core <= 9 and not _HEDGE_SPLIT.isdisjoint(core)) or (
+            "torn" in core and "between" in core and n_core <= 16)) and not (
             # (Vietnamese "ở", "at", folds to tl "o": "mọc ở phía đông"; blind25)
             "o" in core and _HEDGE_SPLIT.intersection(core) == {"o"}
             and not _TL_OR.search(info.text)):

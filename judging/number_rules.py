@@ -177,7 +177,12 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, .
                 core_norm, accept, numeric, qtok)
         day = core_norm[:1] in _DAY_FIRST and strip_copulas(core_norm) in JA_DAY_READINGS
         for a in numeric:
-            if (str(value) in a.nums or _scaled(a.toks) == value) and not _other_counter(
+            # (one number of an answer that says several is only part of it: "두 시간"
+            # for "2시간 30분"; blind26; unless each is said in its place: "이 대 일")
+            if ((str(value) in a.nums and (sum(t in a.nums for t in a.toks) <= 1 or tuple(
+                    str(n) if (n := read_number_cached(w)) is not None else w
+                    for w in core_norm.split()) == a.toks))
+                    or _scaled(a.toks) == value) and not _other_counter(
                     core_norm, a.norm) and not (day and not _DAY_COUNTERS.issuperset(
                         t for t in a.toks if t not in a.nums)):
                 return decide("number-words", True, a.alt.text,

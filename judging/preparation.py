@@ -127,6 +127,8 @@ NOT_PERSON_FIRST = frozenset(
      # honorifics of the seed languages before a name ("Pak Soekarno", "Bu Kartini",
      # "Tuan Hang Tuah", "Khun ...", "Gng. ..."; blind25)
      "pak", "bapak", "bu", "ibu", "tuan", "puan", "encik", "cik", "khun", "gng",
+     # the Tagalog article before a person's name ("Si Rizal", "kay Bonifacio"; blind27)
+     "si", "sina", "kay", "kina",
      # clubs: "Real Madrid", "Inter Milan" are no people (entities.CLUB_WORDS)
      "real", "inter", "atletico", "athletic", "sporting", "dynamo", "dinamo", "olympique",
      "borussia", "racing", "deportivo", "fc", "ac", "afc", "cf", "sc"}
@@ -294,6 +296,18 @@ def _regnal(a: Alt) -> bool:
     return len(a.toks) >= 2 and last.isdigit() and int(last) <= 30
 
 
+# a decimal comma: digits, a comma, then digits that are no group of three ("2,5 km")
+_DECIMAL_COMMA = re.compile(r"\d,(?!\d{3}(?!\d))\d")
+
+
+def squash(norm: str, text: str) -> str:
+    """A normalized answer without its spaces, for an answer said letter by letter ("C
+    O two" for "CO2") or digit by digit ("five five five, zero one four seven" for
+    "555-0147"); ``""`` when that would join the two sides of a decimal comma (``text``
+    "2,5 km" normalizes to "2 5 km", and is no "25 km"; blind26)."""
+    return "" if "," in text and _DECIMAL_COMMA.search(text) else norm.replace(" ", "")
+
+
 @lru_cache(maxsize=16384)
 def prepared(key: str | tuple[str, ...]) -> Prepared:
     """Parse and normalize an answerline once; the judge calls this for every pair.
@@ -313,7 +327,7 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
         return (line, accept, prompts, rejects, one.content, 1.0 if len(one.toks) <= 2 else 0.0,
                 accept if one.nums else (), accept if one.person else (),
                 accept if one.required_norms else (), accept if _regnal(one) else (),
-                frozenset((one.norm,)), frozenset((one.norm.replace(" ", ""),)), one.alt.text)
+                frozenset((one.norm,)), frozenset((squash(one.norm, one.alt.text),)), one.alt.text)
     if not accept:
         return (line, accept, prompts, rejects, frozenset(), 0.0, (), (), (), (), frozenset(),
                 frozenset(), "")
@@ -322,7 +336,7 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
             1.0 if min(map(len, map(_TOKS, accept))) <= 2 else 0.0,
             tuple(filter(_NUMS, accept)), tuple(filter(_PERSON, accept)),
             tuple(filter(_REQUIRED_NORMS, accept)), tuple(filter(_regnal, accept)),
-            norms, frozenset([n.replace(" ", "") for n in norms]),
+            norms, frozenset([squash(a.norm, a.alt.text) for a in accept]),
             "\n".join(map(_TEXT, accept)))
 
 

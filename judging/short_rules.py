@@ -83,6 +83,12 @@ def _title_stops(core: tuple[str, ...], answer: tuple[str, ...]) -> frozenset[st
     return _TITLE_STOPS.intersection(answer) | _TITLE_STOPS.intersection(core)
 
 
+# Tagalog articles before a person's name, as written (not Vietnamese "sĩ", which folds
+# to "si": "Ca sĩ", a singer)
+_TL_NAME_ARTICLES = frozenset({"si", "sina", "kay", "kina"})
+_TL_NAME_STARTS = frozenset({"si ", "sin", "kay", "kin"})
+
+
 def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
                 qtok: frozenset[str], text: str = "") -> Decision | None:
     """Rule 12b (:mod:`judging.entities`): wrong when every acceptable answer that
@@ -95,6 +101,8 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
         subtitled = subtitle(core, text, accept, qtok)
         if subtitled is not None:
             return subtitled
+    if len(core) >= 2 and core[0] in _TL_NAME_ARTICLES and text[:3].lower() in _TL_NAME_STARTS:
+        core = core[1:]  # the Tagalog article before a name: "Si Rizal" (blind27)
     found = None
     surname_only = False
     head: tuple[str, ...] | None = None
