@@ -257,6 +257,9 @@ def same_word(c: str, a: str) -> bool:
         # abbreviated: "op" for "opus", "kv" for "kochel")
         if len(a) >= 6 and c[:1] == a[:1] and c.isalpha() and surname_spelling(c, a):
             return True
+        if n == 5 == len(a) == len(c) and c[0] == a[0] and OSA.distance(c, a) == 1 and sorted(
+                c) == sorted(a):
+            return True  # two letters swapped: "Bahru" for "Bharu" (blind27)
         return c in _CATALOGUE and _CATALOGUE.get(a) == _CATALOGUE[c]
     k = 1 if n < 10 else 2 if n < 14 else 3
     # (two letters swapped count as one edit: "Micheal" for "Michael"; blind18)
@@ -587,8 +590,12 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
             after = [i for s in slots[k + 1:] if s for i in s]
             lo = max(before) if before else -1
             hi = min(after) if after else len(a_words)
+            # (or just before the answer word the next candidate word says, whatever the
+            # order around it: "Symphony from the Old World" for "New World Symphony";
+            # blind27)
+            nxt = slots[k + 1] if k + 1 < len(slots) else None
             for i, a in (missing_at | swappable).items():
-                if not lo < i < hi:
+                if not (lo < i < hi or (nxt and i + 1 in nxt and c in QUALIFIERS)):
                     continue
                 if c.isdigit() != a.isdigit():
                     continue  # a number added for a word ("Matthew 6:9") is no swap

@@ -94,6 +94,7 @@ from judging.features import (
     is_negated,
     stem_preimage,
 )
+from judging.money_rules import amount_value, answer_amounts, same_amount
 from judging.name_rules import answerline_names, by_other_name, person_in_sentence
 from judging.normalize import (
     ARTICLES,
@@ -193,6 +194,7 @@ from judging.short_rules import (
     surname_in_run,
 )
 from judging.sounds import heard_as, name_skeletons, skeleton
+from judging.time_rules import answer_times, same_time, time_value
 
 _lev_distance = Levenshtein.distance
 _osa_distance = OSA.distance
@@ -494,7 +496,8 @@ def _matches_directive(alts: tuple[Alt, ...], core: tuple[str, ...], core_norm: 
         if core_norm == a.norm or (contain and find_runs(cand, a.toks)) or (
                 bare == a.norm and core[0] not in a.toks):
             return a
-        if len(a.norm) >= 5 and not a.nums and fuzz.ratio(core_norm, a.norm) >= 85:
+        if len(a.norm) >= 5 and not a.nums and fuzz.ratio(core_norm, a.norm) >= 85 and not any(
+                t.isdigit() for t in core):  # (a number added is no misspelling: "Godfather 2")
             return a
     return None
 
@@ -682,7 +685,12 @@ def _rejected_mention(cand: tuple[str, ...], rejects: tuple[Alt, ...],
         n = len(r.toks)
         for p in find_runs(cand, r.toks):
             if not is_negated(cand, p) and not any(
-                    lo <= p and p + n <= hi for lo, hi in spans):
+                    lo <= p and p + n <= hi for lo, hi in spans) and not (
+                    # (a title with a number after it is another installment, judged by the
+                    # other rules: "Godfather 2" for "... [do not accept The Godfather]";
+                    # blind27)
+                    p + n < len(cand) and cand[p + n].isdecimal() and len(cand[p + n]) <= 2
+                    and not r.nums):
                 return r
     return None
 
@@ -816,6 +824,32 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
         if p is not None:
             return _result("prompt", False, p.alt.text,
                            f"the answerline says prompt on '{p.alt.text}'", ZERO, prompt=True)
+
+    # 8t. a clock time or a duration, read whole on both sides ("half past seven",
+    # "setengah delapan pagi", "七時三十分" for "7:30"; "an hour and a half" for "90
+    # minutes"; judging.time_rules)
+    if (times := answer_times(alt_texts)) and n_core <= 12:
+        timed = same_time(info.text, times)
+        if timed is None and cand != core:
+            timed = same_time(" ".join(core), times)  # (after a self-correction)
+        if timed is not None:
+            right, said = timed
+            return _result("time", right, said,
+                           f"says the same time as '{said}'" if right else
+                           f"says another time than '{said}'", ZERO)
+
+    # 8p. an amount of money, read whole on both sides ("seven dollars and fifty cents"
+    # for "$7.50", "30 ribu rupiah" for "Rp 30.000", "二十八块五毛" for "28.5元";
+    # judging.money_rules)
+    if (amounts := answer_amounts(alt_texts)) and n_core <= 12:
+        priced = same_amount(info.text, amounts)
+        if priced is None and cand != core:
+            priced = same_amount(" ".join(core), amounts)  # (after a self-correction)
+        if priced is not None:
+            right, said = priced
+            return _result("amount", right, said,
+                           f"says the same amount as '{said}'" if right else
+                           f"says another amount than '{said}'", ZERO)
 
     # 3a, 3c, 8a: numbers against a numeric answerline
     if numeric:
@@ -1653,7 +1687,8 @@ def clear_caches() -> None:
                answerline._parse_list, prepared, describe_text, question_tokens,
                stem_preimage, proper_words, read_number_cached, question_kind,
                read_fraction, digit_comma_line, asks_count, answerline_names, skeleton,
-               name_skeletons, range_of):
+               name_skeletons, range_of, answer_times, time_value, answer_amounts,
+               amount_value):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()

@@ -29,6 +29,7 @@ from judging.numbers import (
     JA_DAY_READINGS,
     KO_MONTH_SOUNDS,
     SCALES,
+    SEED_SCALES,
     UNIT_WORDS,
     UNITS,
     read_decimal,
@@ -133,6 +134,10 @@ def worded_count(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | N
                   f"'{' '.join(core)}' reads {value}, another number than '{wrong.alt.text}'")
 
 
+# scale words a question may count in ("how many million ...?", "berapa juta?")
+_QUESTION_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, **SEED_SCALES}
+
+
 def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, ...],
                  numeric: Sequence[Alt], qtok: frozenset[str] = _NONE) -> Decision | None:
     """Rule 7b: a short answer in number words of another language against a numeric
@@ -202,6 +207,13 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, .
         if paired is not None:
             return decide("number-words", True, paired.alt.text,
                           f"'{core_norm}' read in two pairs is '{paired.alt.text}'")
+        for scale in _QUESTION_SCALES.keys() & qtok:
+            # the question's own unit: "seribu" for "1.000 juta" after "... berapa juta?"
+            for a in numeric:
+                if scale in a.alt.text.lower() and str(value * _QUESTION_SCALES[scale]) in a.nums:
+                    return decide("number-words", True, a.alt.text,
+                                  f"'{core_norm}' reads as {value} {scale}, as in "
+                                  f"'{a.alt.text}'")
         if len(numeric) == len(accept) or (worded and all(v is not None for _a, v in worded)) or (
                 numeric and _all_other_numbers(accept, numeric, value)):
             first = (numeric or accept)[0].alt.text

@@ -33,13 +33,37 @@ import unicodedata
 from fractions import Fraction
 from functools import lru_cache
 
-__all__ = ["COPULAS", "DECIMAL_MARKS", "ERA_AD", "ERA_BC", "FIRST_CHARS", "FIRST_WORDS", "FRACTION_MARKS", "FRACTION_WORDS", "KO_MONTH_SOUNDS", "SCALES",
-           "UNITS", "UNIT_WORDS", "decimal_point", "digit_comma", "digit_comma_line", "merge_number_tokens", "needs_merge", "read_decimal",
-           "read_fraction", "read_number", "strip_copulas"]
+__all__ = [
+    "COPULAS",
+    "DECIMAL_MARKS",
+    "ERA_AD",
+    "ERA_BC",
+    "FIRST_CHARS",
+    "FIRST_WORDS",
+    "FRACTION_MARKS",
+    "FRACTION_WORDS",
+    "KO_MONTH_SOUNDS",
+    "SCALES",
+    "SEED_SCALES",
+    "UNITS",
+    "UNIT_WORDS",
+    "decimal_point",
+    "digit_comma",
+    "digit_comma_line",
+    "merge_number_tokens",
+    "needs_merge",
+    "read_decimal",
+    "read_fraction",
+    "read_number",
+    "strip_copulas",
+]
 
 # scales that multiply the number before them ("2.5 million", "a dozen", "two dozen",
 # "half a dozen"; not "dozens", which counts nothing exactly)
-_LARGE = {"million": 10**6, "billion": 10**9, "trillion": 10**12, "dozen": 12}
+# after digits in the seed languages, folded ("33 juta", "40 nghìn", "5 libo"; blind26)
+SEED_SCALES = {"juta": 10**6, "ribu": 10**3, "trieu": 10**6, "nghin": 10**3, "libo": 10**3,
+               "milyon": 10**6, "miliar": 10**9, "bilyon": 10**9}
+_LARGE = {"million": 10**6, "billion": 10**9, "trillion": 10**12, "dozen": 12, **SEED_SCALES}
 _FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25, "third": 1 / 3}
 # words whose presence (or two digit tokens in a row) may need a merge
 _GATE = frozenset({"and", "point", "half", "quarter", "quarters", "a", *_LARGE})

@@ -40,7 +40,7 @@ from judging.normalize import (
     strip_articles,
     tokens,
 )
-from judging.numbers import merge_number_tokens
+from judging.numbers import SEED_SCALES, merge_number_tokens
 from judging.scripts import strip_korean
 
 _FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
@@ -518,9 +518,10 @@ def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
 
 # _may_merge can be true only with a round number ("00 " in the text) or one of these
 _MERGE_GATE = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
-                         "billion", "trillion", "dozen", *"bcdefghjklmnopqrstuvwxyz"})
+                         "billion", "trillion", "dozen", *"bcdefghjklmnopqrstuvwxyz",
+                         *SEED_SCALES})
 _SCALE_WORDS = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
-                          "billion", "trillion", "dozen"})
+                          "billion", "trillion", "dozen", *SEED_SCALES})
 _LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
 _LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
 NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang", "hindi", "wala",
@@ -535,6 +536,7 @@ _TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
 
 _MERGE_HINT = re.compile(
     r" (?:[a-z] [a-z] |point \d|(?:\d[^ ]*|a) (?:point|million|billion|trillion|dozen|quarters? |half |"
+    r"juta |ribu |trieu |nghin |libo |milyon |miliar |bilyon |"
     r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
 
 

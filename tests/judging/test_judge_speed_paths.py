@@ -337,6 +337,13 @@ def _same_word_plain(c: str, a: str) -> bool:
     if stem(c) == stem(a):
         return True
     n = min(len(a), len(c))
+    if n == 5 == len(a) == len(c) and c[0] == a[0] and sorted(c) == sorted(a) and (
+            sum(x != y for x, y in zip(c, a)) == 2):
+        # (2026.12.13: two letters swapped in a five-letter word; as both are the same
+        # letters, two positions differ only where two neighbours are swapped or two
+        # apart exchanged, and the OSA test asks for neighbours)
+        from rapidfuzz.distance import OSA
+        return OSA.distance(c, a) == 1
     k = 0 if n < 6 else 1 if n < 10 else 2 if n < 14 else 3
     return k > 0 and abs(len(a) - len(c)) <= k and Levenshtein.distance(c, a, score_cutoff=k) <= k
 

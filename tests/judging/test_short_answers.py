@@ -73,12 +73,10 @@ def test_shipped_judge_on_the_table() -> None:
 PROBE_CONFIDENT_WRONG = {"Cộng hòa Dominica", "New Guinea", "Beverly Hills", "London, Ontario",
                          # blind11 (h-probe11): which verb the question asks about
                          "They absorb oxygen and release carbon dioxide.",
-                         # blind18: another Kennedy whose middle initial is the answer's
-                         "The speaker sounds like Robert F. Kennedy delivering an "
-                         "inaugural address.",
-                         # blind22: the score is right, the winner said with it wrong;
-                         # blind23: a middle initial dropped is accepted (docs/judging.md)
-                         "Brazil won 7-1", "It was George W. Bush in 2004."}
+                         # blind22: the score is right, the winner said with it wrong
+                         "Brazil won 7-1",
+                         # blind27: the answer's distinguishing part negated ("not Part II")
+                         "The original Godfather won it, not Part II."}
 
 
 # Families of blind16 (2026-12-04) that need a translation dictionary the project does
@@ -117,16 +115,29 @@ KNOWLEDGE_FAMILIES = {"work-title": 0.52, "asian-person": 0.64,
                       # registers and loanwords (`cikgu` for `guru`, `má` for `mẹ`,
                       # `มือถือ` for `โทรศัพท์มือถือ`) and a compound extending a
                       # one-word answer (`durian belanda`, `kereta api`, `Hổ phách`)
-                      "b24-spelling": 0.84, "b25-confusable": 0.78, "b25-synonym": 0.52}
+                      "b24-spelling": 0.84, "b25-confusable": 0.78, "b25-synonym": 0.52,
+                      # blind26 (numbers in every seed language): kana and Spanish-Tagalog
+                      # number words (`さんぼん`, `trese pesos`), measures in other units or
+                      # words (`五成` for `50%`, `一割`, `2½ cups`, `hai ký rưỡi`), ranks said
+                      # otherwise (`naib johan`, `ร.9`), numbers inside zh/ja sentences;
+                      # blind27 (confusable entities): translations, romanizations and short
+                      # forms no rule knows (`Parasite` for `기생충`, `Sumut`, `경북`), one
+                      # qualifier word for another (`phía Bắc` for `miền Bắc`)
+                      "b26-cardinal": 0.8, "b26-measure": 0.58, "b26-ordinal-rank": 0.8,
+                      "b26-sentence": 0.81, "b27-org-thing": 0.8, "b27-person": 0.73,
+                      "b27-qualifier": 0.71, "b27-work": 0.8}
 # the probe parts scored once before their rows were read, then fixed where the cause
-# was general: all rows but the newest eight parts reach 0.96; blind18 (audio trivia),
+# was general: all rows but the newest ten parts reach 0.96; blind18 (audio trivia),
 # blind19 and blind20 (same-language answers), blind21 (verbose answers of audio
 # models), blind22 (numbers), blind23 (confusable entities), blind24 (quizbowl
-# answerlines) and blind25 (vi, id, ms, th, tl everyday answers), first scored 0.906,
-# 0.722, 0.825, 0.904, 0.866, 0.898, 0.930 and 0.756, keep what they reach (blind19's
-# grey rows move with each retrained calibrator: 0.861 in 2026.12.11, 0.853 now)
+# answerlines), blind25 (vi, id, ms, th, tl everyday answers), blind26 (numbers, times
+# and prices in every seed language) and blind27 (confusable entities in every seed
+# language), first scored 0.906, 0.722, 0.825, 0.904, 0.866, 0.898, 0.930, 0.756, 0.714
+# and 0.795, keep what they reach (blind19's grey rows move with each retrained
+# calibrator: 0.861 in 2026.12.11, 0.853 now)
 NEWEST_PARTS = {"blind18": 0.93, "blind19": 0.85, "blind20": 0.88, "blind21": 0.97,
-                "blind22": 0.89, "blind23": 0.92, "blind24": 0.96, "blind25": 0.81}
+                "blind22": 0.89, "blind23": 0.92, "blind24": 0.96, "blind25": 0.81,
+                "blind26": 0.81, "blind27": 0.81}
 
 
 def test_shipped_judge_on_the_probe_rows() -> None:
