@@ -141,6 +141,10 @@ def find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
 _SET_ASIDE = frozenset({"instead", "unlike"})
 NEG_NEAR = NEGATORS | _NEG_SKIP | _SET_ASIDE | {"than"}  # what may stand just before a negated mention
 _NEGATING = NEGATORS | _SET_ASIDE
+# Tagalog "hindi" (not) before the article of a name or noun ("hindi si Rizal", "hindi
+# ang Pasig"; blind27): not in NEGATORS, where it would also be the Hindi language
+_TL_NOT = "hindi"
+_TL_ARTICLES = frozenset({"si", "ang", "sa", "ni", "kay", "ng"})
 
 
 _DEMONYMS_OF: dict[str, tuple[str, ...]] = {}
@@ -183,6 +187,8 @@ def is_negated(seq: tuple[str, ...], pos: int) -> bool:
     for j in range(pos - 1, -1 if pos < 4 else pos - 4, -1):
         t = seq[j]
         if t in _NEGATING:
+            return True
+        if t in _TL_ARTICLES and j and seq[j - 1] == _TL_NOT:
             return True
         if t not in _NEG_SKIP:
             # ("than" is no word to skip: "rather than X" sets X aside)

@@ -393,7 +393,8 @@ def find_in_run(answer: str, candidate: str, words: bool = True) -> MatchKind:
             ok_before = _ok_before(head) or bool(_COUNTED.search(head))
             bounded = ok_before and (_ok_after(rest) or (
                 len(rest) <= 3 and _COUNTED.search(needle) is not None and rest.isalpha()))
-            if not bounded and words and _THAI.match(needle) and c.endswith(_THAI_ENDINGS) and not (
+            if not bounded and words and _THAI.match(needle) and (
+                    c.endswith(_THAI_ENDINGS) or rest.startswith(_THAI_LINKS)) and not (
                     head.endswith(_THAI_OTHER_KIND)) and start in (
                     bounds := thai_word_bounds(c)) and start + len(needle) in bounds:
                 # a Thai sentence, said with its polite ending, holding the answer as a
@@ -455,6 +456,9 @@ _THAI = re.compile("[\u0e01-\u0e4f]")
 _COUNTED = re.compile("[一二两兩三四五六七八九十百千万萬几幾\\d][只隻个個本匹头頭羽台枚条條张張辆輛棵朵杯]$")
 # the endings of a Thai sentence as spoken (polite particles, "surely", "isn't it?")
 _THAI_ENDINGS = tuple(w for w in _AFTER if _THAI.match(w))
+# Thai words that, after an answer, begin a phrase about it ("ภาคเหนือของประเทศไทย",
+# the north of Thailand; blind27): of, in, at, which, and, is
+_THAI_LINKS = _folded(("ของ", "ใน", "ที่", "ซึ่ง", "และ", "เป็น"))
 # Thai words that, before a name, make another thing of it (its language, a road, a
 # school, a planet: ดาวเสาร์ is Saturn, เสาร์ Saturday)
 _THAI_OTHER_KIND = _folded(("ภาษา", "ถนน", "ซอย", "สนามบิน", "มหาวิทยาลัย", "โรงเรียน",
