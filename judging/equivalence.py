@@ -736,7 +736,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     if info is None:
         return _NO_WORDS
     (_line, accept, prompts, rejects, alt_tokens, answer_short, numeric, persons,
-     required, regnal, norms, squashed, alt_texts) = prepared(key)
+     required, regnal, norms, squashed, alt_texts, times, amounts) = prepared(key)
     if info.particle:
         info = _without_particle(info, alt_tokens)
     cand = info.toks
@@ -828,7 +828,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     # 8t. a clock time or a duration, read whole on both sides ("half past seven",
     # "setengah delapan pagi", "七時三十分" for "7:30"; "an hour and a half" for "90
     # minutes"; judging.time_rules)
-    if (times := answer_times(alt_texts)) and n_core <= 12:
+    if times and n_core <= 12:
         timed = same_time(info.text, times)
         if timed is None and cand != core:
             timed = same_time(" ".join(core), times)  # (after a self-correction)
@@ -841,7 +841,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     # 8p. an amount of money, read whole on both sides ("seven dollars and fifty cents"
     # for "$7.50", "30 ribu rupiah" for "Rp 30.000", "二十八块五毛" for "28.5元";
     # judging.money_rules)
-    if (amounts := answer_amounts(alt_texts)) and n_core <= 12:
+    if amounts and n_core <= 12:
         priced = same_amount(info.text, amounts)
         if priced is None and cand != core:
             priced = same_amount(" ".join(core), amounts)  # (after a self-correction)

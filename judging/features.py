@@ -182,15 +182,15 @@ def stem_preimage(s: str) -> tuple[str, ...]:
 def is_negated(seq: tuple[str, ...], pos: int) -> bool:
     """Is the mention starting at ``pos`` preceded by a negation ("not (the) X"), or
     set aside as the other choice ("a cockatoo rather than a kookaburra", "instead of
-    X"; blind18; "unlike X", blind21)? Looks back at most three words, past the words
-    of ``_NEG_SKIP``."""
+    X"; blind18; "unlike X", blind21; Tagalog "hindi si X", blind27)? Looks back at most
+    three words, past the words of ``_NEG_SKIP``."""
     for j in range(pos - 1, -1 if pos < 4 else pos - 4, -1):
         t = seq[j]
         if t in _NEGATING:
             return True
-        if t in _TL_ARTICLES and j and seq[j - 1] == _TL_NOT:
-            return True
         if t not in _NEG_SKIP:
+            if t in _TL_ARTICLES:
+                return j > 0 and seq[j - 1] == _TL_NOT
             # ("than" is no word to skip: "rather than X" sets X aside)
             return t == "than" and j > 0 and seq[j - 1] == "rather"
     return False

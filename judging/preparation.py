@@ -26,6 +26,7 @@ from judging.corrections import (
     TAIL_PARTICLES,
     final_answer,
 )
+from judging.money_rules import answer_amounts
 from judging.normalize import (
     _DEMONYMS,
     ARTICLES,
@@ -42,6 +43,7 @@ from judging.normalize import (
 )
 from judging.numbers import SEED_SCALES, merge_number_tokens
 from judging.scripts import strip_korean
+from judging.time_rules import answer_times
 
 _FILLER_PREFIXES: tuple[tuple[str, ...], ...] = tuple(
     tuple(p.split())
@@ -286,7 +288,8 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[Alt, ...]:
 
 Prepared = tuple[Answerline, tuple[Alt, ...], tuple[Alt, ...], tuple[Alt, ...],
                   frozenset[str], float, tuple[Alt, ...], tuple[Alt, ...], tuple[Alt, ...],
-                  tuple[Alt, ...], frozenset[str], frozenset[str], str]
+                  tuple[Alt, ...], frozenset[str], frozenset[str], str, tuple[str, ...],
+                  tuple[str, ...]]
 
 
 def _regnal(a: Alt) -> bool:
@@ -317,7 +320,9 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
     numbers, those that are a person's name, those with required parts and those
     ending in a regnal number (the rules that read only these skip the others); and,
     for the rules' gates, the acceptable answers' normalized forms, the same without
-    spaces, and their texts as written, one per line."""
+    spaces, their texts as written, one per line, and those of them that read as a
+    clock time or duration (:mod:`judging.time_rules`) and as an amount of money
+    (:mod:`judging.money_rules`), found once per answerline, not per pair."""
     line = parse_answerline(key)
     accept = _prep_alts(line.acceptable)
     prompts = _prep_alts(line.prompts) if line.prompts else ()
@@ -327,17 +332,18 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
         return (line, accept, prompts, rejects, one.content, 1.0 if len(one.toks) <= 2 else 0.0,
                 accept if one.nums else (), accept if one.person else (),
                 accept if one.required_norms else (), accept if _regnal(one) else (),
-                frozenset((one.norm,)), frozenset((squash(one.norm, one.alt.text),)), one.alt.text)
+                frozenset((one.norm,)), frozenset((squash(one.norm, one.alt.text),)), one.alt.text,
+                answer_times(one.alt.text), answer_amounts(one.alt.text))
     if not accept:
         return (line, accept, prompts, rejects, frozenset(), 0.0, (), (), (), (), frozenset(),
-                frozenset(), "")
+                frozenset(), "", (), ())
     norms = frozenset(map(_NORM, accept))
     return (line, accept, prompts, rejects, frozenset().union(*map(_CONTENT, accept)),
             1.0 if min(map(len, map(_TOKS, accept))) <= 2 else 0.0,
             tuple(filter(_NUMS, accept)), tuple(filter(_PERSON, accept)),
             tuple(filter(_REQUIRED_NORMS, accept)), tuple(filter(_regnal, accept)),
             norms, frozenset([squash(a.norm, a.alt.text) for a in accept]),
-            "\n".join(map(_TEXT, accept)))
+            (texts := "\n".join(map(_TEXT, accept))), answer_times(texts), answer_amounts(texts))
 
 
 # (field readers for prepared(), with no Python frame per answer)
