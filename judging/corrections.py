@@ -40,13 +40,15 @@ _P = r"[,;:.!?…、，。！？\-–—]"  # punctuation before / after a marke
 # and the ones of those that need punctuation after them too ("Canberra, no doubt",
 # "Jakarta, bukan Bandung" -- "not Bandung" -- are no corrections).
 _AFTER_PUNCT = (
-    r"wait|sorry|oops|correction|actually|nhầm|nham|à không|ờ không|ừ không|ơ không|xin lỗi|"
+    r"wait|sorry|oops|correction|actually|à nhầm|ờ nhầm|ơ nhầm|a nham|nhầm|nham|à không|ờ không|"
+    r"ừ không|ơ không|xin lỗi|"
     r"salah|ralat|maaf|"
     r"いや違う|いや、違う|いや違った|いや|いいえ|違う|ちがう|아니요|아니오|아니|아냐|아니야|잠깐|정정"
 )
 _BETWEEN_PUNCT = (r"no|nope|không phải|khong phai|không|khong|eh|bukan|"
                   # tl "ay hindi" ("oh, no": "Maynila, ay hindi, Cebu pala")
-                  r"ay,?\s*hindi|hindi|tidak|不是|不|"
+                  # ... and with "pala" ("after all": "Bundok Apo, ay hindi pala, ..."; blind29)
+                  r"ay,?\s*hindi(?:\s+pala)?|hindi\s+pala|hindi|tidak|不是|不|"
                   # tl "ay" alone ("oh!"; "susi... ay, payong pala"; blind19), between
                   # punctuation: without it, "ay" is the copula ("Ang sagot ay ...")
                   r"ay")

@@ -83,10 +83,9 @@ def _title_stops(core: tuple[str, ...], answer: tuple[str, ...]) -> frozenset[st
     return _TITLE_STOPS.intersection(answer) | _TITLE_STOPS.intersection(core)
 
 
-# Tagalog articles before a person's name, as written (not Vietnamese "sĩ", which folds
-# to "si": "Ca sĩ", a singer)
+# Tagalog articles before a person's name (not Vietnamese "sĩ", which folds to "si":
+# "Ca sĩ", a singer)
 _TL_NAME_ARTICLES = frozenset({"si", "sina", "kay", "kina"})
-_TL_NAME_STARTS = frozenset({"si ", "sin", "kay", "kin"})
 
 
 def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
@@ -101,7 +100,7 @@ def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
         subtitled = subtitle(core, text, accept, qtok)
         if subtitled is not None:
             return subtitled
-    if len(core) >= 2 and core[0] in _TL_NAME_ARTICLES and text[:3].lower() in _TL_NAME_STARTS:
+    if len(core) >= 2 and core[0] in _TL_NAME_ARTICLES and "sĩ" not in text.lower():
         core = core[1:]  # the Tagalog article before a name: "Si Rizal" (blind27)
     found = None
     surname_only = False

@@ -70,6 +70,11 @@ class TimeValue(NamedTuple):
     minutes: frozenset[int]
 
 
+_ALL_MARKS = _CLOCK_HOUR | _DURATION_HOUR | _MINUTE | _HALF | _PM | _AM | _AROUND | frozenset({
+    "setengah", "stengah", "quarter", "past", "after", "to", "before", "h24", "ทุ่ม", "midnight",
+    "noon", "midday", "night", "tonight", "malam", "gabi", "晚上", "夜", "dem", "밤"})
+
+
 def _number(word: str) -> float | None:
     if word.isdecimal():
         return int(word)
@@ -132,14 +137,28 @@ def time_value(text: str) -> TimeValue | None:
     noon = ""
     night = False
     order: list[str] = []  # numbers and duration marks in order
-    for w in words:
-        n = _number(w)
+    i = 0
+    while i < len(words):
+        w = words[i]
+        i += 1
+        n = _number(w) if w not in _ALL_MARKS else None
+        if n is not None or (w not in _ALL_MARKS and i < len(words)):
+            # (a number over several words: "tiga puluh", "hai mươi"; under 60, so that
+            # "tujuh tiga puluh" is 7 and 30, not 730)
+            for j in range(min(len(words), i + 3), i, -1):
+                span = words[i - 1:j]
+                if _ALL_MARKS.isdisjoint(span) and (
+                        m := read_number(" ".join(span))) is not None and m < 60:
+                    n, i = m, j
+                    break
         if n is not None:
             nums.append(n)
             order.append("N")
         elif w in _CLOCK_HOUR:
             hour_mark = True
             h24 = h24 or w == "นาฬิกา"  # (the Thai 24-hour clock's word)
+        elif w == "jam" and not nums:
+            hour_mark = True  # id/ms "jam 7", "jam setengah tujuh": a clock ("7 jam": hours)
         elif w in _DURATION_HOUR:
             dur_hour = True
             order.append("D")
