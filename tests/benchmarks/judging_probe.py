@@ -13,9 +13,9 @@ fixing the rules), ``heldback``, ``blind2``, ``blind3``, ``blind4``, ``blind5``,
 ``blind6``, ``blind7``, ``blind8``, ``blind9``, ``blind10``, ``blind11``, ``blind12``,
 ``blind13``, ``blind14``, ``blind15``, ``blind16``, ``blind17``, ``blind18``,
 ``blind19``, ``blind20``, ``blind21``, ``blind22``, ``blind23``, ``blind24``,
-``blind25``, ``blind26``, ``blind27`` and ``blind28`` (scored once before being read,
-then fixed where the cause was general). The table itself is always read from this
-checkout; ``--root`` only picks the judge.
+``blind25``, ``blind26``, ``blind27``, ``blind28`` and ``blind29`` (scored once before
+being read, then fixed where the cause was general). The table itself is always read
+from this checkout; ``--root`` only picks the judge.
 """
 
 from __future__ import annotations
