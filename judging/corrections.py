@@ -80,7 +80,8 @@ _NOT_ADVERB = r"(?:(?:definitely|certainly|surely|probably|obviously|clearly)\s+
 # who holds a reported belief, and the verbs that report it
 _BELIEVERS = (r"(?:(?:many|most|some|a\s+lot\s+of)\s+(?:people|others|fans|players)|many|most|some|"
               r"people|everyone|everybody|others|they)")
-_BELIEVE = r"(?:say|says|said|think|thinks|thought|believe|believes|guess|claim|claims|assume)"
+_BELIEVE = (r"(?:say|says|said|think|thinks|thought|believe|believes|guess|claim|claims|assume"
+            r"|attribute|attributes|credit|credits)")
 # "X, although many think Y", "X, though people say Y": the answer is X, the belief
 # after it is reported, not asserted
 _REPORTED = re.compile(

@@ -406,3 +406,23 @@ DAYPART = {**dict.fromkeys(("am", "midnight", "hatinggabi", "오전", "morning",
             **dict.fromkeys(("pm", "noon", "tanghali", "오후", "afternoon", "evening", "hapon",
                              "tanghaling"), "pm")}
 DAYPART_WORDS = frozenset(DAYPART)
+
+
+# a Sino-Korean number written in Hangul before a unit of a date, a time or a count
+# ("오월 십일" is 5월 10일, "삼십 분" 30분; blind20)
+_KO_UNITS = ("월", "일", "년", "시", "분", "초", "번", "개", "명", "살", "층", "원")
+_KO_NUMBER_UNIT = re.compile("^([일이삼사오육칠팔구십백천]+)(" + "|".join(_KO_UNITS) + ")$")
+
+
+def korean_digits(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """``toks`` (normalized) with each Hangul number glued to a unit written in digits
+    and the unit split off, as the tokenizer splits ``5월``: ``("오월", "십일")`` ->
+    ``("5", "월", "10", "일")``."""
+    out: list[str] = []
+    for t in toks:
+        m = _KO_NUMBER_UNIT.match(t)
+        if m is not None and (n := read_number_cached(m.group(1))) is not None:
+            out += (str(n), m.group(2))
+        else:
+            out.append(t)
+    return tuple(out)

@@ -70,6 +70,7 @@ from judging.date_rules import (
     decade_words,
     era_year,
     japanese_era,
+    korean_digits,
     slash_date,
     swapped_numbers,
 )
@@ -93,6 +94,12 @@ from judging.features import (
     grey_analysis,
     is_negated,
     stem_preimage,
+)
+from judging.measure_rules import (
+    answer_temperatures,
+    asked_scale,
+    same_temperature,
+    temperature,
 )
 from judging.money_rules import amount_value, answer_amounts, same_amount
 from judging.name_rules import answerline_names, by_other_name, person_in_sentence
@@ -210,7 +217,7 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.12"
+EQUIVALENCE_VERSION = "2026.12.13"
 
 
 # judge_many pauses the cyclic garbage collector for batches at least this large.
@@ -314,8 +321,11 @@ def _same_given(a: str, b: str) -> bool:
     if not NICKNAMES.keys().isdisjoint((a, b)) and (
             b in NICKNAMES.get(a, ()) or a in NICKNAMES.get(b, ())):
         return True  # Jimmy/James, Jack/John, Bobby/Robert
-    if len(a) == len(b) and a[:1] == b[:1] and _sound_alike(a, b):
-        return True  # Cindy/Cyndi
+    if len(a) == len(b) and a[:1] == b[:1] and sorted(a) == sorted(b) and _sound_alike(a, b):
+        return True  # Cindy/Cyndi (the same letters: not Maria/Mario)
+    if abs(len(a) - len(b)) == 1 and min(len(a), len(b)) >= 5 and _lev_distance(a, b) == 1 and (
+            _sound_alike(a, b) if len(a) < len(b) else _sound_alike(b, a)):
+        return True  # a transliteration's silent letter: Yevgenia/Evgenia
     return _close(a, b)
 
 
@@ -454,7 +464,13 @@ def _hedge(core: tuple[str, ...], accept: tuple[Alt, ...]) -> str | None:
     if any(hits) and not all(hits):
         wrong = segments[hits.index(False)]
         # a segment sharing a word with some answer is a variant, not another answer
-        if any(a.content & set(wrong) for a in accept):
+        # ("acid precipitation or acid rain", "the back or sides of the head"), unless
+        # the answer says it offers a choice and the segment neither holds the answer
+        # nor is held by it ("either a humpback whale or a blue whale"; blind28)
+        words = set(wrong) - STOPWORDS
+        either = "either" in core or "between" in core
+        if any(a.content & words and (not either or a.content <= words or words <= a.content)
+               for a in accept):
             return None
         return " ".join(wrong)
     return None
@@ -466,6 +482,10 @@ def _hedge_segments(core: tuple[str, ...]) -> list[tuple[str, ...]]:
     if "between" in core and "torn" in core[:core.index("between")]:
         # "I'm torn between Jupiter and Saturn" (blind21): two answers joined by "and"
         core = tuple("or" if t == "and" else t for t in core[core.index("between") + 1:])
+    elif "either" in core[:4]:
+        # "It is either a humpback whale or a blue whale" (blind28): the words before
+        # "either" say that an answer follows
+        core = core[core.index("either") + 1:]
     segments: list[tuple[str, ...]] = []
     cur: list[str] = []
     for t in core:
@@ -851,6 +871,34 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                            f"says the same amount as '{said}'" if right else
                            f"says another amount than '{said}'", ZERO)
 
+    # 8u. a temperature in another scale ("373.15 K" for "100 °C"; judging.measure_rules)
+    if numeric and info.nums and (temps := answer_temperatures(alt_texts)) and (
+            warm := same_temperature(info.text, temps, asked_scale(frozenset(
+                question.lower().replace("?", " ").split())))) is not None:
+        return _result("temperature", warm[0], warm[1],
+                       f"says the same temperature as '{warm[1]}' in another scale" if warm[0]
+                       else f"says another temperature than '{warm[1]}'", ZERO)
+
+    # 8v. Korean numbers in Hangul glued to a unit, for digits ("오월 십일" for "5월
+    # 10일", and back; blind20): the same once both are written in digits
+    if not alt_texts.isascii() and HANGUL.search(alt_texts) and n_core <= 6:
+        mine = korean_digits(core)
+        other = None
+        for a in accept:
+            theirs = korean_digits(a.toks)
+            if mine == core and theirs == a.toks:
+                continue  # (no Hangul number on either side: the other rules read it)
+            if mine == theirs:
+                return _result("number-words", True, a.alt.text,
+                               f"says the numbers of '{a.alt.text}' in other words", ZERO)
+            if len(mine) == len(theirs) and all(
+                    x == y or (x.isdecimal() and y.isdecimal())
+                    for x, y in zip(mine, theirs, strict=True)):
+                other = other or a  # the same units, another number ("5월 1일")
+        if other is not None:
+            return _result("number", False, other.alt.text,
+                           f"says other numbers than '{other.alt.text}'", ZERO)
+
     # 3a, 3c, 8a: numbers against a numeric answerline
     if numeric:
         # 3a (first). a decimal comma ("0,75", "2,5 kg"; id/ms and vi write one): read as a point on
@@ -1094,7 +1142,8 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                        f"the answer hedges between a correct answer and '{other}'", ZERO)
 
     # 5. hedge between two answers
-    if ((n_core <= 9 and not _HEDGE_SPLIT.isdisjoint(core)) or (
+    if (((n_core <= 9 or (n_core <= 12 and "either" in core[:4]))
+            and not _HEDGE_SPLIT.isdisjoint(core)) or (
             "torn" in core and "between" in core and n_core <= 16)) and not (
             # (Vietnamese "ở", "at", folds to tl "o": "mọc ở phía đông"; blind25)
             "o" in core and _HEDGE_SPLIT.intersection(core) == {"o"}
@@ -1688,7 +1737,7 @@ def clear_caches() -> None:
                stem_preimage, proper_words, read_number_cached, question_kind,
                read_fraction, digit_comma_line, asks_count, answerline_names, skeleton,
                name_skeletons, range_of, answer_times, time_value, answer_amounts,
-               amount_value):
+               amount_value, answer_temperatures, temperature):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()

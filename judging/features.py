@@ -139,7 +139,17 @@ def find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
 
 # "instead of X", "unlike X" (blind21): X set aside as the other choice
 _SET_ASIDE = frozenset({"instead", "unlike"})
-NEG_NEAR = NEGATORS | _NEG_SKIP | _SET_ASIDE | {"than"}  # what may stand just before a negated mention
+# what may stand just before a negated mention ("no": "there is no thunderstorm";
+# "with": "compared with Queen"; blind28)
+NEG_NEAR = NEGATORS | _NEG_SKIP | _SET_ASIDE | {"than", "no", "with"}
+# a comparison sets aside what it compares with ("compared with Queen", "deeper than a
+# humpback whale's song"; blind28), unless the sentence says nothing else is so ("no
+# other whale is louder than the blue whale")
+_COMPARED = frozenset({"compared", "likened", "comparable"})
+_COMPARATIVES = frozenset({"more", "less", "rather"})
+_NO_BEFORE = frozenset({"is", "was", "are", "were", "theres", "with", "has", "have", "had",
+                        "hear", "hears", "heard"})
+_NONE_ELSE = frozenset({"no", "nothing", "none", "nobody", "other", "any", "anything", "else"})
 _NEGATING = NEGATORS | _SET_ASIDE
 # Tagalog "hindi" (not) before the article of a name or noun ("hindi si Rizal", "hindi
 # ang Pasig"; blind27): not in NEGATORS, where it would also be the Hindi language
@@ -188,11 +198,21 @@ def is_negated(seq: tuple[str, ...], pos: int) -> bool:
         t = seq[j]
         if t in _NEGATING:
             return True
+        if t == "to" and j > 0 and seq[j - 1] in _COMPARED:
+            return True  # ("to" is a word to skip: "compared to X")
         if t not in _NEG_SKIP:
             if t in _TL_ARTICLES:
                 return j > 0 and seq[j - 1] == _TL_NOT
-            # ("than" is no word to skip: "rather than X" sets X aside)
-            return t == "than" and j > 0 and seq[j - 1] == "rather"
+            if t == "no":
+                # "there is no thunderstorm", "with no X" (not "No. 5", nor "No, X did not")
+                return j > 0 and seq[j - 1] in _NO_BEFORE and seq[pos][:1].isalpha()
+            if t == "with":
+                return j > 0 and seq[j - 1] in _COMPARED
+            # ("than" is no word to skip: "rather than X" sets X aside, and so does a
+            # comparative, "deeper than X", where the sentence says not that nothing
+            # else is so)
+            return t == "than" and j > 0 and (seq[j - 1] in _COMPARATIVES or (
+                seq[j - 1].endswith("er") and _NONE_ELSE.isdisjoint(seq[:j])))
     return False
 
 

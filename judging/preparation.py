@@ -533,7 +533,11 @@ _LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
 NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang", "hindi", "wala",
                             # (corrections._NOT_ADVERB: "definitely not Lyon, it's Paris")
                             "definitely", "certainly", "surely", "probably", "obviously",
-                            "clearly"})
+                            "clearly",
+                            # (corrections._BELIEVERS: "Many attribute this line to X,
+                            # but it was actually ..."; blind28)
+                            "many", "most", "some", "people", "everyone", "everybody",
+                            "others"})
 CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as corrected
 
 

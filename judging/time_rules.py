@@ -27,7 +27,8 @@ from judging.numbers import read_number
 
 # markers written glued to numbers in scripts without spaces, split off first (longest
 # first: 小时 before 时, 시간 before 시)
-_GLUED = ("小時", "小时", "時間", "钟头", "鐘頭", "分钟", "分鐘", "시간", "นาฬิกา", "ชั่วโมง",
+_GLUED = ("午後", "午前", "下午", "上午", "晚上", "早上", "傍晚", "오후", "오전", "บ่าย", "เช้า", "เย็น",
+          "小時", "小时", "時間", "钟头", "鐘頭", "分钟", "分鐘", "시간", "นาฬิกา", "ชั่วโมง", "刻",
           "นาที", "ครึ่ง", "ทุ่ม", "โมง", "時", "时", "点", "點", "分", "半", "个", "個", "시",
           "분", "반", "น.")
 _GLUED_RE = re.compile("|".join(map(re.escape, _GLUED)))
@@ -72,7 +73,7 @@ class TimeValue(NamedTuple):
 
 _ALL_MARKS = _CLOCK_HOUR | _DURATION_HOUR | _MINUTE | _HALF | _PM | _AM | _AROUND | frozenset({
     "setengah", "stengah", "quarter", "past", "after", "to", "before", "h24", "ทุ่ม", "midnight",
-    "noon", "midday", "night", "tonight", "malam", "gabi", "晚上", "夜", "dem", "밤"})
+    "noon", "midday", "night", "tonight", "malam", "gabi", "晚上", "夜", "dem", "밤", "刻"})
 
 
 def _number(word: str) -> float | None:
@@ -157,6 +158,9 @@ def time_value(text: str) -> TimeValue | None:
         elif w in _CLOCK_HOUR:
             hour_mark = True
             h24 = h24 or w == "นาฬิกา"  # (the Thai 24-hour clock's word)
+        elif w == "刻" and nums:
+            nums[-1] *= 15  # zh "三点一刻": a quarter of an hour
+            minute = True
         elif w == "jam" and not nums:
             hour_mark = True  # id/ms "jam 7", "jam setengah tujuh": a clock ("7 jam": hours)
         elif w in _DURATION_HOUR:

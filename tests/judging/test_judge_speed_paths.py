@@ -338,7 +338,7 @@ def _same_word_plain(c: str, a: str) -> bool:
         return True
     n = min(len(a), len(c))
     if n == 5 == len(a) == len(c) and c[0] == a[0] and sorted(c) == sorted(a) and (
-            sum(x != y for x, y in zip(c, a)) == 2):
+            sum(x != y for x, y in zip(c, a, strict=True)) == 2):
         # (2026.12.13: two letters swapped in a five-letter word; as both are the same
         # letters, two positions differ only where two neighbours are swapped or two
         # apart exchanged, and the OSA test asks for neighbours)
