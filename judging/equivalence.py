@@ -96,13 +96,17 @@ from judging.features import (
     stem_preimage,
 )
 from judging.measure_rules import (
-    answer_temperatures,
     asked_scale,
     same_temperature,
     temperature,
 )
-from judging.money_rules import amount_value, answer_amounts, same_amount
-from judging.name_rules import answerline_names, by_other_name, person_in_sentence
+from judging.money_rules import amount_value, same_amount
+from judging.name_rules import (
+    answerline_names,
+    by_other_name,
+    may_name_another,
+    person_in_sentence,
+)
 from judging.normalize import (
     ARTICLES,
     STOPWORDS,
@@ -201,7 +205,7 @@ from judging.short_rules import (
     surname_in_run,
 )
 from judging.sounds import heard_as, name_skeletons, skeleton
-from judging.time_rules import answer_times, same_time, time_value
+from judging.time_rules import same_time, time_value
 
 _lev_distance = Levenshtein.distance
 _osa_distance = OSA.distance
@@ -550,7 +554,6 @@ _OFFERED = re.compile(
     r"(?P<d>[^,;.!?]+)|(?:pero|o)\s+baka\s+(?:rin\s+)?(?P<e>[^,;.!?]+)"
     r"|(?:nhưng|hoặc)\s+cũng\s+có\s+thể\s+(?:là\s+)?(?P<f>[^,;.!?]+))",
     re.IGNORECASE)
-_OFFER_WORDS = ("possib", "could", "might", "mungkin", "baka", "có thể")
 
 
 def _offered_after(text: str, accept: tuple[Alt, ...]) -> str | None:
@@ -756,7 +759,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     if info is None:
         return _NO_WORDS
     (_line, accept, prompts, rejects, alt_tokens, answer_short, numeric, persons,
-     required, regnal, norms, squashed, alt_texts, times, amounts) = prepared(key)
+     required, regnal, norms, squashed, alt_texts, times, amounts, temps) = prepared(key)
     if info.particle:
         info = _without_particle(info, alt_tokens)
     cand = info.toks
@@ -872,7 +875,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                            f"says another amount than '{said}'", ZERO)
 
     # 8u. a temperature in another scale ("373.15 K" for "100 °C"; judging.measure_rules)
-    if numeric and info.nums and (temps := answer_temperatures(alt_texts)) and (
+    if temps and info.nums and (
             warm := same_temperature(info.text, temps, asked_scale(frozenset(
                 question.lower().replace("?", " ").split())))) is not None:
         return _result("temperature", warm[0], warm[1],
@@ -1136,7 +1139,9 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
 
     # 5a. another answer offered after the answer as a possibility ("Most likely
     # Boléro, though Pictures at an Exhibition is possible"; blind21)
-    if any(w in info.text for w in _OFFER_WORDS) and (
+    text = info.text
+    if ("possib" in text or "could" in text or "might" in text or "mungkin" in text
+            or "baka" in text or "có thể" in text) and (
             other := _offered_after(info.text, accept)) is not None:
         return _result("hedge", False, None,
                        f"the answer hedges between a correct answer and '{other}'", ZERO)
@@ -1526,7 +1531,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
 
     # 12u. another person of the answer's surname named in a sentence ("The speaker
     # sounds like Ted Kennedy." for "John F. Kennedy [accept Kennedy]"; judging.name_rules)
-    if persons and n_core > 1 and any(a.surname in cand for a in persons) and (
+    if persons and n_core > 1 and may_name_another(cand, persons) and (
             other_person := person_in_sentence(info, key, persons, question, _analyze)):
         return other_person
 
@@ -1736,8 +1741,7 @@ def clear_caches() -> None:
                answerline._parse_list, prepared, describe_text, question_tokens,
                stem_preimage, proper_words, read_number_cached, question_kind,
                read_fraction, digit_comma_line, asks_count, answerline_names, skeleton,
-               name_skeletons, range_of, answer_times, time_value, answer_amounts,
-               amount_value, answer_temperatures, temperature):
+               name_skeletons, range_of, time_value, amount_value, temperature):
         fn.cache_clear()
     normalize.clear_chunk_cache()
     entities.clear_caches()

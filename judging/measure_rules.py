@@ -80,11 +80,12 @@ def same_temperature(candidate: str, answers: Sequence[str], asked: str = ""
     return None if compared is None else (False, compared)
 
 
-@lru_cache(maxsize=16384)
-def answer_temperatures(alt_texts: str) -> tuple[str, ...]:
-    """The acceptable answers (one per line) that are a temperature with its scale."""
-    if "°" not in alt_texts and "º" not in alt_texts and not _SCALE_WORDS.intersection(
-            alt_texts.lower().split()):
+def answer_temperatures(alt_texts: str, words: frozenset[str] | None = None
+                        ) -> tuple[str, ...]:
+    """The acceptable answers (one per line) that are a temperature with its scale
+    (``words``: the text's words in lower case, when the caller has them)."""
+    if "°" not in alt_texts and "º" not in alt_texts and _SCALE_WORDS.isdisjoint(
+            alt_texts.lower().split() if words is None else words):
         return ()
     return tuple(t for t in alt_texts.split("\n") if temperature(t) is not None)
 

@@ -268,12 +268,14 @@ def _plain(text: str) -> Fraction | None:
     return value
 
 
-@lru_cache(maxsize=16384)
-def answer_amounts(alt_texts: str) -> tuple[str, ...]:
-    """The acceptable answers (one per line) that read as an amount of money, once per
-    answerline: most name no currency (set tests tell)."""
-    low = alt_texts.lower()
-    if _MONEY_CHARS.isdisjoint(low) and _MONEY_WORDS.isdisjoint(low.split()) and not (
+def answer_amounts(alt_texts: str, low: str = "", words: frozenset[str] | None = None
+                   ) -> tuple[str, ...]:
+    """The acceptable answers (one per line) that read as an amount of money (``low``
+    and ``words`` as :func:`judging.time_rules.answer_times` takes them): most name no
+    currency (set tests tell)."""
+    low = low or alt_texts.lower()
+    if _MONEY_CHARS.isdisjoint(low) and _MONEY_WORDS.isdisjoint(
+            low.split() if words is None else words) and not (
             "บาท" in low or "สตางค์" in low) and not (
             ("rp" in low or "rm" in low) and _PREFIX.search(low)) and not (
             ("k" in low or "rb" in low or "jt" in low) and _SCALE_AFTER.search(low)):

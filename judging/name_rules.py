@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from judging.entities import NICKNAMES
 from judging.features import ZERO, Analysis, find_runs
 from judging.names import entities_of, entity_of_norm, name_key, other_names
-from judging.normalize import normalize, tokens
+from judging.normalize import STOPWORDS, normalize, tokens
 from judging.preparation import NOT_PERSON_FIRST, Alt, Cand, describe, prepared, question_tokens
 from judging.short_rules import asks_person
 
@@ -189,6 +190,26 @@ _PERSON_NOUNS = frozenset({
 _LIST_WORDS = frozenset({"and", "or", "&"})
 
 
+def may_name_another(cand: tuple[str, ...], persons: Sequence[Alt]) -> bool:
+    """The gate of :func:`person_in_sentence`, cheap: does a person's surname stand in
+    ``cand`` after a word that is not the start of that person's name as the answerline
+    writes it ("ted kennedy", not "john f kennedy")?"""
+    for a in persons:
+        n = len(a.toks) - 1
+        if n < 1 or a.surname not in cand:
+            continue
+        given = a.toks[:-1]
+        p = cand.index(a.surname)
+        while True:
+            if p and cand[max(0, p - n):p] != given and cand[p - 1] not in STOPWORDS:
+                return True
+            try:
+                p = cand.index(a.surname, p + 1)
+            except ValueError:
+                break
+    return False
+
+
 def person_in_sentence(info: Cand, key: str | tuple[str, ...], persons: Sequence[Alt],
                        question: str, analyze: Analyze) -> Analysis | None:
     """Rule 12u: wrong when the answer says an acceptable person's surname only inside
@@ -221,6 +242,11 @@ def person_in_sentence(info: Cand, key: str | tuple[str, ...], persons: Sequence
         if owner or len(toks) < 2 or toks[-1] not in surnames or toks[0] in NOT_PERSON_FIRST or (
                 toks == info.core or toks == info.toks or run == info.text):
             continue  # (the whole answer was judged already)
+        first = toks[0]
+        if any(a.surname == toks[-1] and (toks == a.toks or (len(toks) == 2 and (
+                a.toks[0] == first or first in NICKNAMES.get(a.toks[0], ())
+                or (len(first) == 1 and a.toks[0][:1] == first)))) for a in named):
+            return None  # the answer, or its given name, nickname or initial ("Jack Kennedy")
         run_info = describe(toks, run)
         if run_info is None:
             continue

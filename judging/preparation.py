@@ -26,6 +26,7 @@ from judging.corrections import (
     TAIL_PARTICLES,
     final_answer,
 )
+from judging.measure_rules import answer_temperatures
 from judging.money_rules import answer_amounts
 from judging.normalize import (
     _DEMONYMS,
@@ -289,7 +290,7 @@ def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[Alt, ...]:
 Prepared = tuple[Answerline, tuple[Alt, ...], tuple[Alt, ...], tuple[Alt, ...],
                   frozenset[str], float, tuple[Alt, ...], tuple[Alt, ...], tuple[Alt, ...],
                   tuple[Alt, ...], frozenset[str], frozenset[str], str, tuple[str, ...],
-                  tuple[str, ...]]
+                  tuple[str, ...], tuple[str, ...]]
 
 
 def _regnal(a: Alt) -> bool:
@@ -311,6 +312,15 @@ def squash(norm: str, text: str) -> str:
     return "" if "," in text and _DECIMAL_COMMA.search(text) else norm.replace(" ", "")
 
 
+def _measures(texts: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The acceptable answers (their texts, one per line) that read as a time, an amount
+    of money and a temperature, the text lowered and split once for the three gates."""
+    low = texts.lower()
+    words = frozenset(low.split())
+    return (answer_times(texts, low, words), answer_amounts(texts, low, words),
+            answer_temperatures(texts, words))
+
+
 @lru_cache(maxsize=16384)
 def prepared(key: str | tuple[str, ...]) -> Prepared:
     """Parse and normalize an answerline once; the judge calls this for every pair.
@@ -321,8 +331,9 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
     ending in a regnal number (the rules that read only these skip the others); and,
     for the rules' gates, the acceptable answers' normalized forms, the same without
     spaces, their texts as written, one per line, and those of them that read as a
-    clock time or duration (:mod:`judging.time_rules`) and as an amount of money
-    (:mod:`judging.money_rules`), found once per answerline, not per pair."""
+    clock time or duration (:mod:`judging.time_rules`), as an amount of money
+    (:mod:`judging.money_rules`) and as a temperature (:mod:`judging.measure_rules`),
+    found once per answerline, not per pair."""
     line = parse_answerline(key)
     accept = _prep_alts(line.acceptable)
     prompts = _prep_alts(line.prompts) if line.prompts else ()
@@ -333,17 +344,17 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
                 accept if one.nums else (), accept if one.person else (),
                 accept if one.required_norms else (), accept if _regnal(one) else (),
                 frozenset((one.norm,)), frozenset((squash(one.norm, one.alt.text),)), one.alt.text,
-                answer_times(one.alt.text), answer_amounts(one.alt.text))
+                *_measures(one.alt.text))
     if not accept:
         return (line, accept, prompts, rejects, frozenset(), 0.0, (), (), (), (), frozenset(),
-                frozenset(), "", (), ())
+                frozenset(), "", (), (), ())
     norms = frozenset(map(_NORM, accept))
     return (line, accept, prompts, rejects, frozenset().union(*map(_CONTENT, accept)),
             1.0 if min(map(len, map(_TOKS, accept))) <= 2 else 0.0,
             tuple(filter(_NUMS, accept)), tuple(filter(_PERSON, accept)),
             tuple(filter(_REQUIRED_NORMS, accept)), tuple(filter(_regnal, accept)),
             norms, frozenset([squash(a.norm, a.alt.text) for a in accept]),
-            (texts := "\n".join(map(_TEXT, accept))), answer_times(texts), answer_amounts(texts))
+            (texts := "\n".join(map(_TEXT, accept))), *_measures(texts))
 
 
 # (field readers for prepared(), with no Python frame per answer)

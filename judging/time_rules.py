@@ -298,14 +298,16 @@ def same_time(candidate: str, answers: Sequence[str]) -> tuple[bool, str] | None
     return False, compared
 
 
-@lru_cache(maxsize=16384)
-def answer_times(alt_texts: str) -> tuple[str, ...]:
+def answer_times(alt_texts: str, low: str = "", words: frozenset[str] | None = None
+                 ) -> tuple[str, ...]:
     """The acceptable answers (one per line, as :func:`judging.preparation.prepared`
-    joins them) that read as a time, once per answerline: most say no time (set tests
-    tell, not a regular expression per answerline, which cost a hundredth of a cold
-    batch), and the rule is then not asked."""
-    low = alt_texts.lower()
-    if _TIME_CHARS.isdisjoint(low) and _TIME_WORDS.isdisjoint(low.split()) and not (
+    joins them) that read as a time (``low`` and ``words``: the text in lower case and
+    its words, when the caller has them): most say no time (set tests tell, not a
+    regular expression per answerline, which cost a hundredth of a cold batch), and the
+    rule is then not asked."""
+    low = low or alt_texts.lower()
+    if _TIME_CHARS.isdisjoint(low) and _TIME_WORDS.isdisjoint(
+            low.split() if words is None else words) and not (
             "." in low and _HHMM.search(low)) and not ("m" in low and _AMPM.search(low)):
         return ()
     return tuple(t for t in alt_texts.split("\n") if time_value(t) is not None)
