@@ -228,6 +228,9 @@ for _name, _nicks in _NICKNAME_LIST.items():
 del _name, _nicks, _nick
 
 
+_I_Y = frozenset("iy")
+
+
 def same_word(c: str, a: str) -> bool:
     """Could candidate word ``c`` stand for answer word ``a``? (The cheap tests
     first: the word family test is implied by a shared 3-letter start, an
@@ -257,9 +260,10 @@ def same_word(c: str, a: str) -> bool:
         # abbreviated: "op" for "opus", "kv" for "kochel")
         if len(a) >= 6 and c[:1] == a[:1] and c.isalpha() and surname_spelling(c, a):
             return True
-        if n == 5 == len(a) == len(c) and c[0] == a[0] and OSA.distance(c, a) == 1 and sorted(
-                c) == sorted(a):
-            return True  # two letters swapped: "Bahru" for "Bharu" (blind27)
+        if n == 5 == len(a) == len(c) and c[0] == a[0] and sorted(c) == sorted(a) and (
+                OSA.distance(c, a) == 1 or {x for x, y in zip(c, a, strict=True) if x != y}
+                == _I_Y):
+            return True  # two letters swapped: "Bahru" for "Bharu", "Cyndi" for "Cindy"
         return c in _CATALOGUE and _CATALOGUE.get(a) == _CATALOGUE[c]
     k = 1 if n < 10 else 2 if n < 14 else 3
     # (two letters swapped count as one edit: "Micheal" for "Michael"; blind18)

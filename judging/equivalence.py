@@ -811,6 +811,12 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                     info.text, a.alt.text, question):
                 clash = a
                 continue
+            if amounts and a.alt.text in amounts and (mine := amount_value(info.text)) and (
+                    mine.currency and mine.currency != amount_value(a.alt.text).currency):
+                # the same number in another currency ("$7.50" for "€7.50"): the
+                # normalizer drops the signs (rule 8p)
+                return _result("amount", False, a.alt.text,
+                               f"says the amount of '{a.alt.text}' in another currency", ZERO)
             kind = a.alt.kind
             rule = "exact" if kind in ("main", "list") else f"alias:{kind}"
             return _result(rule, True, a.alt.text, f"matches '{a.alt.text}' after normalization",

@@ -343,7 +343,8 @@ def _same_word_plain(c: str, a: str) -> bool:
         # letters, two positions differ only where two neighbours are swapped or two
         # apart exchanged, and the OSA test asks for neighbours)
         from rapidfuzz.distance import OSA
-        return OSA.distance(c, a) == 1
+        return OSA.distance(c, a) == 1 or {x for x, y in zip(c, a, strict=True) if x != y} == {
+            "i", "y"}  # (or i and y exchanged: "Cyndi" for "Cindy")
     k = 0 if n < 6 else 1 if n < 10 else 2 if n < 14 else 3
     return k > 0 and abs(len(a) - len(c)) <= k and Levenshtein.distance(c, a, score_cutoff=k) <= k
 
