@@ -32,7 +32,7 @@ from __future__ import annotations
 import gc
 import re
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -718,6 +718,21 @@ def _rejected_mention(cand: tuple[str, ...], rejects: tuple[Alt, ...],
     return None
 
 
+def _read_whole(info: Cand, same: Callable[[str, Sequence[str]], tuple[bool, str] | None],
+                answers: tuple[str, ...], rule: str) -> Analysis | None:
+    """Rules 8t and 8p: the candidate as written, or its core after a self-correction,
+    read whole as the value the answers say (``same``: :func:`same_time`,
+    :func:`same_amount`), else ``None``."""
+    found = same(info.text, answers)
+    if found is None and info.toks != info.core:
+        found = same(" ".join(info.core), answers)
+    if found is None:
+        return None
+    right, said = found
+    detail = f"says the same {rule} as '{said}'" if right else f"says another {rule} than '{said}'"
+    return _result(rule, right, said, detail, ZERO)
+
+
 def _result(rule: str, hard: bool | None, matched: str | None, detail: str,
             feats: tuple[float, ...], prompt: bool = False) -> Analysis:
     """Build an :class:`Analysis` (positional shorthand used by the rules)."""
@@ -857,28 +872,14 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     # 8t. a clock time or a duration, read whole on both sides ("half past seven",
     # "setengah delapan pagi", "七時三十分" for "7:30"; "an hour and a half" for "90
     # minutes"; judging.time_rules)
-    if times and n_core <= 12:
-        timed = same_time(info.text, times)
-        if timed is None and cand != core:
-            timed = same_time(" ".join(core), times)  # (after a self-correction)
-        if timed is not None:
-            right, said = timed
-            return _result("time", right, said,
-                           f"says the same time as '{said}'" if right else
-                           f"says another time than '{said}'", ZERO)
+    if times and n_core <= 12 and (timed := _read_whole(info, same_time, times, "time")):
+        return timed
 
     # 8p. an amount of money, read whole on both sides ("seven dollars and fifty cents"
     # for "$7.50", "30 ribu rupiah" for "Rp 30.000", "二十八块五毛" for "28.5元";
     # judging.money_rules)
-    if amounts and n_core <= 12:
-        priced = same_amount(info.text, amounts)
-        if priced is None and cand != core:
-            priced = same_amount(" ".join(core), amounts)  # (after a self-correction)
-        if priced is not None:
-            right, said = priced
-            return _result("amount", right, said,
-                           f"says the same amount as '{said}'" if right else
-                           f"says another amount than '{said}'", ZERO)
+    if amounts and n_core <= 12 and (priced := _read_whole(info, same_amount, amounts, "amount")):
+        return priced
 
     # 8u. a temperature in another scale ("373.15 K" for "100 °C"; judging.measure_rules)
     if temps and info.nums and (

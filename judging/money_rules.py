@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-from judging.normalize import tokens
+from judging.normalize import latin_runs
 from judging.numbers import read_number
 
 # currency words and symbols (folded, lower case) -> ISO code; "¥" is yen or yuan
@@ -108,29 +108,19 @@ def _words(text: str) -> list[str]:
     s = unicodedata.normalize("NFKC", text).lower()
     s = _PREFIX.sub(r"\1 ", s)
     s = _GLUED.sub(lambda m: f" {m.group(0)} ", s)
-    out: list[str] = []
-    latin: list[str] = []
+    words = []
     for w in s.split():
         w = w.strip(",;:!?()\"'’")
         if w.endswith(".") and not w[:-1].isdigit():
             w = w[:-1]
-        if not w:
-            continue
-        if _NUMBER.fullmatch(w) or w in _CURRENCY or w in _SUBUNIT:
-            if latin:
-                out += tokens(" ".join(latin))
-                latin = []
-            out.append(w)
-        elif w.isascii() or all(ch < "\u0250" or "\u1e00" <= ch <= "\u1eff" for ch in w):
-            latin.append(w)
-        else:
-            if latin:
-                out += tokens(" ".join(latin))
-                latin = []
-            out.append(w)
-    if latin:
-        out += tokens(" ".join(latin))
-    return out
+        if w:
+            words.append(w)
+    return latin_runs(words, _whole)
+
+
+def _whole(word: str) -> bool:
+    """A word read as it is, not tokenized: a number with its marks, a currency."""
+    return bool(_NUMBER.fullmatch(word)) or word in _CURRENCY or word in _SUBUNIT
 
 
 def _number_at(words: list[str], i: int) -> tuple[Fraction | None, int]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 import ftfy
@@ -688,6 +688,28 @@ def _standalone(word: str, orig: str) -> str | None:
         if roman is not None:
             return str(roman)
     return None
+
+
+def latin_runs(words: Iterable[str], whole: Callable[[str], bool] | None = None) -> list[str]:
+    """``words`` with each run of words in Latin letters (Vietnamese's included) turned
+    into :func:`tokens` (folded, English number words as digits) and every other word,
+    and every word ``whole`` says to keep, as it is: the readers of times and amounts
+    (``judging.time_rules``, ``judging.money_rules``) read a text's Hangul, kanji and
+    Thai markers whole and its Latin words as the judge does."""
+    out: list[str] = []
+    latin: list[str] = []
+    for w in words:
+        if (whole is None or not whole(w)) and (w.isascii() or all(
+                ch < "\u0250" or "\u1e00" <= ch <= "\u1eff" for ch in w)):
+            latin.append(w)
+            continue
+        if latin:
+            out += tokens(" ".join(latin))
+            latin = []
+        out.append(w)
+    if latin:
+        out += tokens(" ".join(latin))
+    return out
 
 
 def clear_chunk_cache() -> None:

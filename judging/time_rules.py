@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from judging.normalize import tokens
+from judging.normalize import latin_runs
 from judging.numbers import read_number
 
 # markers written glued to numbers in scripts without spaces, split off first (longest
@@ -103,22 +103,7 @@ def _words(text: str) -> list[str]:
         s = s.replace(old, new)
     s = _HHMM.sub(_hhmm, s)
     s = _GLUED_RE.sub(lambda m: f" {m.group(0)} ", s)
-    out: list[str] = []
-    latin: list[str] = []
-    for w in s.split():
-        w = w.strip(_STRIP)
-        if not w:
-            continue
-        if w.isascii() or all(ch < "\u0250" or "\u1e00" <= ch <= "\u1eff" for ch in w):
-            latin.append(w)
-            continue
-        if latin:
-            out += tokens(" ".join(latin))
-            latin = []
-        out.append(w)
-    if latin:
-        out += tokens(" ".join(latin))
-    return out
+    return latin_runs(w for w in (w.strip(_STRIP) for w in s.split()) if w)
 
 
 _SPELLINGS = (("p.m.", " pm "), ("a.m.", " am "), ("o'clock", " oclock "),
