@@ -201,25 +201,25 @@ def _abbrev(short: str, long: str) -> bool:
 # nickname that only shortens its name ("Dave", "Chris") needs no entry: a shared start
 # already says so.
 _NICKNAME_LIST = {
-    "william": "bill billy will willy willie liam", "robert": "bob bobby rob robbie bert",
-    "james": "jim jimmy jimmie jamie", "richard": "dick rick ricky rich richie",
-    "edward": "ed eddie ted teddy ned", "theodore": "ted teddy theo",
-    "thomas": "tom tommy", "michael": "mike mikey mickey", "john": "jack johnny jock",
-    "charles": "charlie chuck chas", "henry": "hank harry", "margaret": "peggy maggie meg",
-    "elizabeth": "betty beth liz lizzie bess libby eliza", "katherine": "kate katie kathy kitty",
-    "catherine": "kate katie cathy kitty", "sarah": "sally sadie", "mary": "molly polly mae",
-    "abraham": "abe", "albert": "al bert", "alfred": "al alf fred", "alexander": "alex sandy",
-    "andrew": "andy drew", "anthony": "tony", "benjamin": "ben benny", "daniel": "dan danny",
-    "donald": "don donnie", "frederick": "fred freddie", "francis": "frank frankie",
-    "gerald": "gerry jerry", "joseph": "joe joey", "lawrence": "larry", "leonard": "len lenny",
-    "matthew": "matt", "nicholas": "nick nicky", "patrick": "pat paddy", "peter": "pete",
-    "philip": "phil", "ronald": "ron ronnie", "samuel": "sam sammy", "stephen": "steve",
-    "steven": "steve", "walter": "walt", "cynthia": "cindy", "susan": "sue susie",
-    "deborah": "debbie deb", "patricia": "pat patty trish", "jennifer": "jen jenny",
-    "rebecca": "becky becca", "victoria": "vicky tori", "virginia": "ginny ginger",
-    "dorothy": "dot dottie", "harold": "harry hal", "eugene": "gene", "raymond": "ray",
-    "edmund": "ed ned", "timothy": "tim timmy", "kenneth": "ken kenny", "douglas": "doug",
-    "zachary": "zach zack", "howard": "howie", "woodrow": "woody", "ulysses": "lyss"}
+    "william": "billy willy willie liam", "robert": "bob bobby robbie",
+    "james": "jim jimmy jimmie jamie", "richard": "rick ricky richie",
+    "edward": "eddie ted teddy", "theodore": "ted teddy theo",
+    "thomas": "tom tommy", "michael": "mike mikey mickey", "john": "jack johnny",
+    "charles": "charlie", "henry": "harry", "margaret": "peggy maggie",
+    "elizabeth": "betty beth liz lizzie bess libby eliza", "katherine": "kate katie kathy",
+    "catherine": "kate katie cathy", "sarah": "sally sadie", "mary": "molly polly",
+    "abraham": "abe", "alexander": "alex", "andrew": "andy", "anthony": "tony",
+    "benjamin": "benny", "daniel": "danny", "donald": "donnie", "frederick": "freddie",
+    "gerald": "gerry jerry", "joseph": "joe joey", "lawrence": "larry", "leonard": "lenny",
+    "matthew": "matt", "nicholas": "nicky", "patrick": "paddy", "peter": "pete",
+    "philip": "phil", "ronald": "ronnie", "samuel": "sammy", "stephen": "steve",
+    "steven": "steve", "walter": "walt", "cynthia": "cindy", "susan": "susie",
+    "deborah": "debbie", "patricia": "patty trish", "jennifer": "jenny",
+    "rebecca": "becky becca", "victoria": "vicky tori", "virginia": "ginny",
+    "harold": "harry hal", "timothy": "timmy", "kenneth": "kenny", "douglas": "doug",
+    "zachary": "zach zack", "howard": "howie", "woodrow": "woody"}
+# (not the nicknames that are common words too, "will", "bill", "rich", "frank", "pat",
+# "ray": the table is read for every word of a name, and same_word for every word)
 NICKNAMES: dict[str, frozenset[str]] = {}
 for _name, _nicks in _NICKNAME_LIST.items():
     for _nick in _nicks.split():

@@ -827,7 +827,8 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                 clash = a
                 continue
             if amounts and a.alt.text in amounts and (mine := amount_value(info.text)) and (
-                    mine.currency and mine.currency != amount_value(a.alt.text).currency):
+                    mine.currency and (theirs := amount_value(a.alt.text).currency)
+                    and mine.currency != theirs):
                 # the same number in another currency ("$7.50" for "€7.50"): the
                 # normalizer drops the signs (rule 8p)
                 return _result("amount", False, a.alt.text,
