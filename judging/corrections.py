@@ -30,7 +30,7 @@ GATE = frozenset({
     "bad",
     "scratch", "make", "let", "correction", "but", "khong", "nham", "eh", "bukan", "salah",
     "ralat", "maksud", "maksudnya", "maaf", "melainkan", "tapi", "tetapi", "ibig", "silap",
-    "hindi", "ma", "ay", "pero", "ngunit", "subalit", "namun",
+    "hindi", "ma", "ay", "pero", "ngunit", "subalit", "namun", "kundi", "kungdi",
     # "X, although many think Y" (a belief reported after the answer: see _REPORTED)
     "although", "though", "whereas",
 })
@@ -91,8 +91,8 @@ _REPORTED = re.compile(
 )
 _NOT_BUT = re.compile(
     rf"^\s*{_NOT_ADVERB}"
-    r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai|chẳng phải|chang phai)"
-    r"\s+.+?(?:\s|,)(?:but|tapi|tetapi|melainkan|mà là|ma la|mà|ma)\s+"
+    r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai|chẳng phải|chang phai|hindi)"
+    r"\s+.+?(?:\s|,)(?:but|tapi|tetapi|melainkan|mà là|ma la|mà|ma|kundi|kungdi)\s+"
     # "not X, Y" without "but": "not the Atlantic, the Indian Ocean"
     rf"|^\s*{_NOT_ADVERB}"
     r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai|hindi|wala)\s+[^,;—–]{1,40}?"

@@ -334,7 +334,7 @@ _JA_KANA: _Lex = {
 # daan", "apat na raan"), the teens (labing-isa is read "labing" + "isa"), the tens as
 # one word (dalawampu, and dalawampu't before the units: "dalawampu't isa" is 21), and the
 # Spanish-derived numbers Filipinos say as often (siyete, otso)
-_TL_FILLERS = frozenset({"na", "at", "t"})
+_TL_FILLERS = frozenset({"na", "at", "t", "y"})
 _TL: _Lex = {
     **_lex("d", {"isa": 1, "isang": 1, "dalawa": 2, "dalawang": 2, "tatlo": 3, "tatlong": 3,
                  "apat": 4, "lima": 5, "limang": 5, "anim": 6, "pito": 7, "pitong": 7,
@@ -354,7 +354,16 @@ _TL: _Lex = {
                                           "walumpu": 80, "siyamnapu": 90}.items()
                     for e in ("", "t", "ng")},
                  "uno": 1, "dos": 2, "tres": 3, "kuwatro": 4, "kwatro": 4, "singko": 5,
-                 "sais": 6, "siyete": 7, "syete": 7, "otso": 8, "nuwebe": 9, "diyes": 10}),
+                 "sais": 6, "siyete": 7, "syete": 7, "otso": 8, "nuwebe": 9, "diyes": 10,
+                 # ... their teens, tens and hundred (blind26, blind29: "trese pesos",
+                 # "bente singko" is 25, "trenta'y singko" 35; prices and ages are said so)
+                 "onse": 11, "dose": 12, "trese": 13, "katorse": 14, "kinse": 15,
+                 "disisais": 16, "disisiyete": 17, "disisyete": 17, "disiotso": 18,
+                 "disinuwebe": 19, "bente": 20, "beinte": 20, "siyento": 100, "syento": 100,
+                 **{w + e: v for w, v in {"trenta": 30, "kuwarenta": 40, "kwarenta": 40,
+                                          "singkuwenta": 50, "singkwenta": 50, "sesenta": 60,
+                                          "setenta": 70, "otsenta": 80, "nobenta": 90}.items()
+                    for e in ("", "y")}}),
     **_lex("z", dict.fromkeys(_TL_FILLERS, 0)),
 }
 # every native number word with its linker too: -ng after a vowel, -g after n

@@ -90,6 +90,14 @@ CASES = [
     pytest.param("25 km", "2,5 km", "Berapa jauh?", False, id="decimal-comma-not-squashed"),
     pytest.param("five five five, zero one four seven", "555-0147", "What number?", True,
                  id="digits-one-by-one"),
+    # Spanish-derived Tagalog numbers and "hindi X kundi Y"
+    pytest.param("bente singko", "25", "Ilang taon si Maria?", True, id="tl-bente-singko"),
+    pytest.param("bente kwatro", "25", "Ilang taon si Maria?", False, id="tl-bente-trap"),
+    pytest.param("trese pesos", "₱13", "Magkano ang pamasahe?", True, id="tl-trese-pesos"),
+    pytest.param("Hindi trenta, kundi trenta'y singko.", "35", "Ilan ang estudyante?", True,
+                 id="tl-kundi-number"),
+    pytest.param("Hindi si Rizal kundi si Bonifacio.", ["José Rizal"], "Sino ang sumulat?", False,
+                 id="tl-kundi-name"),
     # 12u and names: another person of the surname in a sentence
     pytest.param("The speaker sounds like Ted Kennedy.", JFK, WHO, False, id="en-12u-ted"),
     pytest.param("The speaker sounds like Robert F. Kennedy delivering an inaugural address.",
