@@ -14,13 +14,17 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
+from judging.numbers import UNITS
+
 # a temperature said whole: "373.15 K", "100°C", "212 degrees Fahrenheit", "-40 °F"
 _TEMPERATURE = re.compile(
     r"^(?:about|around|approximately|roughly|exactly)?\s*([-+]?\d+(?:[.,]\d+)?)\s*"
-    r"(?:°|º|degrees?\s+|deg\s+)?\s*(c|f|k|celsius|centigrade|fahrenheit|kelvins?)\.?$",
-    re.IGNORECASE)
-_SCALE = {"c": "C", "celsius": "C", "centigrade": "C", "f": "F", "fahrenheit": "F",
-          "k": "K", "kelvin": "K", "kelvins": "K"}
+    r"(?:°|º|degrees?\s+|deg\s+)?\s*(\w+)\.?$", re.IGNORECASE)
+# the scales' words of every seed language are the temperature units of
+# judging.numbers.UNITS; the letters are said after a degree sign or alone ("373.15 K")
+_SCALE = {"c": "C", "f": "F", "k": "K", **{
+    w: unit.upper() for w, kinds in UNITS.items() for kind, unit in kinds
+    if kind == "temperature"}}
 
 
 @lru_cache(maxsize=16384)
@@ -31,7 +35,10 @@ def temperature(text: str) -> tuple[float, str, float] | None:
     m = _TEMPERATURE.match(s)
     if m is None:
         return None
-    number, scale = m.group(1).replace(",", "."), _SCALE[m.group(2).lower()]
+    scale = _SCALE.get(m.group(2).lower())
+    if scale is None:
+        return None
+    number = m.group(1).replace(",", ".")
     value = float(number)
     digits = len(number.partition(".")[2])
     half = 0.5 / 10 ** digits
@@ -90,5 +97,4 @@ def answer_temperatures(alt_texts: str, words: frozenset[str] | None = None
     return tuple(t for t in alt_texts.split("\n") if temperature(t) is not None)
 
 
-_SCALE_WORDS = frozenset({"celsius", "centigrade", "fahrenheit", "kelvin", "kelvins", "k", "c",
-                          "f"})
+_SCALE_WORDS = frozenset(_SCALE)

@@ -22,23 +22,18 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from judging.normalize import latin_runs
-from judging.numbers import read_number
+from judging.numbers import UNITS, read_number
 
-# currency words and symbols (folded, lower case) -> ISO code; "¥" is yen or yuan
+# currency words (judging.numbers.UNITS's currencies, in every seed language) and the
+# signs and abbreviations written beside digits -> ISO code; "¥" is yen or yuan
 _CURRENCY = {
-    "$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD", "us$": "USD",
-    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR",
-    "£": "GBP", "gbp": "GBP", "pound": "GBP", "pounds": "GBP",
-    "¥": "", "円": "JPY", "yen": "JPY", "jpy": "JPY", "えん": "JPY", "엔": "JPY",
-    "元": "CNY", "块": "CNY", "塊": "CNY", "圆": "CNY", "yuan": "CNY", "rmb": "CNY",
-    "cny": "CNY", "人民币": "CNY",
-    "₩": "KRW", "원": "KRW", "won": "KRW", "krw": "KRW",
-    "฿": "THB", "บาท": "THB", "baht": "THB", "thb": "THB",
-    "₫": "VND", "đ": "VND", "dong": "VND", "vnd": "VND", "vnđ": "VND",
-    "rp": "IDR", "rupiah": "IDR", "idr": "IDR",
-    "rm": "MYR", "ringgit": "MYR", "myr": "MYR",
-    "₱": "PHP", "php": "PHP", "piso": "PHP", "peso": "PHP", "pesos": "PHP",
-    "s$": "SGD", "sgd": "SGD",
+    **{w: unit.upper() for w, kinds in UNITS.items() for kind, unit in kinds
+       if kind == "money" and unit != "cent"},
+    "$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "", "えん": "JPY",
+    "圆": "CNY", "₩": "KRW", "฿": "THB", "₫": "VND", "đ": "VND", "vnd": "VND", "vnđ": "VND",
+    "rp": "IDR", "idr": "IDR", "rm": "MYR", "myr": "MYR", "₱": "PHP", "php": "PHP",
+    "s$": "SGD", "sgd": "SGD", "pound": "GBP", "pounds": "GBP", "gbp": "GBP", "jpy": "JPY",
+    "cny": "CNY", "krw": "KRW", "thb": "THB", "eur": "EUR",
 }
 # subunits: the word -> (its currency, or "" for any, its part of the unit)
 _SUBUNIT = {
@@ -275,10 +270,5 @@ def answer_amounts(alt_texts: str, low: str = "", words: frozenset[str] | None =
 
 # what every answer that reads as an amount has: a currency's sign or word, or a subunit
 _MONEY_CHARS = frozenset("$€£¥₩฿₫₱¢元块塊圆円원毛角")
-_MONEY_WORDS = frozenset({"usd", "dollar", "dollars", "euro", "euros", "pound", "pounds", "yen",
-                          "yuan", "rmb", "won", "baht", "satang", "dong", "đồng", "vnd", "vnđ",
-                          "rupiah", "ringgit", "piso", "peso", "pesos", "sgd", "cent", "cents",
-                          "sen", "centavo", "centavos", "sentimo", "sentimos", "pence", "xu",
-                          "rp", "rm", "myr", "idr", "php", "krw", "jpy", "cny", "thb", "eur",
-                          "gbp"})
+_MONEY_WORDS = frozenset(_CURRENCY) | frozenset(_SUBUNIT) | {"đồng"}
 _SCALE_AFTER = re.compile(r"\d\s?(?:k|rb|jt)\b")

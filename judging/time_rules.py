@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from judging.normalize import latin_runs
-from judging.numbers import read_number
+from judging.numbers import UNITS, read_number
 
 # markers written glued to numbers in scripts without spaces, split off first (longest
 # first: 小时 before 时, 시간 before 시)
@@ -36,10 +36,12 @@ _GLUED_RE = re.compile("|".join(map(re.escape, _GLUED)))
 _HHMM = re.compile(r"(?<![\d.,:])(\d{1,2})\s*[:.h]\s*(\d{2})(?![\d.,:])")
 
 _CLOCK_HOUR = frozenset({"時", "时", "点", "點", "시", "gio", "นาฬิกา", "โมง", "oclock"})
-_DURATION_HOUR = frozenset({"小时", "小時", "時間", "钟头", "鐘頭", "시간", "tieng", "hour", "hours",
-                            "hr", "hrs", "ชั่วโมง", "jam", "oras"})
-_MINUTE = frozenset({"分", "分钟", "分鐘", "분", "phut", "menit", "minit", "minute", "minutes",
-                     "min", "mins", "minuto", "minutos", "นาที"})
+# hours and minutes as judging.numbers.UNITS has them in every seed language (less vi
+# "giờ", a clock's hour: "7 giờ" is seven o'clock), and the forms it leaves out
+_DURATION_HOUR = frozenset(w for w, kinds in UNITS.items() if ("time", "h") in kinds) - (
+    _CLOCK_HOUR) | {"小時", "钟头", "鐘頭", "tieng", "hr", "hrs"}
+_MINUTE = frozenset(w for w, kinds in UNITS.items() if ("time", "min") in kinds) | {
+    "分", "分鐘", "minit", "min", "mins", "minutos"}
 _HALF = frozenset({"半", "반", "ruoi", "ครึ่ง", "half", "medya", "y"})
 _PM = frozenset({"pm", "오후", "午後", "下午", "傍晚", "sore", "petang", "chieu", "toi", "hapon",
                  "บ่าย", "เย็น", "ค่ำ", "evening", "afternoon", "저녁"})
