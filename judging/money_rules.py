@@ -158,8 +158,11 @@ def amount_value(text: str) -> Amount | None:
             prev = words[i - 2]
             if w in _POINT_SCALES and _GROUPED_POINT.fullmatch(prev):
                 pending = Fraction(prev)  # "2.187 billion"
-            digits = prev.rpartition(".")[2] if "." in prev and prev[0].isdigit() else ""
-            rounding = max(rounding, Fraction(_SCALE[w], 2 * 10 ** len(digits)))
+            if "." in prev and prev[0].isdigit():
+                # (a decimal before the scale word is rounded at its last digit: "$2.19
+                # billion" for "$2.187 billion"; a whole number is not: "$2 billion")
+                digits = prev.rpartition(".")[2]
+                rounding = max(rounding, Fraction(_SCALE[w], 2 * 10 ** len(digits)))
             pending *= _SCALE[w]
             continue
         if w not in _CURRENCY and w not in _SUBUNIT and w not in _AROUND:

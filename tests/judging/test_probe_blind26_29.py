@@ -69,6 +69,8 @@ CASES = [
                  id="en-rounded-billions"),
     pytest.param("$2.17 billion", "$2.187 billion", "How much did it make?", False,
                  id="en-rounded-trap"),
+    pytest.param("dua juta rupiah", "Rp 2.400.000", "Berapa harganya?", False,
+                 id="id-whole-scale-not-rounded"),
     pytest.param("円", "円", "通貨は何ですか。", True, id="currency-name-alone"),
     # 8u: temperatures
     pytest.param("373.15 K", "100 °C", "The boiling point of water is 100 degrees Celsius; "
