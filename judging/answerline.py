@@ -270,9 +270,9 @@ def _parse_list(items: tuple[str, ...]) -> Answerline:
                 if whole:
                     accepts.append(Alternative(whole, (), "accept"))
         else:
-            alt = _alternative(item, "list")
-            if alt:
-                answers.append(alt)
+            listed = _alternative(item, "list")
+            if listed:
+                answers.append(listed)
     return Answerline(
         raw=" | ".join(items),
         answers=tuple(answers),

@@ -212,11 +212,11 @@ def final_answer(text: str) -> str | None:
             return tail.strip()
     last = None
     for m in _MARKER.finditer(text):
-        head = _words(text[:m.start()])
-        tail = _words(text[m.end():])
-        if not tail or len(tail) > MAX_TAIL or len(head) > MAX_HEAD:
+        before = _words(text[:m.start()])
+        after = _words(text[m.end():])
+        if not after or len(after) > MAX_TAIL or len(before) > MAX_HEAD:
             continue
-        if all(w in _FILLERS for w in head):
+        if all(w in _FILLERS for w in before):
             continue
         last = m
     if last is None:

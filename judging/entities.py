@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import NamedTuple
 
 from rapidfuzz.distance import OSA, Levenshtein
 
@@ -157,7 +158,7 @@ _GENERATIONS = frozenset({"jr", "sr", "junior", "senior"})
 _JOINERS = frozenset({"and", "or", "nor", "andor"})
 
 
-class Substitution(tuple):
+class Substitution(NamedTuple):
     """``(kind, extra, missing)``: ``kind`` is ``"substitution"`` (a word swapped),
     ``"qualifier"`` (a distinguishing word added or dropped), ``"installment"``
     (the answer's number dropped), ``"title"`` (the last words of a title dropped),
@@ -167,14 +168,9 @@ class Substitution(tuple):
     person's surname dropped, the given names kept); ``extra`` the
     candidate's word, ``missing`` the answer's."""
 
-    __slots__ = ()
-
-    def __new__(cls, kind: str, extra: str, missing: str) -> Substitution:
-        return super().__new__(cls, (kind, extra, missing))
-
-    @property
-    def kind(self) -> str:
-        return self[0]
+    kind: str
+    extra: str
+    missing: str
 
 
 LICENSED = Substitution("licensed", "", "")
@@ -660,8 +656,8 @@ def substitution(core: tuple[str, ...], answer: tuple[str, ...],
         if quals:
             # an initial or abbreviation standing for the qualifier: "S. Dakota" for
             # "South Dakota", "DR Congo" for "Democratic Republic of the Congo"
-            initials = {t[0] for t in core if len(t) <= 3 and t.isalpha() and t not in a_words}
-            quals = [a for a in quals if a[0] not in initials]
+            firsts = {t[0] for t in core if len(t) <= 3 and t.isalpha() and t not in a_words}
+            quals = [a for a in quals if a[0] not in firsts]
         if len(a_words) == 2 and missing == [a_words[0]] and a_words[0] in _DEMONYMS:
             quals.append(a_words[0])  # "Samoa" for "American Samoa"
         if quals:

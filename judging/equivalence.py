@@ -556,6 +556,11 @@ _OFFERED = re.compile(
     re.IGNORECASE)
 
 
+# _OFFERED matches only an answer with one of these words (vi "có thể" is "co the" once folded)
+_OFFER_WORDS = frozenset({"could", "might", "may", "possible", "possibly", "plausible",
+                          "possibility", "mungkin", "baka", "co"})
+
+
 def _offered_after(text: str, accept: tuple[Alt, ...]) -> str | None:
     """The other answer offered as a possibility beside an acceptable one: after it,
     when the part before names an acceptable answer and the other names none, or the
@@ -826,9 +831,9 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                     info.text, a.alt.text, question):
                 clash = a
                 continue
-            if amounts and a.alt.text in amounts and (mine := amount_value(info.text)) and (
-                    mine.currency and (theirs := amount_value(a.alt.text).currency)
-                    and mine.currency != theirs):
+            if amounts and a.alt.text in amounts and (cand_amount := amount_value(info.text)) and (
+                    cand_amount.currency and (line_amount := amount_value(a.alt.text)) is not None
+                    and line_amount.currency and cand_amount.currency != line_amount.currency):
                 # the same number in another currency ("$7.50" for "€7.50"): the
                 # normalizer drops the signs (rule 8p)
                 return _result("amount", False, a.alt.text,
@@ -893,22 +898,22 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     # 8v. Korean numbers in Hangul glued to a unit, for digits ("오월 십일" for "5월
     # 10일", and back; blind20): the same once both are written in digits
     if not alt_texts.isascii() and HANGUL.search(alt_texts) and n_core <= 6:
-        mine = korean_digits(core)
-        other = None
+        ko_mine = korean_digits(core)
+        ko_other = None
         for a in accept:
-            theirs = korean_digits(a.toks)
-            if mine == core and theirs == a.toks:
-                continue  # (no Hangul number on either side: the other rules read it)
-            if mine == theirs:
+            ko_theirs = korean_digits(a.toks)
+            if ko_mine == core and ko_theirs == a.toks:
+                continue  # (no Hangul number on either side: the ko_other rules read it)
+            if ko_mine == ko_theirs:
                 return _result("number-words", True, a.alt.text,
                                f"says the numbers of '{a.alt.text}' in other words", ZERO)
-            if len(mine) == len(theirs) and all(
+            if len(ko_mine) == len(ko_theirs) and all(
                     x == y or (x.isdecimal() and y.isdecimal())
-                    for x, y in zip(mine, theirs, strict=True)):
-                other = other or a  # the same units, another number ("5월 1일")
-        if other is not None:
-            return _result("number", False, other.alt.text,
-                           f"says other numbers than '{other.alt.text}'", ZERO)
+                    for x, y in zip(ko_mine, ko_theirs, strict=True)):
+                ko_other = ko_other or a  # the same units, another number ("5월 1일")
+        if ko_other is not None:
+            return _result("number", False, ko_other.alt.text,
+                           f"says other numbers than '{ko_other.alt.text}'", ZERO)
 
     # 3a, 3c, 8a: numbers against a numeric answerline
     if numeric:
@@ -964,9 +969,9 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     # wrong when no acceptable answer says the answer's half and one says the other
     if short and not DAYPART_WORDS.isdisjoint(alt_tokens) and not DAYPART_WORDS.isdisjoint(
             core):
-        mine = {DAYPART[t] for t in core if t in DAYPART}
-        theirs = [{DAYPART[t] for t in a.toks if t in DAYPART} for a in accept]
-        if len(mine) == 1 and any(theirs) and not any(mine & t for t in theirs):
+        halves = {DAYPART[t] for t in core if t in DAYPART}
+        their_halves = [{DAYPART[t] for t in a.toks if t in DAYPART} for a in accept]
+        if len(halves) == 1 and any(their_halves) and not any(halves & t for t in their_halves):
             return _result("number", False, None,
                            f"'{info.text}' names the other half of the day", ZERO)
 
@@ -1074,39 +1079,39 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     # Hà Nội", "bukan Jakarta", "서울이 아닙니다")
     # (each branch below needs a negation or doubt word, or a script's own negation)
     if core and n_core <= SHORT_TOKENS + 1 and (script or not _NEG_ANY.isdisjoint(core)):
-        rest: tuple[str, ...] = ()
+        neg_rest: tuple[str, ...] = ()
         only_negates = False  # the answer is "not X" and nothing more
         if core[0] in _NEG_OPENERS:
-            rest = core[1:]
-            while rest and rest[0] in _NEG_FILLER:
-                rest = rest[1:]
-            if core[0] in ("hindi", "wala") and "ang" in rest[1:]:
+            neg_rest = core[1:]
+            while neg_rest and neg_rest[0] in _NEG_FILLER:
+                neg_rest = neg_rest[1:]
+            if core[0] in ("hindi", "wala") and "ang" in neg_rest[1:]:
                 # tl puts the subject last, after "ang": "Wala po sa Albay ang Bulkang
                 # Mayon" (Mayon is not in Albay; blind25) negates what comes before it
-                rest = rest[:rest.index("ang", 1)]
-            if not _NEG_BUT.isdisjoint(rest):
+                neg_rest = neg_rest[:neg_rest.index("ang", 1)]
+            if not _NEG_BUT.isdisjoint(neg_rest):
                 # "not the Atlantic but the Pacific": only the part before "but" is negated
-                rest = rest[:min(rest.index(t) for t in _NEG_BUT if t in rest)]
+                neg_rest = neg_rest[:min(neg_rest.index(t) for t in _NEG_BUT if t in neg_rest)]
             else:
                 only_negates = True
-            rest = strip_articles(strip_fillers(rest)) if rest else rest
+            neg_rest = strip_articles(strip_fillers(neg_rest)) if neg_rest else neg_rest
         elif n_core >= 2 and core[-1] in _NEG_AFTER:
-            rest = core[:-1]
+            neg_rest = core[:-1]
         elif core[0] in _DOUBTERS:
             # "I don't think it's Paris", "Tôi không nghĩ là Paris", "Saya tidak rasa
             # Paris": a doubt about the answer negates it
             n = next((len(p) for p in _DOUBT if core[:len(p)] == p), 0)
-            rest = core[n:] if n else ()
-            while rest and rest[0] in _DOUBT_SKIP:
-                rest = rest[1:]
-            rest = strip_articles(rest) if rest and rest[0] != "so" else ()
-        if rest:
-            rest_norm = " ".join(rest)
+            neg_rest = core[n:] if n else ()
+            while neg_rest and neg_rest[0] in _DOUBT_SKIP:
+                neg_rest = neg_rest[1:]
+            neg_rest = strip_articles(neg_rest) if neg_rest and neg_rest[0] != "so" else ()
+        if neg_rest:
+            rest_norm = " ".join(neg_rest)
             for a in accept:
                 # (the answer without its kind word is negated too: "không phải Hạ
                 # Long" for "Vịnh Hạ Long")
-                if _alt_matches_core(a, rest, rest_norm) or (
-                        len(a.toks) > len(rest) and _names(a, rest)):
+                if _alt_matches_core(a, neg_rest, rest_norm) or (
+                        len(a.toks) > len(neg_rest) and _names(a, neg_rest)):
                     return _result("negation", False, a.alt.text,
                                    f"the answer negates '{a.alt.text}'", ZERO)
             if only_negates:
@@ -1116,7 +1121,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                 # "red wine"; blind19), unless the negator is the answer's own word
                 # ("No Doubt")
                 for a in accept:
-                    if not a.content.isdisjoint(rest) and core[0] not in a.toks:
+                    if not a.content.isdisjoint(neg_rest) and core[0] not in a.toks:
                         return _result("negation", False, a.alt.text,
                                        f"the answer only says what it is not, sharing "
                                        f"words with '{a.alt.text}'", ZERO)
@@ -1147,9 +1152,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
 
     # 5a. another answer offered after the answer as a possibility ("Most likely
     # Boléro, though Pictures at an Exhibition is possible"; blind21)
-    text = info.text
-    if ("possib" in text or "could" in text or "might" in text or "mungkin" in text
-            or "baka" in text or "có thể" in text) and (
+    if not _OFFER_WORDS.isdisjoint(info.tok_set) and (
             other := _offered_after(info.text, accept)) is not None:
         return _result("hedge", False, None,
                        f"the answer hedges between a correct answer and '{other}'", ZERO)
@@ -1157,7 +1160,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     # 5. hedge between two answers
     if (((n_core <= 9 or (n_core <= 12 and "either" in core[:4]))
             and not _HEDGE_SPLIT.isdisjoint(core)) or (
-            "torn" in core and "between" in core and n_core <= 16)) and not (
+            n_core <= 16 and "torn" in core and "between" in core)) and not (
             # (Vietnamese "ở", "at", folds to tl "o": "mọc ở phía đông"; blind25)
             "o" in core and _HEDGE_SPLIT.intersection(core) == {"o"}
             and not _TL_OR.search(info.text)):
@@ -1185,8 +1188,8 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
         while k < len(words) - 1 and tokens(words[k]) in _NUMBER_PREP_TOKS:
             k += 1
         end = len(words) - 1 if tokens(words[-1]) == ("a",) and "ạ" in words[-1] else len(words)
-        rest = tokens(" ".join(words[k:end])) if k or end < len(words) else ()
-        if rest and may_be_number(rest[0]):
+        num_rest = tokens(" ".join(words[k:end])) if k or end < len(words) else ()
+        if num_rest and may_be_number(num_rest[0]):
             again = describe_text(" ".join(words[k:end]))
             if again is not None:
                 return _analyze(again, key, question, translated)
@@ -1374,9 +1377,10 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
                 return _result("other-entity", False, place.alt.text,
                                f"'{core_norm}' is a place named after '{place.alt.text}'", ZERO)
         for a in persons:
-            if (core_norm == a.surname or (
-                    n_core == 1 and len(a.surname) >= 6 and core_norm[:1] == a.surname[:1]
-                    and _surname_spelling(core_norm, a.surname))):
+            surname = a.surname or ""  # (every person has one)
+            if (core_norm == surname or (
+                    n_core == 1 and len(surname) >= 6 and core_norm[:1] == surname[:1]
+                    and _surname_spelling(core_norm, surname))):
                 if any(r.toks[-1:] == a.toks[-1:] for r in rejects) or (
                         core_norm in AMBIGUOUS_SURNAMES and core_norm == a.surname
                         and core_norm not in qtok):
@@ -1420,9 +1424,9 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
         # 11 for Hangul names ("마리엘 헤밍웨이" for "어니스트 헤밍웨이 [accept 헤밍웨이]")
         if script and n_core == 2 and question and core[-1] in alt_tokens and HANGUL.search(
                 core[-1]) and asks_who(" ".join(qtok)):
-            other = other_person_hangul(core, accept)
-            if other is not None:
-                return _decided(other)
+            hangul_other = other_person_hangul(core, accept)
+            if hangul_other is not None:
+                return _decided(hangul_other)
         # 12a. another generation of one name ("Johann Strauss I" for "Johann Strauss II",
         # "Alexandre Dumas fils" for "Alexandre Dumas [accept Dumas père]")
         if core[-1] in GENERATION_WORDS:
@@ -1444,28 +1448,28 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
         # 12b. a confusable entity: shares words, swaps one the answerline does not license
         # (only when the answer shares a word with an acceptable answer)
         if not alt_tokens.isdisjoint(core):
-            swapped = confusable(core, accept, qtok, info.text)
-            if swapped is not None:
-                return _decided(swapped)
+            confused = confusable(core, accept, qtok, info.text)
+            if confused is not None:
+                return _decided(confused)
             # 12g. another title sharing a word of a subtitle ("Age of Empires" for
             # "Avengers: Age of Ultron"): only against an answer with a colon
             if ":" not in info.text and ":" in (key if isinstance(key, str) else "".join(key)):
-                sub = other_subtitle_word(core, accept, qtok)
-                if sub is not None:
-                    return _result("other-entity", False, sub,
-                                   f"shares a word of the subtitle of '{sub}' but says "
+                title = other_subtitle_word(core, accept, qtok)
+                if title is not None:
+                    return _result("other-entity", False, title,
+                                   f"shares a word of the subtitle of '{title}' but says "
                                    f"another title", ZERO)
         # 12c. another word sharing a word's start ("Niger" for "Nigeria")
         if n_core <= 3:
-            other = prefix_word(core, accept)
-            if other is not None:
-                return _decided(other)
+            prefixed = prefix_word(core, accept)
+            if prefixed is not None:
+                return _decided(prefixed)
         # 12e. another kind of entity: "Mexico City" for "Mexico", "Dominican Republic"
         # for "Dominica"
         if n_core <= 2:
-            kind = kind_change(core, accept, qtok)
-            if kind is not None:
-                return _decided(kind)
+            kind_swap = kind_change(core, accept, qtok)
+            if kind_swap is not None:
+                return _decided(kind_swap)
         # 12h. a child named by a patronym built on the answer's name ("Megawati
         # Soekarnoputri" for "Soekarno")
         if "put" in core_norm and (child := patronym_of(core, accept)) is not None:
@@ -1475,23 +1479,23 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
     # 12f. another subtitle after the same series title ("The Lord of the Rings: The Two
     # Towers" for "...: The Fellowship of the Ring"), at any length
     if ":" in info.text and n_core <= 16 and ":" in alt_texts:
-        sub = other_subtitle(info.text, accept)
-        if sub is not None:
-            return _decided(sub)
+        series = other_subtitle(info.text, accept)
+        if series is not None:
+            return _decided(series)
 
     # 12f. the same for "X and the Y" titles ("Harry Potter and the Chamber of Secrets"
     # for "Harry Potter and the Philosopher's Stone"; blind18)
     if " and " in info.text and n_core <= 16 and " and " in alt_texts:
-        sub = other_sequel_title(info.text, accept)
-        if sub is not None:
-            return _decided(sub)
+        sequel = other_sequel_title(info.text, accept)
+        if sequel is not None:
+            return _decided(sequel)
 
     # 12r. a ruler or pope with another regnal number, in a sentence ("That was Pope John
     # Paul II." for "John Paul I", "built by Louis the Sixteenth" for "Louis XIV";
     # blind23)
-    if regnal and cand_nums and (other := _other_regnal(cand, accept)) is not None:
-        return _result("other-entity", False, other.alt.text,
-                       f"names '{other.alt.text}' with another number", ZERO)
+    if regnal and cand_nums and (regnal_other := _other_regnal(cand, accept)) is not None:
+        return _result("other-entity", False, regnal_other.alt.text,
+                       f"names '{regnal_other.alt.text}' with another number", ZERO)
 
     # 12q. another name, the answer only in a clause about it ("Buzz Aldrin, who
     # followed Neil Armstrong down the ladder" for "Neil Armstrong"; blind21) or in

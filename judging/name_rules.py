@@ -34,7 +34,7 @@ STATE_MARKS = ("州", "주", "รัฐ")
 _NO_ENTITIES: frozenset[str] = frozenset()
 _NOTHING = Analysis("empty", False, False, None, "", ZERO)
 
-Analyze = Callable[[Cand, tuple[str, ...], str, bool], Analysis]
+Analyze = Callable[[Cand, str | tuple[str, ...], str, bool], Analysis]
 
 
 @lru_cache(maxsize=16384)

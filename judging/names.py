@@ -102,7 +102,7 @@ def entities_of(norms: tuple[str, ...]) -> frozenset[str] | None:
     one of them is no known name (then what the answerline names is not known)."""
     index = _table()[0]
     found = [index.get(n) for n in norms]
-    return None if None in found else frozenset(found)
+    return None if None in found else frozenset(found)  # type: ignore[arg-type]
 
 
 def entity_of(name: str) -> str | None:

@@ -300,6 +300,7 @@ def tokens(text: str) -> tuple[str, ...]:
     (``tests/judging/test_judge_speed_paths.py``). :func:`tokens_many` does the same
     for a batch without filling this function's cache.
     """
+    chunks: list[str] | None
     if text.isascii():
         chunks = text.split()
     else:
@@ -310,14 +311,14 @@ def tokens(text: str) -> tuple[str, ...]:
     memo = _MEMO
     low = list(map(memo[0].get, chunks))
     if None not in low:
-        return tuple(low)  # every chunk plain and memoized: one word each, nothing to do
+        return tuple(low)  # type: ignore
     return _tokens_flagged(text, chunks, low, memo)
 
 
 _tokens_uncached = tokens.__wrapped__
 
 
-def tokens_many(texts: Sequence[str]) -> list[tuple[str, ...]]:
+def tokens_many(texts: Iterable[str]) -> list[tuple[str, ...]]:
     """``[tokens(t) for t in texts]``, for a batch of texts that are mostly new.
 
     The judge tokenizes each batch's candidate answers with it: they are almost all
@@ -330,8 +331,9 @@ def tokens_many(texts: Sequence[str]) -> list[tuple[str, ...]]:
     """
     memo = _MEMO  # one memo for the whole batch (see tokens())
     get = memo[0].get
-    out = []
+    out: list[tuple[str, ...]] = []
     append = out.append
+    chunks: list[str] | None
     for text in texts:
         if text.isascii():
             chunks = text.split()
@@ -342,7 +344,7 @@ def tokens_many(texts: Sequence[str]) -> list[tuple[str, ...]]:
                 continue
         low = list(map(get, chunks))
         if None not in low:
-            append(tuple(low))
+            append(tuple(low))  # type: ignore
         else:
             append(_tokens_flagged(text, chunks, low, memo))
     return out
@@ -361,6 +363,7 @@ def _tokens_flagged(text: str, chunks: list[str], low: list[str | None], memo: _
     if len(low_of) + len(flagged_of) + missing > _CHUNK_CACHE_MAX:
         return _tokens_reference(text)  # memo full: never emptied mid-run
     flags = 0
+    word: str | None
     at: list[int] = []  # the flagged chunks' places
     i = -1
     for _ in range(missing):
@@ -456,7 +459,7 @@ def _tokens_closed(text: str, memo: _Memo, flags: int) -> tuple[str, ...]:
     chunks = folded.split()
     low = list(map(memo[0].get, chunks))
     if None not in low:
-        return tuple(low)
+        return tuple(low)  # type: ignore
     return _tokens_flagged(text, chunks, low, memo, closed=True)
 
 

@@ -772,14 +772,16 @@ def numbers_by_word(text: str, accept: tuple[Alt, ...]) -> Decision | None:
     when every acceptable answer has that shape and counters but another value
     somewhere ("삼월 일일" for "8월 15일"); ``None`` otherwise."""
     words = text.split()
-    mine = [whole_number(w) for w in words]
-    if any(m is None for m in mine):
+    read = [whole_number(w) for w in words]
+    mine = [m for m in read if m is not None]
+    if len(mine) < len(read):
         return None
     other = None
     mixed = False  # (an acceptable answer of another shape: no evidence either way)
     for a in accept:
-        theirs = [whole_number(w) for w in a.alt.text.split()]
-        if len(theirs) != len(mine) or any(t is None for t in theirs) or any(
+        said = [whole_number(w) for w in a.alt.text.split()]
+        theirs = [t for t in said if t is not None]
+        if len(said) != len(mine) or len(theirs) < len(said) or any(
                 t[1] != m[1] for t, m in zip(theirs, mine, strict=True)):
             mixed = True
             continue

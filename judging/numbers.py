@@ -223,7 +223,7 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
                         and 1000 <= d < 100_000:
                     # "four hundred fifty-six thousand": the tokenizer read "fifty-six
                     # thousand" as 56000, so 400 and 56000 make (400 + 56) * 1000
-                    value = iv * 1000 + d
+                    value = float(iv * 1000 + d)
                     j = k + 1
                     continue
                 scale = 1
@@ -232,13 +232,13 @@ def merge_number_tokens(toks: tuple[str, ...]) -> tuple[str, ...]:
                 if k + 1 < n and words[k + 1] in _LARGE:
                     if 100 <= iv < 1000 and scale >= 100 and d < scale:
                         # "three hundred thirty million": (300 + 30) million
-                        value = (iv + d) * _LARGE[words[k + 1]]
+                        value = float((iv + d) * _LARGE[words[k + 1]])
                         j = k + 2
                         continue
                     d *= _LARGE[words[k + 1]]  # "1 billion 200 million"
                     k += 1
                 if iv >= 100 and scale >= 100 and d < scale:
-                    value = iv + d
+                    value = float(iv + d)
                     j = k + 1
                     continue
             break

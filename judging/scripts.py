@@ -163,7 +163,7 @@ _SUFFIXES = tuple(sorted({
 }, key=len, reverse=True))
 # ... and titles said after a person's name (宮崎駿監督, 孙中山先生, 鲁迅老师): "Director
 # Miyazaki" is Miyazaki. (Not 天皇/皇帝: 明治天皇 is not the era 明治.)
-_TITLES_AFTER = ("監督", "监督", "先生", "老师", "老師", "教授", "博士", "大师", "大師", "様",
+_TITLES_AFTER: tuple[str, ...] = ("監督", "监督", "先生", "老师", "老師", "教授", "博士", "大师", "大師", "様",
                  "さま", "将军", "將軍", "選手", "选手")
 # ... and particles, copulas and polite endings (zh, ja, th, my, km, lo), after which
 # anything may follow (成都是省会). Longest first.

@@ -185,6 +185,8 @@ def _vietnamese_pair(cand: str, text: str, a: Alt) -> bool:
         return False  # (neither is one, or both are: the other rules compare them)
     if mine is not None:
         return any(sounds_alike(mine, y) for y in name_skeletons(a.norm))
+    if theirs is None:
+        return False  # (unreachable: one of the two is a skeleton)
     words = cand.split()
     others = (skeleton(cand), skeleton(words[-1]) if len(words) == 2 else None)
     return any(x is not None and sounds_alike(x, theirs) for x in others)
@@ -236,7 +238,8 @@ def heard_as(cand: str, accept: tuple[Alt, ...], text: str = "") -> Alt | None:
     a script without case); a name of two capitalized words against one word (``Albert Einstein``
     for ``아인슈타인``; not ``red panda`` for ``판다``)."""
     latin = cand.isascii()
-    whole: str | bool | None = False
+    whole: str | None = None
+    tried = False  # (whole read once, when first needed)
     words = cand.split()
     last = skeleton(words[-1]) if len(words) == 2 and latin and all(
         w[:1].isupper() for w in text.split()) else None
@@ -245,7 +248,8 @@ def heard_as(cand: str, accept: tuple[Alt, ...], text: str = "") -> Alt | None:
             if latin and _vietnamese_pair(cand, text, a):
                 return a
             continue
-        if whole is False:
+        if not tried:
+            tried = True
             whole = skeleton(cand)
             if whole is None and last is None:
                 return None

@@ -191,10 +191,12 @@ def time_value(text: str) -> TimeValue | None:
     if not nums or len(nums) > 2 or (am and pm):
         return None
     if dur_hour and len(nums) == 1 and 100 <= nums[0] <= 2400 and nums[0] % 100 < 60 and (
+            nums[0] == int(nums[0])) and (
             words[words.index("hours") - 1:words.index("hours")] == [str(nums[0])]
             if "hours" in words else False):
         # "fifteen hundred hours", "1500 hours": the military clock
-        return TimeValue("clock", frozenset({(nums[0] // 100 % 24) * 60 + nums[0] % 100}))
+        clock = int(nums[0])
+        return TimeValue("clock", frozenset({(clock // 100 % 24) * 60 + clock % 100}))
     if dur_hour or (minute and not hour_mark and not (pm or am)):
         return _duration(nums, order, dur_hour, minute, half or setengah)
     if not (hour_mark or pm or am or night or past or to or setengah or half or quarter or tu
