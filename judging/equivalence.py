@@ -33,7 +33,6 @@ import gc
 import re
 import struct
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -206,6 +205,7 @@ from judging.short_rules import (
 )
 from judging.sounds import heard_as, name_skeletons, skeleton
 from judging.time_rules import same_time, time_value
+from judging.verdict import EQUIVALENCE_VERSION, Verdict
 
 _lev_distance = Levenshtein.distance
 _osa_distance = OSA.distance
@@ -221,7 +221,6 @@ __all__ = [
     "judge_many",
 ]
 
-EQUIVALENCE_VERSION = "2026.12.13"
 
 
 # judge_many pauses the cyclic garbage collector for batches at least this large.
@@ -230,24 +229,6 @@ GC_PAUSE_MIN_BATCH = 256
 JUDGE_BLOCK = 512
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """The judge's decision on one candidate answer.
-
-    ``correct`` is the final decision; ``prompt`` is True when the answerline asks
-    the responder for more (``[prompt on X]``) -- a prompted answer is not correct
-    as a final answer. ``score`` is the calibrated probability that a human would
-    mark the answer correct; ``rule`` names the rule that decided (see
-    ``docs/judging.md``); ``matched`` is the answerline text it matched, if any.
-    """
-
-    correct: bool
-    prompt: bool
-    score: float
-    rule: str
-    matched: str | None
-    explanation: str
-    version: str = EQUIVALENCE_VERSION
 # A short answer opening with one of these negates what follows ("chẳng phải X").
 _NEG_OPENERS = NEGATORS | {"chang", "hindi", "wala"}  # (tl wala: "not there", blind25)
 # Korean negative copulas after the noun: "서울이 아닙니다", "서울 아니에요".
@@ -1746,14 +1727,19 @@ def _judge_batch(candidates: Sequence[str], answerlines: Sequence[str | Sequence
 
 def clear_caches() -> None:
     """Empty every parse/normalize cache (for cold-start timing, or to free memory)."""
-    from judging import answerline, entities, normalize
+    # (imported under other names: in the compiled build an import inside a function
+    # binds the module's global name, and "normalize" is also a function here)
+    from judging import answerline as answerline_module
+    from judging import entities as entities_module
+    from judging import normalize as normalize_module
 
-    for fn in (normalize.fold, normalize.tokens, normalize.normalize, normalize.content_tokens,
-               normalize.numbers_in, normalize.stem, answerline._parse_string,
-               answerline._parse_list, prepared, describe_text, question_tokens,
+    for fn in (normalize_module.fold, normalize_module.tokens, normalize_module.normalize,
+               normalize_module.content_tokens, normalize_module.numbers_in,
+               normalize_module.stem, answerline_module._parse_string,
+               answerline_module._parse_list, prepared, describe_text, question_tokens,
                stem_preimage, proper_words, read_number_cached, question_kind,
                read_fraction, digit_comma_line, asks_count, answerline_names, skeleton,
                name_skeletons, range_of, time_value, amount_value, temperature):
         fn.cache_clear()
-    normalize.clear_chunk_cache()
-    entities.clear_caches()
+    normalize_module.clear_chunk_cache()
+    entities_module.clear_caches()

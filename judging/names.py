@@ -30,9 +30,12 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
+import judging
 from judging.normalize import strip_articles, tokens
 
-_DATA = Path(__file__).resolve().parent / "data"
+# (found through the package, not this module's __file__: the compiled build of this
+# module lives outside the package directory; judging.native)
+_DATA = Path(next(iter(judging.__path__))) / "data"
 FILES = ("names_cldr.json", "names_added.json")
 # the order in which a name of several kinds of entity is read: a country, a city, an
 # ocean, a language, a region that is no country, then the things of names_added.json (planets and the Sun and Moon,

@@ -192,7 +192,7 @@ def time_value(text: str) -> TimeValue | None:
         return None
     if dur_hour and len(nums) == 1 and 100 <= nums[0] <= 2400 and nums[0] % 100 < 60 and (
             nums[0] == int(nums[0])) and (
-            words[words.index("hours") - 1:words.index("hours")] == [str(nums[0])]
+            words[words.index("hours") - 1:words.index("hours")] == [str(int(nums[0]))]
             if "hours" in words else False):
         # "fifteen hundred hours", "1500 hours": the military clock
         clock = int(nums[0])

@@ -3,7 +3,7 @@
 # at http://127.0.0.1:8000.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install.sh
+scripts/install.sh --pure  # (the demo needs no compiled judge: a quicker install)
 export DJANGO_DEBUG="${DJANGO_DEBUG:-1}"
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py quiz_demo

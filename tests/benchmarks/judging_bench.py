@@ -38,6 +38,7 @@ import argparse
 import datetime as dt
 import gc
 import json
+import os
 import re
 import string
 import subprocess
@@ -98,19 +99,29 @@ for path in sys.argv[2:]:
         judge_many(*args)
         best = max(best, len(rows) / (time.process_time() - t0))
     out[path.rsplit("/", 1)[-1]] = best
+try:
+    from judging.native import compiled
+    out["compiled"] = compiled()
+except ImportError:  # (a checkout from before the compiled build)
+    out["compiled"] = False
 print(json.dumps(out))
 """
 
 
 def side_by_side(other: Path, rounds: int) -> list[str]:
-    """Cold pairs/s of this checkout's judge and ``other``'s, alternating processes."""
+    """Cold pairs/s of this checkout's judge and ``other``'s, alternating processes;
+    this checkout's both as installed (the compiled build when it is in use, see
+    ``judging/native.py``) and from its Python sources (``EARSHOT_PURE=1``)."""
     files = [str(p) for p in sorted(DATA_DIR.glob("*.jsonl"))]
-    runs: dict[str, dict[str, list[float]]] = {"this": {}, "other": {}}
+    runs: dict[str, dict[str, list[float]]] = {"this": {}, "other": {}, "pure": {}}
+    compiled = {}
     for _ in range(rounds):
-        for label, root in (("other", other), ("this", ROOT)):
+        for label, root in (("other", other), ("this", ROOT), ("pure", ROOT)):
+            env = {**os.environ, "EARSHOT_PURE": "1" if label == "pure" else ""}
             got = json.loads(subprocess.run(
                 [sys.executable, "-c", _CHILD, str(root), *files],
-                check=True, capture_output=True, text=True).stdout)
+                check=True, capture_output=True, text=True, env=env).stdout)
+            compiled[label] = got.pop("compiled")
             for name, rate in got.items():
                 runs[label].setdefault(name, []).append(rate)
 
@@ -122,15 +133,23 @@ def side_by_side(other: Path, rounds: int) -> list[str]:
         "",
         f"Side by side (`--against {other}`, commit {commit(other)}; this checkout "
         f"{commit(ROOT)}): cold pairs/s per CPU-second of `judge_many`, best of 2 per "
-        f"process, {rounds} rounds of alternating fresh processes.",
+        f"process, {rounds} rounds of alternating fresh processes. \"this\" is this "
+        f"checkout as installed ({'the compiled build' if compiled['this'] else 'its Python sources: no compiled build in use'}), "
+        f"\"pure\" the same from its Python sources (`EARSHOT_PURE=1`); the other "
+        f"checkout runs {'compiled' if compiled['other'] else 'from its sources'}.",
         "",
-        "| file | other (min–max) | this (min–max) | ratio of medians |",
-        "| --- | ---: | ---: | ---: |",
+        "| file | other (min–max) | this (min–max) | ratio of medians | pure (min–max) "
+        "| ratio of medians, pure |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
+
+    def spread(label: str, name: str) -> tuple[str, float]:
+        v = sorted(runs[label][name])
+        return f"{v[0]:,.0f}–{v[-1]:,.0f}", v[len(v) // 2]
+
     for name in sorted(runs["this"]):
-        a, b = sorted(runs["other"][name]), sorted(runs["this"][name])
-        lines.append(f"| `{name}` | {a[0]:,.0f}–{a[-1]:,.0f} | {b[0]:,.0f}–{b[-1]:,.0f} "
-                     f"| {b[len(b) // 2] / a[len(a) // 2]:.2f}× |")
+        (a, ma), (b, mb), (c, mc) = (spread(k, name) for k in ("other", "this", "pure"))
+        lines.append(f"| `{name}` | {a} | {b} | {mb / ma:.2f}× | {c} | {mc / ma:.2f}× |")
     return lines
 
 

@@ -21,8 +21,10 @@ from judging.equivalence import clear_caches, judge_many
 from judging.features import find_first, find_runs, stem_preimage
 from judging.normalize import STOPWORDS, stem, tokens
 from judging.preparation import mentions_refusal
-from tests.judging.reference_data import DATA, needs_data
+from tests.judging.reference_data import DATA, needs_data, needs_pure
 from tests.judging.reference_grey import reference_grey, reference_regime
+
+pytestmark = needs_pure  # (it catches grey_analysis's calls by replacing it)
 
 # Constructed pairs for the branches the datasets rarely reach.
 CASES: list[tuple[str, list[str], str]] = [

@@ -293,7 +293,8 @@ def test_judge_many_restores_the_garbage_collector(enabled: bool) -> None:
         verdicts = judge_many(["Canberra"] * n, [["Canberra"]] * n)
         assert gc.isenabled() is enabled
         assert all(v.correct for v in verdicts)
-        with pytest.raises(AttributeError):
+        # (a TypeError in the compiled build, which checks the argument's type)
+        with pytest.raises((AttributeError, TypeError)):
             judge_many([5] * n, [["Canberra"]] * n)  # type: ignore[list-item]
         assert gc.isenabled() is enabled
     finally:

@@ -19,6 +19,7 @@ from judging.train_calibrator import (
     grouped_folds,
     load_rows,
 )
+from tests.judging.reference_data import needs_pure
 from tests.judging.reference_grey import reference_grey, reference_regime
 
 TABLE = REPO_DATA_DIR / "short_answers.jsonl"
@@ -242,6 +243,7 @@ def test_folds_of_one_file_do_not_move_when_another_is_added() -> None:
     assert list(grouped_folds(a)) == list(grouped_folds(a + b)[:50])
 
 
+@needs_pure
 def test_regime_features_built_inline_match_their_specification() -> None:
     from judging import equivalence as eq
     from judging.preparation import describe_text, prepared, question_tokens
