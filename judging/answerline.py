@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 __all__ = ["Alternative", "Answerline", "parse_answerline"]
 
@@ -63,15 +64,15 @@ class Answerline:
         return self.answers + self.accepts
 
 
-_TAG = re.compile(r"</?\s*(?:u|b|strong|em|i|span|br)\b[^>]*>", re.IGNORECASE)
-_REQ_U = re.compile(r"<\s*u\b[^>]*>(.*?)<\s*/\s*u\s*>", re.IGNORECASE | re.DOTALL)
-_REQ_B = re.compile(r"<\s*(?:b|strong)\b[^>]*>(.*?)<\s*/\s*(?:b|strong)\s*>", re.IGNORECASE | re.DOTALL)
-_REQ_BRACE = re.compile(r"\{([^{}]*)\}")
-_QUOTES = "\"'“”‘’«»„`"
-_WS = re.compile(r"\s+")
+_TAG: Final = re.compile(r"</?\s*(?:u|b|strong|em|i|span|br)\b[^>]*>", re.IGNORECASE)
+_REQ_U: Final = re.compile(r"<\s*u\b[^>]*>(.*?)<\s*/\s*u\s*>", re.IGNORECASE | re.DOTALL)
+_REQ_B: Final = re.compile(r"<\s*(?:b|strong)\b[^>]*>(.*?)<\s*/\s*(?:b|strong)\s*>", re.IGNORECASE | re.DOTALL)
+_REQ_BRACE: Final = re.compile(r"\{([^{}]*)\}")
+_QUOTES: Final = "\"'“”‘’«»„`"
+_WS: Final = re.compile(r"\s+")
 
 # Directive keywords at the start of a bracketed (or parenthesised) clause.
-_DIRECTIVE = re.compile(
+_DIRECTIVE: Final = re.compile(
     r"^\s*(?P<kw>"
     r"do\s+not\s+(?:accept|prompt(?:\s+on)?)|don'?t\s+(?:accept|prompt(?:\s+on)?)|"
     r"anti-?\s?prompt(?:\s+on)?|reject|not|"
@@ -81,23 +82,23 @@ _DIRECTIVE = re.compile(
     re.IGNORECASE,
 )
 # Split a directive block on ';' always, and on ',' only before another keyword.
-_DIRECTIVE_SPLIT = re.compile(
+_DIRECTIVE_SPLIT: Final = re.compile(
     r";|,\s*(?=(?:do\s+not|don'?t|reject|prompt|accept|anti-?\s?prompt|or)\b)",
     re.IGNORECASE,
 )
 # Trailing conditions that qualify a directive but are not part of the answer.
-_TRAILING_CONDITION = re.compile(
+_TRAILING_CONDITION: Final = re.compile(
     r"\s+(?:before|until|after|by\s+asking|with\s+the\s+question|if\b|since\b|"
     r"because\b|when\b|alone\b|on\s+its\s+own\b|in\s+place\s+of\b)"
     r".*$",
     re.IGNORECASE | re.DOTALL,
 )
-_OR = re.compile(r"\s+or\s+|\s*/\s*(?=\S)", re.IGNORECASE)
-_OR_WORD = re.compile(r"\s+or\s+", re.IGNORECASE)
+_OR: Final = re.compile(r"\s+or\s+|\s*/\s*(?=\S)", re.IGNORECASE)
+_OR_WORD: Final = re.compile(r"\s+or\s+", re.IGNORECASE)
 # a list item with markup, a group or an "or" is parsed as an answerline
-_NEEDS_PARSE = re.compile(r"[\[<{(]|\s+or\s+", re.IGNORECASE)
-_ACRONYM = re.compile(r"^[A-Z][A-Z0-9&.]{1,7}$")
-_OTHER_EQUIV = re.compile(r"\b(?:or\s+)?(?:word\s+forms|equivalents?|synonyms?|etc\.?)\s*$", re.IGNORECASE)
+_NEEDS_PARSE: Final = re.compile(r"[\[<{(]|\s+or\s+", re.IGNORECASE)
+_ACRONYM: Final = re.compile(r"^[A-Z][A-Z0-9&.]{1,7}$")
+_OTHER_EQUIV: Final = re.compile(r"\b(?:or\s+)?(?:word\s+forms|equivalents?|synonyms?|etc\.?)\s*$", re.IGNORECASE)
 
 
 def _clean(text: str) -> str:

@@ -17,15 +17,16 @@ built in 1889" is not a correction).
 from __future__ import annotations
 
 import re
+from typing import Final
 
 __all__ = ["GATE", "LEAD_PARTICLES", "MAX_HEAD", "MAX_TAIL", "TAIL_PARTICLES", "final_answer", "without_particle"]
 
-MAX_HEAD = 6
-MAX_TAIL = 8
+MAX_HEAD: Final = 6
+MAX_TAIL: Final = 8
 
 # A normalized token from this set must be present for final_answer to be asked
 # (the judge tests it on the tokens it has anyway; non-ASCII texts are always asked).
-GATE = frozenset({
+GATE: Final = frozenset({
     "no", "nope", "wait", "actually", "mean", "meant", "rather", "sorry", "oops", "mistake",
     "bad",
     "scratch", "make", "let", "correction", "but", "khong", "nham", "eh", "bukan", "salah",
@@ -35,17 +36,17 @@ GATE = frozenset({
     "although", "though", "whereas",
 })
 
-_P = r"[,;:.!?…、，。！？\-–—]"  # punctuation before / after a marker
+_P: Final = r"[,;:.!?…、，。！？\-–—]"  # punctuation before / after a marker
 # Markers that need punctuation before them (words that are also ordinary words),
 # and the ones of those that need punctuation after them too ("Canberra, no doubt",
 # "Jakarta, bukan Bandung" -- "not Bandung" -- are no corrections).
-_AFTER_PUNCT = (
+_AFTER_PUNCT: Final = (
     r"wait|sorry|oops|correction|actually|à nhầm|ờ nhầm|ơ nhầm|a nham|nhầm|nham|à không|ờ không|"
     r"ừ không|ơ không|xin lỗi|"
     r"salah|ralat|maaf|"
     r"いや違う|いや、違う|いや違った|いや|いいえ|違う|ちがう|아니요|아니오|아니|아냐|아니야|잠깐|정정"
 )
-_BETWEEN_PUNCT = (r"no|nope|không phải|khong phai|không|khong|eh|bukan|"
+_BETWEEN_PUNCT: Final = (r"no|nope|không phải|khong phai|không|khong|eh|bukan|"
                   # tl "ay hindi" ("oh, no": "Maynila, ay hindi, Cebu pala")
                   # ... and with "pala" ("after all": "Bundok Apo, ay hindi pala, ..."; blind29)
                   r"ay,?\s*hindi(?:\s+pala)?|hindi\s+pala|hindi|tidak|不是|不|"
@@ -53,7 +54,7 @@ _BETWEEN_PUNCT = (r"no|nope|không phải|khong phai|không|khong|eh|bukan|"
                   # punctuation: without it, "ay" is the copula ("Ang sagot ay ...")
                   r"ay")
 # Markers that stand on their own.
-_ALONE = (
+_ALONE: Final = (
     r"no,?\s*wait|wait,?\s*no|no,?\s*actually|actually,?\s*no|i\s+mean|i\s+meant|"
     r"no,?\s*sorry|sorry,?\s*no|my\s+mistake|my\s+bad|"
     r"or\s+rather|scratch\s+that|make\s+that|let\s+me\s+correct\s+(?:that|myself)|"
@@ -66,8 +67,8 @@ _ALONE = (
     r"じゃなくて|ではなくて|じゃなく|ではなく|間違えた|訂正|"
     r"ไม่สิ|เอ๊ย|เอ้ย|หมายถึง|ขอโทษ"
 )
-_BEFORE = rf"(?:(?<={_P})|(?<={_P}\s)|(?<={_P}\s\s))\s*"
-_MARKER = re.compile(
+_BEFORE: Final = rf"(?:(?<={_P})|(?<={_P}\s)|(?<={_P}\s\s))\s*"
+_MARKER: Final = re.compile(
     rf"(?:{_ALONE})"
     rf"|{_BEFORE}(?:{_BETWEEN_PUNCT})\s*{_P}+"
     rf"|{_BEFORE}(?:{_AFTER_PUNCT})(?:\s*{_P})*(?=\s|$|\w)",
@@ -76,20 +77,20 @@ _MARKER = re.compile(
 # "not X but Y", "not X, Y", "bukan X tapi Y", "không phải X mà là Y", "不是X是Y",
 # "ไม่ใช่X แต่เป็นY", "X이/가 아니라 Y", "X 말고 Y": the answer is Y.
 # (an adverb before the "not" is part of it: "definitely not Lyon, it's Paris")
-_NOT_ADVERB = r"(?:(?:definitely|certainly|surely|probably|obviously|clearly)\s+)?"
+_NOT_ADVERB: Final = r"(?:(?:definitely|certainly|surely|probably|obviously|clearly)\s+)?"
 # who holds a reported belief, and the verbs that report it
-_BELIEVERS = (r"(?:(?:many|most|some|a\s+lot\s+of)\s+(?:people|others|fans|players)|many|most|some|"
+_BELIEVERS: Final = (r"(?:(?:many|most|some|a\s+lot\s+of)\s+(?:people|others|fans|players)|many|most|some|"
               r"people|everyone|everybody|others|they)")
-_BELIEVE = (r"(?:say|says|said|think|thinks|thought|believe|believes|guess|claim|claims|assume"
+_BELIEVE: Final = (r"(?:say|says|said|think|thinks|thought|believe|believes|guess|claim|claims|assume"
             r"|attribute|attributes|credit|credits)")
 # "X, although many think Y", "X, though people say Y": the answer is X, the belief
 # after it is reported, not asserted
-_REPORTED = re.compile(
+_REPORTED: Final = re.compile(
     rf"\s*[,;]?\s*\b(?:although|though|even\s+though|whereas|while|but)\s+{_BELIEVERS}\s+"
     rf"(?:might\s+|may\s+|would\s+)?{_BELIEVE}\b.*$",
     re.IGNORECASE | re.DOTALL,
 )
-_NOT_BUT = re.compile(
+_NOT_BUT: Final = re.compile(
     rf"^\s*{_NOT_ADVERB}"
     r"(?:(?:it'?s\s+|it\s+is\s+)?not|bukan|không phải|khong phai|chẳng phải|chang phai|hindi)"
     r"\s+.+?(?:\s|,)(?:but|tapi|tetapi|melainkan|mà là|ma la|mà|ma|kundi|kungdi)\s+"
@@ -126,9 +127,9 @@ _NOT_BUT = re.compile(
     r"|\S(?:(?:이|가)?\s*아니(?:라|고)|\s*말고[,\s])\s*(?=\S)",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"\w+")
+_WORD: Final = re.compile(r"\w+")
 # Words before a marker that do not make it a correction ("I'm sorry, but ...").
-_FILLERS = frozenset({
+_FILLERS: Final = frozenset({
     "im", "i", "am", "well", "oh", "um", "uh", "hmm", "yes", "ok", "okay", "so", "its",
     "it", "is", "the", "a", "an", "answer", "my", "think",
 })
@@ -140,7 +141,7 @@ def _words(text: str) -> list[str]:
 
 # "X, but it's actually Y", "It resembles X, but this is actually Y", "It sounds like
 # X, but in fact Y" (blind21): what follows is the answer
-_BUT_ACTUALLY = re.compile(
+_BUT_ACTUALLY: Final = re.compile(
     r"(?:\s|,)but\s+(?:(?:this|it|that)(?:'s|\s+is|\s+was)\s+|the\s+answer\s+is\s+)?"
     r"(?:actually|really|in\s+fact)\s+(?=\w)",
     re.IGNORECASE,
@@ -148,7 +149,7 @@ _BUT_ACTUALLY = re.compile(
 
 
 # "It resembles X, but it's Y", "It sounds like X, but this is Y": a likeness set aside
-_RESEMBLES_BUT = re.compile(
+_RESEMBLES_BUT: Final = re.compile(
     r"\b(?:resembles?|sounds?\s+like|looks?\s+like|similar\s+to|reminds?\s+(?:me|one|us)\s+of)"
     r"\b.+?(?:\s|,)but\s+(?:this|it|that)(?:'s|\s+is|\s+was)\s+(?=\w)",
     re.IGNORECASE,
@@ -159,13 +160,13 @@ _RESEMBLES_BUT = re.compile(
 # lower-cased text (see _may_correct): the patterns themselves, or, for _MARKER's
 # markers after punctuation, the punctuation and the marker (its look-behinds make
 # the regex engine try every character; these let it skip to a letter or a mark).
-_NOT_BUT_LOWER = re.compile(_NOT_BUT.pattern)
-_ALONE_LOWER = re.compile(_ALONE)
-_BETWEEN_LOWER = re.compile(rf"(?:{_BETWEEN_PUNCT})\s*{_P}")
-_AFTER_LOWER = re.compile(rf"{_P}\s*(?:{_AFTER_PUNCT})")
+_NOT_BUT_LOWER: Final = re.compile(_NOT_BUT.pattern)
+_ALONE_LOWER: Final = re.compile(_ALONE)
+_BETWEEN_LOWER: Final = re.compile(rf"(?:{_BETWEEN_PUNCT})\s*{_P}")
+_AFTER_LOWER: Final = re.compile(rf"{_P}\s*(?:{_AFTER_PUNCT})")
 # Letters that IGNORECASE matches to a marker's letter although str.lower() does not
 # turn them into it: dotted and dotless I (i), long s and long s with dot (s, ṡ).
-_CASE_TRAPS = ("\u0130", "\u0131", "\u017f", "\u1e9b")
+_CASE_TRAPS: Final = ("\u0130", "\u0131", "\u017f", "\u1e9b")
 
 
 def _may_correct(text: str) -> bool:
@@ -186,7 +187,7 @@ def _may_correct(text: str) -> bool:
 
 
 # substrings one of which a reported belief after the answer needs (see _REPORTED)
-_REPORT_HINTS = ("though", "whereas", "while", "but")
+_REPORT_HINTS: Final = ("though", "whereas", "while", "but")
 
 
 def final_answer(text: str) -> str | None:
@@ -230,15 +231,15 @@ def final_answer(text: str) -> str | None:
 # river Po is written with a capital) and "pala" ("after all", said after a corrected
 # answer: "ay hindi, Maynila pala"), id/ms "dong" and "kan" (not vi "Đông" of Quảng
 # Đông nor Naoto Kan), vi "nha" (not Tây Ban Nha).
-TAIL_PARTICLES = frozenset({"po", "ho", "opo", "dong", "kan", "nha", "pala"})
-_LAST_WORD = re.compile(r"^(.*\w)\W+(\w+)\W*$", re.DOTALL)
+TAIL_PARTICLES: Final = frozenset({"po", "ho", "opo", "dong", "kan", "nha", "pala"})
+_LAST_WORD: Final = re.compile(r"^(.*\w)\W+(\w+)\W*$", re.DOTALL)
 
 
 # A particle said before a name: Tagalog "si" (the personal article, "si Rizal po"), in lower
 # case and before a capitalized word (not the element Si, nor a Thai place "Si Satchanalai":
 # read only when the answerline does not use the word).
-LEAD_PARTICLES = frozenset({"si"})
-_FIRST_WORD = re.compile(r"^(\w+)\s+(?=[^\W\d_])(.*)$", re.DOTALL)
+LEAD_PARTICLES: Final = frozenset({"si"})
+_FIRST_WORD: Final = re.compile(r"^(\w+)\s+(?=[^\W\d_])(.*)$", re.DOTALL)
 
 
 def without_particle(text: str, *, lead: bool = True, tail: bool = True) -> str | None:

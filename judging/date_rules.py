@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judging.normalize import STOPWORDS
 from judging.number_rules import read_number_cached
@@ -51,7 +51,7 @@ __all__ = [
 
 # a decade: "60s", or with its century "1960s" (normalize.decades writes "the sixties"
 # and "nineteen sixties" so)
-_DECADE = re.compile(r"(?:1\d|20)?\d0s")
+_DECADE: Final = re.compile(r"(?:1\d|20)?\d0s")
 
 
 def decade(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
@@ -84,19 +84,19 @@ def decade(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
 # A century's words after its number (en; vi "thế kỷ" folds to "the ky"; id/ms "abad";
 # tl "siglo"; zh/ja 世纪/世紀; ko 세기; de, fr, es, it), and "hundreds" written as digits
 # ("the 1500s") or in words ("the fifteen hundreds": normalize reads "15 hundreds")
-CENTURY_WORDS = frozenset({"century", "centuries", "ky", "abad", "siglo", "dantaon",
+CENTURY_WORDS: Final = frozenset({"century", "centuries", "ky", "abad", "siglo", "dantaon",
                            "世纪", "世紀", "세기", "jahrhundert", "siecle", "secolo"})
 
 
-THAI_CENTURY = "ศตวรรษ"
+THAI_CENTURY: Final = "ศตวรรษ"
 
 
-_HUNDREDS = re.compile(r"([1-9]\d?)00s")
+_HUNDREDS: Final = re.compile(r"([1-9]\d?)00s")
 
 
 # a year before the Common era on either side leaves the centuries to the other rules
 # (the 400s BC are the fifth century BC)
-BC_WORDS = frozenset(ERA_BC) | {
+BC_WORDS: Final = frozenset(ERA_BC) | {
     "sm", "sebelum",  # id/ms "SM", "sebelum Masehi"
     "truoc",  # vi "trước Công nguyên" (trước, "before", is no unit: not in numbers.ERA_BC)
 }
@@ -163,7 +163,7 @@ def century(core: tuple[str, ...], nums: frozenset[str], accept: tuple[Alt, ...]
 
 
 # a day and month written with a slash ("2/9"), perhaps a year after them ("30/4/1975")
-_SLASH_DATE = re.compile(r"(?<![\d/.,])(\d{1,2})/(\d{1,2})(?:/(\d{4}))?(?![\d/])")
+_SLASH_DATE: Final = re.compile(r"(?<![\d/.,])(\d{1,2})/(\d{1,2})(?:/(\d{4}))?(?![\d/])")
 
 
 def slash_date(text: str, numeric: Sequence[Alt]) -> Decision | None:
@@ -196,11 +196,11 @@ def slash_date(text: str, numeric: Sequence[Alt]) -> Decision | None:
 
 # words that make a number a decade in the seed languages (folded, as tokenized): vi
 # "thập niên 60", "những năm 60", id/ms "tahun 60-an", ko "60년대", zh/ja "60年代"
-DECADE_MARKS = frozenset({"nien", "an", "년대", "年代"})
+DECADE_MARKS: Final = frozenset({"nien", "an", "년대", "年代"})
 
 
 # words a decade may add or drop around its number ("tahun 60-an" for "1960-an")
-_DECADE_FRAME = frozenset({"thap", "nien", "nhung", "nam", "tahun", "an", "the"})
+_DECADE_FRAME: Final = frozenset({"thap", "nien", "nhung", "nam", "tahun", "an", "the"})
 
 
 def decade_words(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
@@ -228,7 +228,7 @@ def decade_words(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | N
 # ko 서기): a year said without it is the same year ("1945 ค่ะ" for "ค.ศ. 1945"); a year
 # said with another era is not (พ.ศ. 1945 is no ค.ศ. 1945), so only a candidate with no
 # era of its own counts.
-ERA_MARKS = tuple(unicodedata.normalize("NFKC", m) for m in (
+ERA_MARKS: Final = tuple(unicodedata.normalize("NFKC", m) for m in (
     "ค.ศ.", "พ.ศ.", "ค.ศ", "พ.ศ", "公元", "西暦", "西元", "서기"))
 
 
@@ -259,7 +259,7 @@ def era_year(text: str, accept: tuple[Alt, ...]) -> Decision | None:
 
 # A year before the Common era, written before it (zh 公元前, 西元前, ja 紀元前; zh also
 # shortens it to 前: 前221年)
-BC_MARKS = tuple(unicodedata.normalize("NFKC", m) for m in ("公元前", "西元前", "紀元前", "纪元前"))
+BC_MARKS: Final = tuple(unicodedata.normalize("NFKC", m) for m in ("公元前", "西元前", "紀元前", "纪元前"))
 
 
 def _bc_year(text: str, accept: tuple[Alt, ...]) -> Decision | None:
@@ -292,7 +292,7 @@ def _bc_year(text: str, accept: tuple[Alt, ...]) -> Decision | None:
 
 
 # Thai years: the Buddhist era (พ.ศ.) counts 543 years more than the Common era (ค.ศ.)
-_THAI_ERAS = (("พ.ศ.", 543), ("พ.ศ", 543), ("ค.ศ.", 0), ("ค.ศ", 0))
+_THAI_ERAS: Final = (("พ.ศ.", 543), ("พ.ศ", 543), ("ค.ศ.", 0), ("ค.ศ", 0))
 
 
 def _thai_era(text: str, accept: tuple[Alt, ...]) -> Decision | None:
@@ -323,7 +323,7 @@ def _thai_era(text: str, accept: tuple[Alt, ...]) -> Decision | None:
 
 
 # Japanese era names and the Common-era year before each one's first year
-JAPANESE_ERAS = {"明治": 1867, "大正": 1911, "昭和": 1925, "平成": 1988, "令和": 2018}
+JAPANESE_ERAS: Final = {"明治": 1867, "大正": 1911, "昭和": 1925, "平成": 1988, "令和": 2018}
 
 
 def japanese_era(text: str, accept: tuple[Alt, ...]) -> Decision | None:
@@ -353,7 +353,7 @@ def japanese_era(text: str, accept: tuple[Alt, ...]) -> Decision | None:
     return None
 
 
-_SCORE_WORDS = frozenset({"to", "by", "x", "vs", "versus", "and", "or"})
+_SCORE_WORDS: Final = frozenset({"to", "by", "x", "vs", "versus", "and", "or"})
 
 
 def swapped_numbers(core: tuple[str, ...], nums: frozenset[str],
@@ -379,10 +379,10 @@ def swapped_numbers(core: tuple[str, ...], nums: frozenset[str],
 
 
 # 8d: the Common era before a year (zh)
-AD_MARKS = ("公元", "西元")
+AD_MARKS: Final = ("公元", "西元")
 # 8d: number words before a date's counters (a year's, month's, day's)
-_CJK_DATE_NUMBER = re.compile("([〇零一二三四五六七八九十百千两]+)(?=[年月日号號])")
-_MONTH_DAY = re.compile(r"\d{1,2}月(?:\d{1,2}[日号號])?")
+_CJK_DATE_NUMBER: Final = re.compile("([〇零一二三四五六七八九十百千两]+)(?=[年月日号號])")
+_MONTH_DAY: Final = re.compile(r"\d{1,2}月(?:\d{1,2}[日号號])?")
 
 
 def cjk_date(text: str, numeric: Sequence[Alt]) -> str | bool | None:
@@ -401,17 +401,17 @@ def cjk_date(text: str, numeric: Sequence[Alt]) -> str | bool | None:
 
 
 # 8b: the half of the day a word of a time says (a.m.: midnight to noon)
-DAYPART = {**dict.fromkeys(("am", "midnight", "hatinggabi", "오전", "morning", "umaga",
+DAYPART: Final = {**dict.fromkeys(("am", "midnight", "hatinggabi", "오전", "morning", "umaga",
                              "madaling"), "am"),  # (tl madaling-araw, before dawn; blind22)
             **dict.fromkeys(("pm", "noon", "tanghali", "오후", "afternoon", "evening", "hapon",
                              "tanghaling"), "pm")}
-DAYPART_WORDS = frozenset(DAYPART)
+DAYPART_WORDS: Final = frozenset(DAYPART)
 
 
 # a Sino-Korean number written in Hangul before a unit of a date, a time or a count
 # ("오월 십일" is 5월 10일, "삼십 분" 30분; blind20)
-_KO_UNITS = ("월", "일", "년", "시", "분", "초", "번", "개", "명", "살", "층", "원")
-_KO_NUMBER_UNIT = re.compile("^([일이삼사오육칠팔구십백천]+)(" + "|".join(_KO_UNITS) + ")$")
+_KO_UNITS: Final = ("월", "일", "년", "시", "분", "초", "번", "개", "명", "살", "층", "원")
+_KO_NUMBER_UNIT: Final = re.compile("^([일이삼사오육칠팔구십백천]+)(" + "|".join(_KO_UNITS) + ")$")
 
 
 def korean_digits(toks: tuple[str, ...]) -> tuple[str, ...]:

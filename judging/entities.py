@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from rapidfuzz.distance import OSA, Levenshtein
 
@@ -48,7 +48,7 @@ __all__ = [
 
 # Countries (the demonym table's), US states and Canadian provinces: after a place
 # they are an appositive ("Paris France", "Austin Texas"), not another name.
-PLACES = frozenset(_DEMONYMS.values()) | frozenset({
+PLACES: Final = frozenset(_DEMONYMS.values()) | frozenset({
     "alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut",
     "delaware", "florida", "georgia", "hawaii", "idaho", "illinois", "indiana", "iowa",
     "kansas", "kentucky", "louisiana", "maine", "maryland", "massachusetts", "michigan",
@@ -61,7 +61,7 @@ PLACES = frozenset(_DEMONYMS.values()) | frozenset({
 
 # Words that distinguish one entity from a sibling sharing its other words: adding
 # or dropping one is a different entity ("North Korea" / "Korea", "New York" / "York").
-QUALIFIERS = frozenset({
+QUALIFIERS: Final = frozenset({
     "north", "south", "east", "west", "northern", "southern", "eastern", "western",
     "northeast", "northwest", "southeast", "southwest", "upper", "lower", "major",
     "minor", "new", "old", "greater", "lesser", "inner", "outer", "elder", "younger",
@@ -86,7 +86,7 @@ QUALIFIERS = frozenset({
     "piccolo", "mezzo", "알토", "테너", "소프라노", "바리톤", "베이스", "콘트라베이스",
 })
 # Words that describe rather than name: never the evidence of a substitution.
-GENERIC = frozenset({
+GENERIC: Final = frozenset({
     "city", "town", "village", "river", "mount", "mt", "mountain", "mountains", "lake",
     "island", "islands", "province", "state", "county", "country", "nation", "kingdom",
     "republic", "empire", "capital", "band", "group", "film", "movie", "novel", "book",
@@ -121,41 +121,41 @@ GENERIC = frozenset({
     "instrument",
 })
 # place words that name part of a name ("Manchester City", "Bay of Biscay")
-_PLACE_WORDS = frozenset({"city", "town", "river", "lake", "ocean", "sea", "bay", "mount",
+_PLACE_WORDS: Final = frozenset({"city", "town", "river", "lake", "ocean", "sea", "bay", "mount",
                           "mountain", "island", "islands", "county", "state", "kingdom",
                           "republic", "empire", "dynasty", "band", "club", "team"})
-_KEYS = frozenset({"major", "minor"})  # musical keys: a qualifier even in lower case
+_KEYS: Final = frozenset({"major", "minor"})  # musical keys: a qualifier even in lower case
 # An instrument's register (h-probe13): a qualifier even in lower case, added, dropped or
 # swapped ("bass clarinet" for "Clarinet", "clarinet" for "bass clarinet", "alto saxophone"
 # for "tenor saxophone"; "bass guitar" for "guitar" was accepted at 0.89)
-_REGISTERS = frozenset({"bass", "alto", "tenor", "soprano", "baritone", "contrabass",
+_REGISTERS: Final = frozenset({"bass", "alto", "tenor", "soprano", "baritone", "contrabass",
                         "contralto", "sopranino", "piccolo", "mezzo",
                         # ko (알토 색소폰, 베이스 기타)
                         "알토", "테너", "소프라노", "바리톤", "베이스", "콘트라베이스"})
 # kinds of musical work: the same number with another kind is another work ("Piano
 # Concerto No. 2" for "Symphony No. 2"; h-probe13)
 # id/ms instrument families ("alat musik tiup" for "alat musik pukul": wind for struck)
-_FAMILIES = frozenset({"tiup", "pukul", "petik", "gesek"})
-_LOWER_QUALIFIERS = _KEYS | _REGISTERS | _FAMILIES
+_FAMILIES: Final = frozenset({"tiup", "pukul", "petik", "gesek"})
+_LOWER_QUALIFIERS: Final = _KEYS | _REGISTERS | _FAMILIES
 # a key's accidental after its letter: "E major" for "E-flat major" is another key; so is
 # its mode "minor" ("Symphony in C" for "Symphony No. 5 in C minor": C major is said as "C")
-_ACCIDENTALS = frozenset({"flat", "sharp", "minor"})
-_KEY_LETTERS = frozenset("abcdefgh")  # (H: German B)
-_PLACE_PREPS = frozenset({"in", "at", "from", "during"})
+_ACCIDENTALS: Final = frozenset({"flat", "sharp", "minor"})
+_KEY_LETTERS: Final = frozenset("abcdefgh")  # (H: German B)
+_PLACE_PREPS: Final = frozenset({"in", "at", "from", "during"})
 # catalogue words written out or abbreviated ("Opus 67" / "Op. 67", "KV 626" / "Köchel
 # 626"): the same word (h-probe13)
-_CATALOGUE = {"opus": "op", "op": "op", "kochel": "k", "kv": "k", "k": "k"}
+_CATALOGUE: Final = {"opus": "op", "op": "op", "kochel": "k", "kv": "k", "k": "k"}
 # the words before an installment's number ("Star Wars" for "Star Wars: Episode V", "The
 # Godfather" for "The Godfather Part II": the title without them is another work)
-_PART_WORDS = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
+_PART_WORDS: Final = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
 # a question asking for a language, accent or dialect: a demonym before a language is
 # its variety there ("Brazilian Portuguese" for "Portuguese"; h-probe13)
-_LANGUAGE_ASKED = frozenset({"language", "languages", "dialect", "dialects", "accent",
+_LANGUAGE_ASKED: Final = frozenset({"language", "languages", "dialect", "dialects", "accent",
                              "accents", "speak", "speaks", "spoken", "speaking", "bahasa",
                              "wika", "tieng", "ngon"})
-_GENERATIONS = frozenset({"jr", "sr", "junior", "senior"})
+_GENERATIONS: Final = frozenset({"jr", "sr", "junior", "senior"})
 # A candidate joining two names ("Aaron and Andrew") is a list, not a swap.
-_JOINERS = frozenset({"and", "or", "nor", "andor"})
+_JOINERS: Final = frozenset({"and", "or", "nor", "andor"})
 
 
 class Substitution(NamedTuple):
@@ -173,7 +173,7 @@ class Substitution(NamedTuple):
     missing: str
 
 
-LICENSED = Substitution("licensed", "", "")
+LICENSED: Final = Substitution("licensed", "", "")
 
 
 def _abbrev(short: str, long: str) -> bool:
@@ -196,7 +196,7 @@ def _abbrev(short: str, long: str) -> bool:
 # P. Flynn", "Jack Kennedy" for "John F. Kennedy" name the same person; EVOUNA). A
 # nickname that only shortens its name ("Dave", "Chris") needs no entry: a shared start
 # already says so.
-_NICKNAME_LIST = {
+_NICKNAME_LIST: Final = {
     "william": "billy willy willie liam", "robert": "bob bobby robbie",
     "james": "jim jimmy jimmie jamie", "richard": "rick ricky richie",
     "edward": "eddie ted teddy", "theodore": "ted teddy theo",
@@ -224,7 +224,7 @@ for _name, _nicks in _NICKNAME_LIST.items():
 del _name, _nicks, _nick
 
 
-_I_Y = frozenset("iy")
+_I_Y: Final = frozenset("iy")
 
 
 def same_word(c: str, a: str) -> bool:
@@ -285,12 +285,12 @@ def surname_spelling(c: str, surname: str) -> bool:
 
 # Letters one spelling of a name writes for another with the same sound: vowels (and
 # y), c/k/q, s/z, soft c, v/w/f, i/j/y
-_SOUND_CLASSES = ("aeiouy", "ckq", "sz", "cs", "vwf", "ijy")
-_SOUND_SAME = frozenset((x, y) for cls in _SOUND_CLASSES for x in cls for y in cls)
+_SOUND_CLASSES: Final = ("aeiouy", "ckq", "sz", "cs", "vwf", "ijy")
+_SOUND_SAME: Final = frozenset((x, y) for cls in _SOUND_CLASSES for x in cls for y in cls)
 # a letter a spelling adds or drops without changing the sound: a vowel, a silent h
 # or w; also a doubled letter, and s/t/c in a sibilant cluster ("tsch", "tz", "sch")
-_SILENT = frozenset("aeiouyhw")
-_SIBILANT = frozenset("szch")
+_SILENT: Final = frozenset("aeiouyhw")
+_SIBILANT: Final = frozenset("szch")
 
 
 def sound_alike(c: str, surname: str) -> bool:
@@ -312,7 +312,7 @@ def sound_alike(c: str, surname: str) -> bool:
     return True
 
 
-_OLD_SPELLING = (("oe", "u"), ("dj", "j"), ("tj", "c"))
+_OLD_SPELLING: Final = (("oe", "u"), ("dj", "j"), ("tj", "c"))
 
 
 def _new_spelling(w: str) -> str:
@@ -339,7 +339,7 @@ def _same_start(c: str, a: str) -> bool:
 
 # Question words of Vietnamese (folded), Indonesian/Malay and Filipino that English
 # does not write: a question in a language whose noun compounds put the head first
-_HEAD_FIRST_QUESTION = frozenset({
+_HEAD_FIRST_QUESTION: Final = frozenset({
     "gi", "nao", "dau", "bao", "nhieu", "cua", "khong", "duoc", "nhung", "cac", "nguoi",
     "apa", "siapa", "berapa", "mana", "manakah", "apakah", "bagaimana", "kapan", "bila",
     "yang", "ini", "itu", "dengan", "dari", "adalah", "ialah",
@@ -347,7 +347,7 @@ _HEAD_FIRST_QUESTION = frozenset({
 
 
 # letters only Vietnamese writes (ơ ư ă đ and the tone-marked vowels)
-VIETNAMESE = re.compile("[\u01a0\u01a1\u01af\u01b0\u0102\u0103\u0110\u0111\u1ea0-\u1ef9]")
+VIETNAMESE: Final = re.compile("[\u01a0\u01a1\u01af\u01b0\u0102\u0103\u0110\u0111\u1ea0-\u1ef9]")
 
 
 def head_first(question: frozenset[str], *texts: str) -> bool:
@@ -371,14 +371,14 @@ def _content(toks: Iterable[str], keep: frozenset[str] = frozenset()) -> list[st
 # vi "thứ nhất", "thứ hai", ... (the number word after "thu"). English ordinals are
 # digits already (normalize); these become digits here so that "Perang Dunia Kedua"
 # for "Perang Dunia I" swaps a number and "Perang Dunia Pertama" does not.
-_ID_ORDINALS = {"pertama": "1", "kesatu": "1", "kedua": "2", "ketiga": "3", "keempat": "4",
+_ID_ORDINALS: Final = {"pertama": "1", "kesatu": "1", "kedua": "2", "ketiga": "3", "keempat": "4",
                 "kelima": "5", "keenam": "6", "ketujuh": "7", "kedelapan": "8",
                 "kesembilan": "9", "kesepuluh": "10"}
-_VI_ORDINALS = {"nhat": "1", "nhi": "2", "hai": "2", "ba": "3", "tu": "4", "nam": "5",
+_VI_ORDINALS: Final = {"nhat": "1", "nhi": "2", "hai": "2", "ba": "3", "tu": "4", "nam": "5",
                 "sau": "6", "bay": "7", "tam": "8", "chin": "9", "muoi": "10"}
 # the words an ordinal follows in Vietnamese: "thứ nhất" (first), "hạng nhì" (second
 # place), "giải nhất" (first prize)
-_VI_ORDINAL_AFTER = frozenset({"thu", "hang", "giai"})
+_VI_ORDINAL_AFTER: Final = frozenset({"thu", "hang", "giai"})
 
 
 def ordinal_digits(words: list[str]) -> list[str]:
@@ -795,7 +795,7 @@ def _question_word_swap(c_words: tuple[str, ...], a_words: tuple[str, ...],
 
 # the kind of a named thing: dropping it leaves the name ("Golden Gate" for "Golden Gate
 # Bridge", "Camp Nou" for "Camp Nou Stadium")
-_KIND_HEADS = _PLACE_WORDS | frozenset({
+_KIND_HEADS: Final = _PLACE_WORDS | frozenset({
     "bridge", "tower", "stadium", "arena", "park", "street", "avenue", "road", "square",
     "airport", "station", "museum", "gallery", "palace", "castle", "building", "hall",
     "center", "centre", "canal", "desert", "falls", "forest", "valley", "beach", "church",
@@ -851,7 +851,7 @@ def _place_word_swap(c_words: tuple[str, ...], slots: list[list[int] | None],
 # candidate word that is the answer's word plus one of these, or the other way
 # round, is the same word; any other ending makes another word ("Nigeria" for
 # "Niger", "Romania" for "Roman", "China" for "Chin").
-SAME_WORD_ENDINGS = frozenset({
+SAME_WORD_ENDINGS: Final = frozenset({
     "s", "es", "n", "an", "ans", "ian", "ians", "ns", "ese", "ish", "i", "is", "ic", "ics",
     "ism", "ist", "ite", "er", "ers", "ed", "ing", "al", "ly", "e", "a", "y", "o", "um", "us",
     # four letters ("Pluto" and "Plutonium" differ by four): longer endings of one word
@@ -897,28 +897,28 @@ def other_word(core: tuple[str, ...], answer: tuple[str, ...], *, person: bool =
 # (Not the abbreviations FC, AC, CF: "Liverpool FC", "Real Madrid CF", "FC Barcelona",
 # "AC Milan" are what "Liverpool", "Real Madrid", "Barcelona", "Milan" name in a
 # question about clubs.)
-CLUB_WORDS = frozenset({
+CLUB_WORDS: Final = frozenset({
     "real", "inter", "internazionale", "atletico", "athletic", "sporting", "dynamo", "dinamo",
     "olympique", "borussia", "racing", "deportivo", "united", "rovers", "wanderers", "albion",
     "hotspur",
 })
 # after a country's adjective: a body of water or land form ("Arabian Sea", "Korean
 # Peninsula"); "<noun> of <country>": "Sea of Japan", "Gulf of Mexico"
-FEATURE_NOUNS = frozenset({"ocean", "sea", "gulf", "bay", "peninsula", "strait", "straits",
+FEATURE_NOUNS: Final = frozenset({"ocean", "sea", "gulf", "bay", "peninsula", "strait", "straits",
                            "channel", "desert", "plateau", "basin"})
 # the same nouns before a name, in Indonesian/Malay and Vietnamese (after folding):
 # "Laut Jawa", "Teluk Meksiko", "Samudra Hindia", "Selat Sunda", "Vịnh Mexico",
 # "Biển Đông"; and the Vietnamese "dương" (ocean) after one: "Ấn Độ Dương"
-FEATURE_BEFORE = frozenset({"laut", "teluk", "samudra", "samudera", "selat", "semenanjung",
+FEATURE_BEFORE: Final = frozenset({"laut", "teluk", "samudra", "samudera", "selat", "semenanjung",
                             "gurun", "vinh", "bien"})
-FEATURE_AFTER = frozenset({"duong"})
+FEATURE_AFTER: Final = frozenset({"duong"})
 # after a country's adjective: a state ("Dominican Republic", "Ottoman Empire")
-STATE_WORDS = frozenset({"republic", "empire", "kingdom", "federation", "union",
+STATE_WORDS: Final = frozenset({"republic", "empire", "kingdom", "federation", "union",
                          "confederation", "commonwealth", "emirates", "sultanate"})
-BUILT_WORDS = CLUB_WORDS | FEATURE_NOUNS | FEATURE_BEFORE | FEATURE_AFTER | STATE_WORDS
+BUILT_WORDS: Final = CLUB_WORDS | FEATURE_NOUNS | FEATURE_BEFORE | FEATURE_AFTER | STATE_WORDS
 # club words that come before the city ("Real Madrid"): the city alone is ambiguous
 # between the club and its rivals ("Atlético Madrid"), so a moderator prompts
-CLUB_BEFORE = CLUB_WORDS - {"united", "rovers", "wanderers", "albion", "hotspur"}
+CLUB_BEFORE: Final = CLUB_WORDS - {"united", "rovers", "wanderers", "albion", "hotspur"}
 
 
 def _adjective_of(adj: str, name: str) -> bool:
@@ -982,7 +982,7 @@ def club_city(core: tuple[str, ...], answer: tuple[str, ...]) -> str | None:
 
 
 
-_ROMAN = frozenset("ivxlc")
+_ROMAN: Final = frozenset("ivxlc")
 
 
 def other_subtitle_word(core: tuple[str, ...], accept: tuple, qtok: frozenset[str]
@@ -1024,7 +1024,7 @@ def other_subtitle_word(core: tuple[str, ...], accept: tuple, qtok: frozenset[st
 # Indonesian patronyms: a child's name is the parent's name and "putri" (daughter) or
 # "putra" (son) in one word ("Megawati Soekarnoputri", "Guruh Soekarnoputra"): another
 # person than the parent the answer names
-PATRONYM_ENDS = ("putri", "putra", "puteri", "putera")
+PATRONYM_ENDS: Final = ("putri", "putra", "puteri", "putera")
 
 
 def patronym_of(core: tuple[str, ...], accept: tuple) -> str | None:

@@ -33,6 +33,7 @@ import gc
 import re
 import struct
 from collections.abc import Callable, Sequence
+from typing import Final
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -207,9 +208,9 @@ from judging.sounds import heard_as, name_skeletons, skeleton
 from judging.time_rules import same_time, time_value
 from judging.verdict import EQUIVALENCE_VERSION, Verdict
 
-_lev_distance = Levenshtein.distance
-_osa_distance = OSA.distance
-_editops = Levenshtein.editops
+_lev_distance: Final = Levenshtein.distance
+_osa_distance: Final = OSA.distance
+_editops: Final = Levenshtein.editops
 
 __all__ = [
     "EQUIVALENCE_VERSION",
@@ -224,30 +225,30 @@ __all__ = [
 
 
 # judge_many pauses the cyclic garbage collector for batches at least this large.
-GC_PAUSE_MIN_BATCH = 256
+GC_PAUSE_MIN_BATCH: Final = 256
 # judge_many works through a batch in blocks of this many pairs (see _judge_batch).
-JUDGE_BLOCK = 512
+JUDGE_BLOCK: Final = 512
 
 
 # A short answer opening with one of these negates what follows ("chẳng phải X").
-_NEG_OPENERS = NEGATORS | {"chang", "hindi", "wala"}  # (tl wala: "not there", blind25)
+_NEG_OPENERS: Final = NEGATORS | {"chang", "hindi", "wala"}  # (tl wala: "not there", blind25)
 # Korean negative copulas after the noun: "서울이 아닙니다", "서울 아니에요".
-_NEG_AFTER = frozenset(
+_NEG_AFTER: Final = frozenset(
     form for w in ("아닙니다", "아니다", "아니에요", "아니예요", "아니야", "아냐", "아닌", "아니요",
                    "아니", "아니오", "아니었어요", "아니었다", "아님", "아니지", "아닌데",
                    "아니거든요")
     for form in (w, strip_korean(w)))
 # "I don't think (it's) X" and its vi / id forms (after folding): a doubt is a negation
-_DOUBT = tuple(tuple(p.split()) for p in (
+_DOUBT: Final = tuple(tuple(p.split()) for p in (
     "i dont think", "i do not think", "i dont believe", "i do not believe", "i doubt",
     "toi khong nghi", "toi khong cho", "saya tidak rasa", "saya tidak pikir",
     "saya tidak kira", "saya tak rasa", "saya tak fikir"))
-_DOUBTERS = frozenset(p[0] for p in _DOUBT)
-_DOUBT_SKIP = frozenset({"it", "its", "is", "that", "la", "rang", "bahwa", "itu", "ini",
+_DOUBTERS: Final = frozenset(p[0] for p in _DOUBT)
+_DOUBT_SKIP: Final = frozenset({"it", "its", "is", "that", "la", "rang", "bahwa", "itu", "ini",
                          "the", "answer", "was"})
 # words between a negator and the answer: vi "phải", "là"; id "lah"; tl "ang", "si"
-_NEG_FILLER = frozenset({"phai", "la", "lah", "ang", "si", "ay", "po", "sa"})
-_PART_WORDS = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
+_NEG_FILLER: Final = frozenset({"phai", "la", "lah", "ang", "si", "ay", "po", "sa"})
+_PART_WORDS: Final = frozenset({"part", "chapter", "episode", "volume", "vol", "book", "season"})
 
 
 def _is_year(v: str) -> bool:
@@ -280,8 +281,8 @@ def _approx(ref: frozenset[str], cand: frozenset[str]) -> bool:
 
 
 # tl "o" (or) as written: a word of its own, without a mark
-_TL_OR = re.compile(r"(?<![^\W\d_])[oO](?![^\W\d_])")
-_HEDGE_SPLIT = frozenset({"or", "andor", "either", "versus", "vs",
+_TL_OR: Final = re.compile(r"(?<![^\W\d_])[oO](?![^\W\d_])")
+_HEDGE_SPLIT: Final = frozenset({"or", "andor", "either", "versus", "vs",
                           # a second answer offered as a maybe: "Paris, maybe Lyon",
                           # "Paris but perhaps Lyon" (a maybe before or after the only
                           # answer is a filler, stripped before: "maybe Paris")
@@ -337,16 +338,16 @@ def _alt_matches_core(a: Alt, core: tuple[str, ...], core_norm: str) -> bool:
 
 
 # what ends the negated part of "not X but Y" (en, id/ms)
-_NEG_BUT = frozenset({"but", "tapi", "tetapi", "melainkan", "kundi"})  # tl kundi: blind19
+_NEG_BUT: Final = frozenset({"but", "tapi", "tetapi", "melainkan", "kundi"})  # tl kundi: blind19
 # negators that may stand inside a short answer: "Atlantic, not Pacific"
-_NEG_INNER = frozenset({"not", "khong", "bukan", "chang", "hindi"})  # (tl hindi: h-probe13)
+_NEG_INNER: Final = frozenset({"not", "khong", "bukan", "chang", "hindi"})  # (tl hindi: h-probe13)
 # a word that opens one of rule 4's branches (its gate for a short answer)
-_NEG_ANY = _NEG_OPENERS | _NEG_AFTER | _DOUBTERS | _NEG_INNER
+_NEG_ANY: Final = _NEG_OPENERS | _NEG_AFTER | _DOUBTERS | _NEG_INNER
 
 
 # Words that say what kind of thing a name is, in English and (folded) in Indonesian/
 # Malay and Vietnamese: "Vịnh Hạ Long" is named by "Hạ Long", "Selat Sunda" by "Sunda".
-_KIND_WORDS = GENERIC | FEATURE_BEFORE | FEATURE_AFTER | WORK_KINDS | frozenset(
+_KIND_WORDS: Final = GENERIC | FEATURE_BEFORE | FEATURE_AFTER | WORK_KINDS | frozenset(
     {"kota", "pulau", "gunung", "sungai", "danau", "provinsi", "kabupaten", "tinh", "nui"})
 
 
@@ -364,18 +365,18 @@ def _names(a: Alt, seg: tuple[str, ...]) -> bool:
 # on alone (quizbowl answerlines say "prompt on Roosevelt"), unless the question says the
 # surname or the answerline accepts it; not the families whose one member trivia means
 # (`Bach`, `Darwin` are accepted: the table's older rows)
-AMBIGUOUS_SURNAMES = frozenset({
+AMBIGUOUS_SURNAMES: Final = frozenset({
     "strauss", "roosevelt", "bush", "kennedy", "adams", "bronte", "marx", "dumas", "bruegel",
     "brueghel", "pitt", "huxley", "gandhi", "nehru", "bhutto", "aquino", "marcos", "kim",
     "park", "lee", "nguyen", "tran"})
 
 # Korean negation of a verb: "안" / "못" before it, "-지 않다" after it (and in a question)
-_KO_NEG = frozenset({"안", "못"})
-_KO_NEG_MARK = re.compile(r"(?:^|\s)(?:안|못)\s|지\s*않")
+_KO_NEG: Final = frozenset({"안", "못"})
+_KO_NEG_MARK: Final = re.compile(r"(?:^|\s)(?:안|못)\s|지\s*않")
 
 
 # the longest answer read for a negated answer at its end ("…, not Hey Jude")
-_NEG_TAIL_MAX = 16
+_NEG_TAIL_MAX: Final = 16
 
 
 def _negated_inside(core: tuple[str, ...], accept: tuple[Alt, ...], *,
@@ -405,14 +406,14 @@ def _negated_inside(core: tuple[str, ...], accept: tuple[Alt, ...], *,
 
 # what may stand before a number in a script without spaces: a copula or "about"
 # (zh, ja; longest first)
-_NUMBER_LEAD = ("大约是", "大約是", "大约", "大約", "大概", "およそ", "约", "約", "是", "为", "為")
+_NUMBER_LEAD: Final = ("大约是", "大約是", "大约", "大約", "大概", "およそ", "约", "約", "是", "为", "為")
 # "in", "in the year" before a number said in words (id/ms, vi, tl; folded)
-_NUMBER_PREPS = frozenset({"pada", "vao", "noong", "taong",
+_NUMBER_PREPS: Final = frozenset({"pada", "vao", "noong", "taong",
                            # id/ms "(on) the date" (h-probe14: "tanggal tujuh belas Agustus ...")
                            "tanggal", "tarikh"})
-_NUMBER_PREP_TOKS = frozenset((w,) for w in _NUMBER_PREPS)
+_NUMBER_PREP_TOKS: Final = frozenset((w,) for w in _NUMBER_PREPS)
 # script-rule rejections that number words may overturn (rule 3b before 7b)
-_NUMBER_OVERRIDES = frozenset({"other-word", "no-match"})
+_NUMBER_OVERRIDES: Final = frozenset({"other-word", "no-match"})
 
 
 def _korean_or(text: str, core: tuple[str, ...]) -> tuple[str, ...]:
@@ -488,7 +489,7 @@ def _hedge_segments(core: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 
 # possessive determiners before a prompt's or reject's words (blind24)
-_POSSESSIVES = frozenset({"his", "her", "their", "its"})
+_POSSESSIVES: Final = frozenset({"his", "her", "their", "its"})
 
 
 def _matches_directive(alts: tuple[Alt, ...], core: tuple[str, ...], core_norm: str,
@@ -527,7 +528,7 @@ def _hedge_judged(core: tuple[str, ...], key: str | tuple[str, ...], question: s
 # "X, though Y is possible", "X, but it could also be Y", "X, or possibly Y"; ms/id
 # "X, tetapi mungkin juga Y", tl "X, pero baka Y", vi "X, nhưng cũng có thể là Y"
 # (blind27)
-_OFFERED = re.compile(
+_OFFERED: Final = re.compile(
     r"[,;]\s*(?:(?:though|although|but)\s+(?:it\s+(?:could|might|may)\s+(?:also\s+)?be\s+"
     r"(?P<a>[^,;.!?]+)|(?P<b>[^,;.!?]+?)\s+(?:is|are|seems?)\s+(?:also\s+)?"
     r"(?:possible|plausible|a\s+possibility))|or\s+possibly\s+(?P<c>[^,;.!?]+)"
@@ -538,7 +539,7 @@ _OFFERED = re.compile(
 
 
 # _OFFERED matches only an answer with one of these words (vi "có thể" is "co the" once folded)
-_OFFER_WORDS = frozenset({"could", "might", "may", "possible", "possibly", "plausible",
+_OFFER_WORDS: Final = frozenset({"could", "might", "may", "possible", "possibly", "plausible",
                           "possibility", "mungkin", "baka", "co"})
 
 
@@ -569,7 +570,7 @@ def _offered_after(text: str, accept: tuple[Alt, ...]) -> str | None:
 
 # a name, then a clause about it: "X, who ...", "X, which ...", or where it lies: "X,
 # north of Y" (blind23: "That would be Niger, north of Nigeria.")
-_NAME_THEN_CLAUSE = re.compile(
+_NAME_THEN_CLAUSE: Final = re.compile(
     r"^\s*([^,;:.!?]{2,60}+),\s+(?:who|whom|whose|which|(?:just\s+)?(?:north|south|east|west"
     r"|northeast|northwest|southeast|southwest)\s+of|near|next\s+to|close\s+to|bordering"
     r"|not\s+far\s+from)\s+(.+)$", re.DOTALL | re.IGNORECASE)
@@ -598,7 +599,7 @@ def _named_then_clause(text: str, accept: tuple[Alt, ...], qtok: frozenset[str]
 
 
 # the hundredth part of a currency: sen (ms/id), centavo/sentimo (tl), xu (vi), cent
-_SUBUNITS = frozenset({"sen", "cent", "cents", "centavo", "centavos", "sentimo", "sentimos",
+_SUBUNITS: Final = frozenset({"sen", "cent", "cents", "centavo", "centavos", "sentimo", "sentimos",
                        "xu", "pence", "penny", "satang"})
 
 
@@ -614,7 +615,7 @@ def _subunit_added(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Alt | None
     return None
 
 
-_METRO = (("metropolitan", "area"), ("metro", "area"))
+_METRO: Final = (("metropolitan", "area"), ("metro", "area"))
 
 
 def _metro_city(core: tuple[str, ...], text: str, accept: tuple[Alt, ...]) -> Alt | None:
@@ -628,9 +629,9 @@ def _metro_city(core: tuple[str, ...], text: str, accept: tuple[Alt, ...]) -> Al
     return None
 
 
-_OWNER = re.compile(r"\b([^\W\d_][\w\-]*)['\u2019]s\b")
+_OWNER: Final = re.compile(r"\b([^\W\d_][\w\-]*)['\u2019]s\b")
 # words whose "'s" is "is" or "has" ("It's Dvořák's Ninth")
-_CONTRACTED = frozenset({"it", "that", "he", "she", "what", "there", "here", "who", "where",
+_CONTRACTED: Final = frozenset({"it", "that", "he", "she", "what", "there", "here", "who", "where",
                          "this", "let"})
 
 
@@ -673,7 +674,7 @@ def _other_regnal(cand: tuple[str, ...], accept: tuple[Alt, ...]) -> Alt | None:
 
 # an acceptable answer, then a clause that names it otherwise: "Artemis, whom the Romans
 # called Diana", "Mount Everest, known locally as Chomolungma" (blind24)
-_NAMED_OTHERWISE = re.compile(
+_NAMED_OTHERWISE: Final = re.compile(
     r"^\s*([^,;:]{1,60}+),\s*(?:whom|who|which|(?:also\s+)?known\s+as|(?:also\s+)?called"
     r"|a\.?k\.?a\.?|or\s+as)\b", re.IGNORECASE)
 
@@ -725,8 +726,8 @@ def _result(rule: str, hard: bool | None, matched: str | None, detail: str,
     return Analysis(rule, hard, prompt, matched, detail, feats)
 
 
-_EMPTY_ANSWER = Analysis("empty", False, False, None, "the answer is empty", ZERO)
-_NO_WORDS = Analysis("empty", False, False, None, "the answer has no words", ZERO)
+_EMPTY_ANSWER: Final = Analysis("empty", False, False, None, "the answer is empty", ZERO)
+_NO_WORDS: Final = Analysis("empty", False, False, None, "the answer has no words", ZERO)
 
 
 def analyze(candidate: str, answerline: str | Sequence[str], question: str = "") -> Analysis:
@@ -1533,11 +1534,11 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
 
 
 # a clause's end in a candidate in a script without spaces (scripts.clauses_of)
-_CLAUSE_MARKS = re.compile(r"[，。；;！？!?,]|\S\s+\S")
+_CLAUSE_MARKS: Final = re.compile(r"[，。；;！？!?,]|\S\s+\S")
 
 
 # the first characters of the eras a year may be written after (date_rules.ERA_MARKS)
-_ERA_FIRST = frozenset(m[0] for m in ERA_MARKS)
+_ERA_FIRST: Final = frozenset(m[0] for m in ERA_MARKS)
 
 
 def _decided(d: Decision) -> Analysis:
@@ -1548,9 +1549,9 @@ def _decided(d: Decision) -> Analysis:
 # ------------------------------------------------------------------------- verdicts
 
 # the committed weights (judging/calibration.py), loaded once
-CALIBRATOR = load_calibrator()
+CALIBRATOR: Final = load_calibrator()
 
-_object_new = object.__new__
+_object_new: Final = object.__new__
 
 
 def _new_verdict(correct: bool, prompt: bool, score: float, rule: str, matched: str | None,
@@ -1604,8 +1605,8 @@ def _grey_verdict(a: Analysis, correct: bool, score: float) -> Verdict:
 
 
 # one feature row, and one question kind, as native C doubles (see _judge_batch)
-_FEATURE_ROW = struct.Struct(f"{len(FEATURE_NAMES)}d")
-_KIND_ROW = struct.Struct(f"{len(QUESTION_KIND_NAMES)}d")
+_FEATURE_ROW: Final = struct.Struct(f"{len(FEATURE_NAMES)}d")
+_KIND_ROW: Final = struct.Struct(f"{len(QUESTION_KIND_NAMES)}d")
 
 
 def judge(candidate: str, answerline: str | Sequence[str], *, question: str = "",

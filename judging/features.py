@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
@@ -30,8 +30,8 @@ from judging.normalize import (
 )
 from judging.preparation import EMPTY, SHORT_TOKENS, Alt, Cand
 
-_extract_one = process.extractOne
-_lev_distance = Levenshtein.distance
+_extract_one: Final = process.extractOne
+_lev_distance: Final = Levenshtein.distance
 
 
 class Analysis(NamedTuple):
@@ -49,13 +49,13 @@ class Analysis(NamedTuple):
     features: tuple[float, ...]
 
 
-NEGATORS = frozenset(
+NEGATORS: Final = frozenset(
     {"not", "isnt", "wasnt", "arent", "werent", "never", "neither", "nor", "doesnt", "didnt",
      "dont", "cannot", "cant", "aint",
      # vi (không, chẳng phải), id/ms (bukan, tidak), tl (hindi), ko (안), after fold()
      "khong", "bukan", "tidak", "안"}
 )
-_NEG_SKIP = ARTICLES | {"in", "at", "on", "from", "by", "to", "of", "be", "is", "it", "was",
+_NEG_SKIP: Final = ARTICLES | {"in", "at", "on", "from", "by", "to", "of", "be", "is", "it", "was",
                         "called", "named"}
 
 
@@ -138,30 +138,30 @@ def find_first(seq: tuple[str, ...], sub: tuple[str, ...]) -> int:
 
 
 # "instead of X", "unlike X" (blind21): X set aside as the other choice
-_SET_ASIDE = frozenset({"instead", "unlike"})
+_SET_ASIDE: Final = frozenset({"instead", "unlike"})
 # what may stand just before a negated mention ("no": "there is no thunderstorm";
 # "with": "compared with Queen"; blind28)
-NEG_NEAR = NEGATORS | _NEG_SKIP | _SET_ASIDE | {"than", "no", "with"}
+NEG_NEAR: Final = NEGATORS | _NEG_SKIP | _SET_ASIDE | {"than", "no", "with"}
 # a comparison sets aside what it compares with ("compared with Queen", "deeper than a
 # humpback whale's song"; blind28), unless the sentence says nothing else is so ("no
 # other whale is louder than the blue whale")
-_COMPARED = frozenset({"compared", "likened", "comparable"})
-_COMPARATIVES = frozenset({"more", "less", "rather"})
-_NO_BEFORE = frozenset({"is", "was", "are", "were", "theres", "with", "has", "have", "had",
+_COMPARED: Final = frozenset({"compared", "likened", "comparable"})
+_COMPARATIVES: Final = frozenset({"more", "less", "rather"})
+_NO_BEFORE: Final = frozenset({"is", "was", "are", "were", "theres", "with", "has", "have", "had",
                         "hear", "hears", "heard"})
-_NONE_ELSE = frozenset({"no", "nothing", "none", "nobody", "other", "any", "anything", "else"})
-_NEGATING = NEGATORS | _SET_ASIDE
+_NONE_ELSE: Final = frozenset({"no", "nothing", "none", "nobody", "other", "any", "anything", "else"})
+_NEGATING: Final = NEGATORS | _SET_ASIDE
 # Tagalog "hindi" (not) before the article of a name or noun ("hindi si Rizal", "hindi
 # ang Pasig"; blind27): not in NEGATORS, where it would also be the Hindi language
-_TL_NOT = "hindi"
-_TL_ARTICLES = frozenset({"si", "ang", "sa", "ni", "kay", "ng"})
+_TL_NOT: Final = "hindi"
+_TL_ARTICLES: Final = frozenset({"si", "ang", "sa", "ni", "kay", "ng"})
 
 
 _DEMONYMS_OF: dict[str, tuple[str, ...]] = {}
 for _w, _c in _DEMONYMS.items():
     _DEMONYMS_OF[_c] = (*_DEMONYMS_OF.get(_c, ()), _w)
 # stem() without its cache: the spellings tried below are mostly not words
-_stem_uncached = stem.__wrapped__
+_stem_uncached: Final = stem.__wrapped__
 
 
 @lru_cache(maxsize=65536)
@@ -235,14 +235,14 @@ def max_edits(n: int) -> int:
     return 0 if n < 6 else 1 if n < 10 else 2 if n < 14 else 3
 
 
-ZERO = tuple(0.0 for _ in FEATURE_NAMES)
+ZERO: Final = tuple(0.0 for _ in FEATURE_NAMES)
 
 
 
 
 # A short answer sharing no word, and no close spelling, with any answer: whole-string
 # similarity alone (Austria ~ Australia) is not evidence. A hard verdict, so no features.
-NO_MATCH = Analysis("no-match", False, False, None,
+NO_MATCH: Final = Analysis("no-match", False, False, None,
                      "shares no word or close spelling with any acceptable answer", ZERO)
 
 
@@ -293,8 +293,8 @@ def shares_nothing(info: Cand, accept: tuple[Alt, ...]) -> bool:
     return True
 
 
-_log = math.log
-_log1p = math.log1p
+_log: Final = math.log
+_log1p: Final = math.log1p
 
 
 def _stem_recall(a: Alt, cand_content: frozenset[str]) -> float:

@@ -13,16 +13,17 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
 from judging.numbers import UNITS
 
 # a temperature said whole: "373.15 K", "100°C", "212 degrees Fahrenheit", "-40 °F"
-_TEMPERATURE = re.compile(
+_TEMPERATURE: Final = re.compile(
     r"^(?:about|around|approximately|roughly|exactly)?\s*([-+]?\d+(?:[.,]\d+)?)\s*"
     r"(?:°|º|degrees?\s+|deg\s+)?\s*(\w+)\.?$", re.IGNORECASE)
 # the scales' words of every seed language are the temperature units of
 # judging.numbers.UNITS; the letters are said after a degree sign or alone ("373.15 K")
-_SCALE = {"c": "C", "f": "F", "k": "K", **{
+_SCALE: Final = {"c": "C", "f": "F", "k": "K", **{
     w: unit.upper() for w, kinds in UNITS.items() for kind, unit in kinds
     if kind == "temperature"}}
 
@@ -97,4 +98,4 @@ def answer_temperatures(alt_texts: str, words: frozenset[str] | None = None
     return tuple(t for t in alt_texts.split("\n") if temperature(t) is not None)
 
 
-_SCALE_WORDS = frozenset(_SCALE)
+_SCALE_WORDS: Final = frozenset(_SCALE)

@@ -19,14 +19,14 @@ import unicodedata
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from judging.normalize import latin_runs
 from judging.numbers import UNITS, read_number
 
 # currency words (judging.numbers.UNITS's currencies, in every seed language) and the
 # signs and abbreviations written beside digits -> ISO code; "¥" is yen or yuan
-_CURRENCY = {
+_CURRENCY: Final = {
     **{w: unit.upper() for w, kinds in UNITS.items() for kind, unit in kinds
        if kind == "money" and unit != "cent"},
     "$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "", "えん": "JPY",
@@ -36,7 +36,7 @@ _CURRENCY = {
     "cny": "CNY", "krw": "KRW", "thb": "THB", "eur": "EUR",
 }
 # subunits: the word -> (its currency, or "" for any, its part of the unit)
-_SUBUNIT = {
+_SUBUNIT: Final = {
     "cent": ("", Fraction(1, 100)), "cents": ("", Fraction(1, 100)), "¢": ("", Fraction(1, 100)),
     "sen": ("", Fraction(1, 100)), "สตางค์": ("THB", Fraction(1, 100)),
     "satang": ("THB", Fraction(1, 100)), "centavo": ("PHP", Fraction(1, 100)),
@@ -46,7 +46,7 @@ _SUBUNIT = {
     "pence": ("GBP", Fraction(1, 100)), "penny": ("GBP", Fraction(1, 100)),
     "p": ("GBP", Fraction(1, 100)), "分": ("CNY", Fraction(1, 100)),
 }
-_SCALE = {
+_SCALE: Final = {
     "k": 1000, "thousand": 1000, "ribu": 1000, "rb": 1000, "nghin": 1000, "ngan": 1000,
     "libo": 1000, "พัน": 1000, "千": 1000, "천": 1000, "ribuan": 1000,
     "million": 10**6, "millions": 10**6, "juta": 10**6, "jt": 10**6, "trieu": 10**6,
@@ -56,7 +56,7 @@ _SCALE = {
     "億": 10**8, "亿": 10**8, "억": 10**8,
 }
 # words around an amount that do not change it
-_AROUND = frozenset({"and", "a", "an", "the", "it", "is", "costs", "cost", "about", "around",
+_AROUND: Final = frozenset({"and", "a", "an", "the", "it", "is", "costs", "cost", "about", "around",
                      "only", "just", "dan", "va", "at", "y", "harga", "gia", "ราคา", "ครับ",
                      "ค่ะ", "po", "lang", "ho", "nhe", "ya", "です", "요", "예요", "이에요",
                      "입니다", "ang", "mga", "sekitar", "khoang", "大约", "约", "钱", "of",
@@ -64,12 +64,12 @@ _AROUND = frozenset({"and", "a", "an", "the", "it", "is", "costs", "cost", "abou
                      "一共", "共", "이요", "정도", "쯤", "약", "ประมาณ", "เป็น", "เงิน", "là",
                      "la", "be"})
 
-_GLUED = re.compile(r"(us\$|s\$|[$€£¥₩฿₫₱¢])|(?<=[\d.])(?=k\b|rb\b|jt\b)"
+_GLUED: Final = re.compile(r"(us\$|s\$|[$€£¥₩฿₫₱¢])|(?<=[\d.])(?=k\b|rb\b|jt\b)"
                     r"|(元|块|塊|圆|円|원|บาท|毛|角|分|千|万|萬|億|亿|만|천|억|สตางค์|ล้าน|พัน|หมื่น|แสน)")
-_PREFIX = re.compile(r"\b(rp|rm)(?=\d)")
+_PREFIX: Final = re.compile(r"\b(rp|rm)(?=\d)")
 # a number with grouping or a decimal mark: "30.000", "1,500,000", "7.50", "7,50"
-_GROUPED_POINT = re.compile(r"\d{1,3}\.\d{3}")
-_NUMBER = re.compile(r"\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*(?![\d])|\d+(?:[.,]\d+)?")
+_GROUPED_POINT: Final = re.compile(r"\d{1,3}\.\d{3}")
+_NUMBER: Final = re.compile(r"\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*(?![\d])|\d+(?:[.,]\d+)?")
 
 
 class Amount(NamedTuple):
@@ -84,7 +84,7 @@ class Amount(NamedTuple):
 
 
 # scales English writes after a decimal point ("2.187 billion": no thousands group)
-_POINT_SCALES = frozenset({"thousand", "million", "millions", "billion", "trillion", "k"})
+_POINT_SCALES: Final = frozenset({"thousand", "million", "millions", "billion", "trillion", "k"})
 
 
 def _value(word: str) -> Fraction | None:
@@ -272,6 +272,6 @@ def answer_amounts(alt_texts: str, low: str = "", words: frozenset[str] | None =
 
 
 # what every answer that reads as an amount has: a currency's sign or word, or a subunit
-_MONEY_CHARS = frozenset("$€£¥₩฿₫₱¢元块塊圆円원毛角")
-_MONEY_WORDS = frozenset(_CURRENCY) | frozenset(_SUBUNIT) | {"đồng"}
-_SCALE_AFTER = re.compile(r"\d\s?(?:k|rb|jt)\b")
+_MONEY_CHARS: Final = frozenset("$€£¥₩฿₫₱¢元块塊圆円원毛角")
+_MONEY_WORDS: Final = frozenset(_CURRENCY) | frozenset(_SUBUNIT) | {"đồng"}
+_SCALE_AFTER: Final = re.compile(r"\d\s?(?:k|rb|jt)\b")

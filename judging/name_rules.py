@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Final
 
 from judging.entities import NICKNAMES
 from judging.features import ZERO, Analysis, find_runs
@@ -22,17 +23,17 @@ from judging.preparation import NOT_PERSON_FIRST, Alt, Cand, describe, prepared,
 from judging.short_rules import asks_person
 
 # what rule 12n says an entity of judging.names is, by the first letter of its key
-ENTITY_KINDS = {"T": "country or region", "C": "city", "L": "language", "O": "ocean",
+ENTITY_KINDS: Final = {"T": "country or region", "C": "city", "L": "language", "O": "ocean",
                 "R": "region", "P": "planet or star", "E": "chemical element",
                 "A": "animal", "I": "instrument", "S": "sport", "D": "day of the week",
                 "K": "colour"}
 
 # a state named with the name of a city ("华盛顿州", "워싱턴주", "รัฐวอชิงตัน" for
 # "Washington, D.C."): the script rules take 州 and 주 off as administrative suffixes
-STATE_MARKS = ("州", "주", "รัฐ")
+STATE_MARKS: Final = ("州", "주", "รัฐ")
 
 _NO_ENTITIES: frozenset[str] = frozenset()
-_NOTHING = Analysis("empty", False, False, None, "", ZERO)
+_NOTHING: Final = Analysis("empty", False, False, None, "", ZERO)
 
 Analyze = Callable[[Cand, str | tuple[str, ...], str, bool], Analysis]
 
@@ -136,7 +137,7 @@ def by_other_name(info: Cand, key: str | tuple[str, ...], accept: Sequence[Alt],
 
 
 # trailing marks a name's last word may carry in a sentence
-_RUN_END = ",;:!?)\"\u201d"
+_RUN_END: Final = ",;:!?)\"\u201d"
 
 
 def name_runs(text: str) -> list[tuple[str, bool, bool]]:
@@ -178,7 +179,7 @@ def name_runs(text: str) -> list[tuple[str, bool, bool]]:
 
 # words of a question that asks for a person without "who" ("Which U.S. president ...?",
 # "Name this composer"); with short_rules.asks_person's question words of every seed language
-_PERSON_NOUNS = frozenset({
+_PERSON_NOUNS: Final = frozenset({
     "president", "composer", "singer", "actor", "actress", "author", "writer", "poet",
     "painter", "artist", "scientist", "player", "leader", "king", "queen", "emperor",
     "inventor", "director", "speaker", "narrator", "rapper", "musician", "politician",
@@ -187,7 +188,7 @@ _PERSON_NOUNS = frozenset({
     "host", "presenter", "comedian", "athlete", "footballer", "senator", "governor",
     "general", "pope", "saint", "prophet", "founder", "person", "man", "woman", "whose"})
 # a list of given names before one surname ("Aaron and Andrew Harrison")
-_LIST_WORDS = frozenset({"and", "or", "&"})
+_LIST_WORDS: Final = frozenset({"and", "or", "&"})
 
 
 def may_name_another(cand: tuple[str, ...], persons: Sequence[Alt]) -> bool:

@@ -29,21 +29,22 @@ import json
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import Final
 
 import judging
 from judging.normalize import strip_articles, tokens
 
 # (found through the package, not this module's __file__: the compiled build of this
 # module lives outside the package directory; judging.native)
-_DATA = Path(next(iter(judging.__path__))) / "data"
-FILES = ("names_cldr.json", "names_added.json")
+_DATA: Final = Path(next(iter(judging.__path__))) / "data"
+FILES: Final = ("names_cldr.json", "names_added.json")
 # the order in which a name of several kinds of entity is read: a country, a city, an
 # ocean, a language, a region that is no country, then the things of names_added.json (planets and the Sun and Moon,
 # chemical elements, animals, instruments, sports, days of the week, colours)
-_PREFER = "TCOLRPEAISDK"
+_PREFER: Final = "TCOLRPEAISDK"
 # the tokenizer without its cache: the table's eight thousand names are read once and
 # would only crowd the cache the judged answers use
-_tokens = tokens.__wrapped__
+_tokens: Final = tokens.__wrapped__
 
 
 def name_key(name: str) -> str:

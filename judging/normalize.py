@@ -28,6 +28,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from typing import Final
 
 import ftfy
 import zhconv as _zhconv
@@ -50,7 +51,7 @@ __all__ = [
 ]
 
 # Letters that NFKD does not decompose into ASCII + combining marks.
-_SPECIAL = str.maketrans(
+_SPECIAL: Final = str.maketrans(
     {
         "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss",
         "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th",
@@ -62,21 +63,21 @@ _SPECIAL = str.maketrans(
     }
 )
 
-ARTICLES = frozenset({"the", "a", "an"})
+ARTICLES: Final = frozenset({"the", "a", "an"})
 
 # Function words that carry no evidence about which answer was meant.
-STOPWORDS = frozenset(
+STOPWORDS: Final = frozenset(
     ["a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "there", "their", "they", "them", "he", "she", "his", "her", "him", "i", "me", "my", "we", "our", "you", "your", "do", "does", "did", "has", "have", "had", "not", "no", "but", "if", "than", "then", "so", "also", "into", "over", "under", "about", "after", "before", "during", "between", "up", "down", "out", "off", "only", "very", "s", "t", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "just", "some", "any", "all", "each", "other", "such", "own", "same", "too", "more", "most", "both", "few", "nor", "'s"]
 )
 
-_NUMBER_WORDS = {
+_NUMBER_WORDS: Final = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
     "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
     "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
     "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 }
-_ORDINAL_WORDS = {
+_ORDINAL_WORDS: Final = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
     "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
     "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
@@ -84,35 +85,35 @@ _ORDINAL_WORDS = {
     "thirtieth": 30, "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70,
     "eightieth": 80, "ninetieth": 90, "hundredth": 100, "thousandth": 1000,
 }
-_SCALES = {"hundred": 100, "thousand": 1000}
-_TENS = {20, 30, 40, 50, 60, 70, 80, 90}
+_SCALES: Final = {"hundred": 100, "thousand": 1000}
+_TENS: Final = {20, 30, 40, 50, 60, 70, 80, 90}
 
-_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+_ROMAN: Final = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 # Strict Roman numerals up to 89 (titles and regnal numbers live well below that).
-_ROMAN_RE = re.compile(r"^(?:l?x{0,3}|xl|xc)(?:ix|iv|v?i{0,3})$")
+_ROMAN_RE: Final = re.compile(r"^(?:l?x{0,3}|xl|xc)(?:ix|iv|v?i{0,3})$")
 # Two-letter words that are also valid numerals but far more often words.
-_ROMAN_STOP = frozenset({"xl", "lx", "li", "lv", "cl", "ci", "cv", "cx", "il"})
+_ROMAN_STOP: Final = frozenset({"xl", "lx", "li", "lv", "cl", "ci", "cv", "cx", "il"})
 
-_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
-_STYLIZED_DOLLAR = re.compile(r"(?<=[A-Za-z])\$(?=[A-Za-z])")
-_STYLIZED_BANG = re.compile(r"(?<=[A-Za-z])!(?=[A-Za-z])")
-_SHORT_SLASH = re.compile(r"\b([A-Za-z]{1,3})/([A-Za-z]{1,3})\b")
-_INITIALISM = re.compile(r"\b[A-Za-z]\.(?:\s?[A-Za-z]\b\.?)+")
+_COMBINING: Final = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+_STYLIZED_DOLLAR: Final = re.compile(r"(?<=[A-Za-z])\$(?=[A-Za-z])")
+_STYLIZED_BANG: Final = re.compile(r"(?<=[A-Za-z])!(?=[A-Za-z])")
+_SHORT_SLASH: Final = re.compile(r"\b([A-Za-z]{1,3})/([A-Za-z]{1,3})\b")
+_INITIALISM: Final = re.compile(r"\b[A-Za-z]\.(?:\s?[A-Za-z]\b\.?)+")
 # (not a word boundary after the three digits: "5,000원" is 5000 won; blind22)
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_THOUSANDS: Final = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
-_ORDINAL_SUFFIX = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
-_HAS_ORDINAL = re.compile(r"\d(?:st|nd|rd|th)\b", re.IGNORECASE)
+_ORDINAL_SUFFIX: Final = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
+_HAS_ORDINAL: Final = re.compile(r"\d(?:st|nd|rd|th)\b", re.IGNORECASE)
 # "13. 5 million", "3. 97 degrees": a decimal point followed by a stray space
-_SPACED_DECIMAL = re.compile(r"(?<=\b\d)\. (?=\d{1,2}\b)|(?<=\b\d\d)\. (?=\d{1,2}\b)")
-_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
-_GLUED_YEAR = re.compile(r"(?<=[A-Za-z]{2})(?=\d{4})|(?<=\d{4})(?=[A-Za-z]{2})")
-_APOS_S = re.compile(r"'s\b")
+_SPACED_DECIMAL: Final = re.compile(r"(?<=\b\d)\. (?=\d{1,2}\b)|(?<=\b\d\d)\. (?=\d{1,2}\b)")
+_DECIMAL: Final = re.compile(r"(?<=\d)\.(?=\d)")
+_GLUED_YEAR: Final = re.compile(r"(?<=[A-Za-z]{2})(?=\d{4})|(?<=\d{4})(?=[A-Za-z]{2})")
+_APOS_S: Final = re.compile(r"'s\b")
 # A minus sign: a hyphen (after folding also "−", "–", "－") that starts a chunk, or
 # follows its opening bracket, before a digit ("-40", "was -40 degrees", "(-40 °F)");
 # not "COVID-19" or "15-20". Read as the word "minus" (see signed_numbers).
-_MINUS = re.compile(r"(?:^|(?<=[\s(\[]))-(?=\d)")
-SIGN_WORDS = frozenset({"minus", "negative"})
+_MINUS: Final = re.compile(r"(?:^|(?<=[\s(\[]))-(?=\d)")
+SIGN_WORDS: Final = frozenset({"minus", "negative"})
 
 
 @lru_cache(maxsize=65536)
@@ -162,10 +163,10 @@ def _fold_other(decomposed: str) -> str:
     return text
 
 
-_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAN: Final = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # more lead bytes of UTF-8 read as Windows-1252: Vietnamese letters (ế -> áº¿, ộ -> á»™,
 # đ -> Ä‘, ư -> Æ°), Latin Extended-A (ő -> Å‘)
-_MOJIBAKE_MORE = re.compile("á[º»]|[ÄÅÆ][\x80-\xbf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u2122]")
+_MOJIBAKE_MORE: Final = re.compile("á[º»]|[ÄÅÆ][\x80-\xbf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u2122]")
 
 
 def _fix_mojibake(text: str) -> str:
@@ -178,7 +179,7 @@ def _fix_mojibake(text: str) -> str:
     return _STRAY_A.sub("", text) if "Â" in text else text
 
 
-_STRAY_A = re.compile("Â(?=[\\s\u00a0]|$)")
+_STRAY_A: Final = re.compile("Â(?=[\\s\u00a0]|$)")
 
 
 def _roman_value(token: str) -> int | None:
@@ -315,7 +316,7 @@ def tokens(text: str) -> tuple[str, ...]:
     return _tokens_flagged(text, chunks, low, memo)
 
 
-_tokens_uncached = tokens.__wrapped__
+_tokens_uncached: Final = tokens.__wrapped__
 
 
 def tokens_many(texts: Iterable[str]) -> list[tuple[str, ...]]:
@@ -575,26 +576,26 @@ def _crosses(chunks: list[str], at: list[int], flags_of: dict[str, int]) -> bool
 
 # Unicode spaces that str.split() splits on but fold() does not turn into an ASCII
 # space (checked over every code point by the tests).
-_ODD_SPACES = "\x85\u1680\u2028\u2029"
+_ODD_SPACES: Final = "\x85\u1680\u2028\u2029"
 # The reference pipeline converts numbers when a number word or something that looks
 # like a Roman numeral is present (the gate: "I" opens it); the conversion changes
 # something only if a word it can convert is present too ("Iv" is one, once open).
-_NUMBER_GATE = 2
-_MAY_CONVERT = 32
-_HAS_UNDERSCORE = 4
-_INIT_END = 8
-_DEC_END = 16
-_ENDS_OPEN = _INIT_END | _DEC_END
-_NOT_ONE_WORD = 64  # "X-rays", "(1901)-" or "-": the chunk is not exactly one word
+_NUMBER_GATE: Final = 2
+_MAY_CONVERT: Final = 32
+_HAS_UNDERSCORE: Final = 4
+_INIT_END: Final = 8
+_DEC_END: Final = 16
+_ENDS_OPEN: Final = _INIT_END | _DEC_END
+_NOT_ONE_WORD: Final = 64  # "X-rays", "(1901)-" or "-": the chunk is not exactly one word
 # "-40", "(-40": a minus sign (see _MINUS); the text goes to the reference pipeline,
 # which reads it as "minus" (rare: no chunk path of its own)
-_MINUS_SIGN = 128
-_ONE_LETTER_START = re.compile(r"[A-Za-z]\b")
-_TWO_DIGIT_START = re.compile(r"\d{1,2}\b")
+_MINUS_SIGN: Final = 128
+_ONE_LETTER_START: Final = re.compile(r"[A-Za-z]\b")
+_TWO_DIGIT_START: Final = re.compile(r"\d{1,2}\b")
 # _SPACED_DECIMAL.sub("_", text) == _SPACED_DECIMAL_FAST.sub(r"\1_", text), twice as
 # fast: no lookbehind to try at every character (tested on random texts).
-_SPACED_DECIMAL_FAST = re.compile(r"\b(\d{1,2})\. (?=\d{1,2}\b)")
-_CHUNK_CACHE_MAX = 262144
+_SPACED_DECIMAL_FAST: Final = re.compile(r"\b(\d{1,2})\. (?=\d{1,2}\b)")
+_CHUNK_CACHE_MAX = 262144  # (not Final: a test lowers it)
 # Per-chunk memo, built while judging: the plain chunks' tokens, the original-case
 # words of the chunks whose words are not just the chunk less the plain punctuation
 # around it ("X-rays." -> "X rays", but not "(Germany),"), the flags of the
@@ -724,13 +725,13 @@ def clear_chunk_cache() -> None:
 
 # Punctuation that only separates words (no step of the pipeline reads it around a
 # plain word or number).
-_PLAIN_PUNCT = ".,;:?()[]{}\"<>*#+=|~^`@"
-_ROMAN_LOWER = frozenset({"ii", "iii", "iv", "vii", "viii", "ix"})
+_PLAIN_PUNCT: Final = ".,;:?()[]{}\"<>*#+=|~^`@"
+_ROMAN_LOWER: Final = frozenset({"ii", "iii", "iv", "vii", "viii", "ix"})
 # A dotted single letter that reaches the end of a chunk may continue an initialism
 # into the next chunk ("J. K. Rowling"); one or two digits and a full stop at the end
 # may start a spaced decimal ("13. 5 million").
-_INITIALISM_END = re.compile(r"\b[A-Za-z]\.(?:[A-Za-z]\b\.?)*\Z")
-_SPACED_DECIMAL_START = re.compile(r"(?<!\w)\d{1,2}\.\Z")
+_INITIALISM_END: Final = re.compile(r"\b[A-Za-z]\.(?:[A-Za-z]\b\.?)*\Z")
+_SPACED_DECIMAL_START: Final = re.compile(r"(?<!\w)\d{1,2}\.\Z")
 
 
 def _simple_chunk(chunk: str, core: str) -> tuple[list[str], list[str], int] | None:
@@ -784,7 +785,7 @@ def _simple_chunk(chunk: str, core: str) -> tuple[list[str], list[str], int] | N
 
 # a word of a core's text (letters and digits between hyphens) that starts with a
 # capital Roman digit
-_CAPITAL_ROMAN_START = re.compile(r"(?:^|-)[IVXLC]")
+_CAPITAL_ROMAN_START: Final = re.compile(r"(?:^|-)[IVXLC]")
 
 
 def _chunk(chunk: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
@@ -929,15 +930,15 @@ def _decimal(word: str) -> str:
     return word
 
 
-_DOTTED_THOUSANDS = re.compile(r"\d{1,3}(?:_\d{3}){2,}")
-_ONE_DOT_GROUP = re.compile(r"\d{1,3}_\d{3}")
+_DOTTED_THOUSANDS: Final = re.compile(r"\d{1,3}(?:_\d{3}){2,}")
+_ONE_DOT_GROUP: Final = re.compile(r"\d{1,3}_\d{3}")
 # Currencies and scale words after which (or the currency signs before which) one point
 # between groups of three digits is a thousands separator, as Vietnamese and
 # Indonesian/Malay write it: "100.000 đồng", "30.000 rupiah", "1.000 juta", "Rp 30.000"
 # (blind25). Elsewhere one point stays a decimal point ("2.500" is 2.5).
-_THOUSANDS_AFTER = frozenset({"dong", "vnd", "rupiah", "ringgit", "juta", "ribu", "won",
+_THOUSANDS_AFTER: Final = frozenset({"dong", "vnd", "rupiah", "ringgit", "juta", "ribu", "won",
                               "yen", "kip", "riel", "kyat", "nghin", "ngan", "trieu"})
-_THOUSANDS_BEFORE = frozenset({"rp", "rm", "vnd"})
+_THOUSANDS_BEFORE: Final = frozenset({"rp", "rm", "vnd"})
 
 
 def _decimals(words: Sequence[str]) -> list[str]:
@@ -951,23 +952,23 @@ def _decimals(words: Sequence[str]) -> list[str]:
                 or (i and words[i - 1] in _THOUSANDS_BEFORE)):
             out[i] = str(int(w.replace("_", "")))
     return out
-_CONVERTIBLE = frozenset(_NUMBER_WORDS) | frozenset(_ORDINAL_WORDS) | frozenset(_SCALES)
+_CONVERTIBLE: Final = frozenset(_NUMBER_WORDS) | frozenset(_ORDINAL_WORDS) | frozenset(_SCALES)
 # Every word _convert_numbers can change: number words and the Roman numerals it reads.
-_TRIGGERS = _CONVERTIBLE | frozenset(
+_TRIGGERS: Final = _CONVERTIBLE | frozenset(
     w for w in (f"{a}{b}" for a in ("", "l", "lx", "lxx", "lxxx", "x", "xx", "xxx", "xl", "xc")
                 for b in ("", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"))
     if w and w not in ("i", "l") and _ROMAN_RE.match(w)
 )
 # A one-word chunk can be flagged only if its word is one of these or starts with a
 # capital Roman digit (see _alpha_number_flags).
-_NUMBER_CANDIDATES = _CONVERTIBLE | _ROMAN_LOWER
+_NUMBER_CANDIDATES: Final = _CONVERTIBLE | _ROMAN_LOWER
 # Number words whose conversion reads the next word: tens ("twenty one") and scales
 # ("three hundred", "5 hundred"); every other one converts alone.
 # Teens join too: a year read in pairs ("eighteen twelve").
-_JOINING_WORDS = (frozenset(w for w, v in _NUMBER_WORDS.items() if v in _TENS or 10 <= v < 20)
+_JOINING_WORDS: Final = (frozenset(w for w, v in _NUMBER_WORDS.items() if v in _TENS or 10 <= v < 20)
                   | frozenset(_SCALES))
-_WORD_VALUE = {w: str(v) for words in (_NUMBER_WORDS, _ORDINAL_WORDS) for w, v in words.items()}
-_ROMAN_HINT = re.compile(r"\b[IVXLC]+\b|\b(?:ii|iii|iv|vii|viii|ix)\b")
+_WORD_VALUE: Final = {w: str(v) for words in (_NUMBER_WORDS, _ORDINAL_WORDS) for w, v in words.items()}
+_ROMAN_HINT: Final = re.compile(r"\b[IVXLC]+\b|\b(?:ii|iii|iv|vii|viii|ix)\b")
 # Letters and digits of any script stay; symbols (°, ©, ™, ...) and punctuation split.
 def _mark_class() -> str:
     """A regex class body of the combining marks of the Basic Multilingual Plane
@@ -984,10 +985,10 @@ def _mark_class() -> str:
     return body + "\\u200c\\u200d"
 
 
-_MARKS = _mark_class()
-_NON_WORD_CASED = re.compile(rf"[^\w{_MARKS}]+")
+_MARKS: Final = _mark_class()
+_NON_WORD_CASED: Final = re.compile(rf"[^\w{_MARKS}]+")
 # digits glued to letters of another script: "3번", "1984年", "5คน"
-_DIGIT_SCRIPT = re.compile(r"(?<=\d)(?=[^\W\d_a-zA-Z])|(?<=[^\W\d_a-zA-Z])(?=\d)")
+_DIGIT_SCRIPT: Final = re.compile(r"(?<=\d)(?=[^\W\d_a-zA-Z])|(?<=[^\W\d_a-zA-Z])(?=\d)")
 
 
 @lru_cache(maxsize=131072)
@@ -1012,7 +1013,7 @@ def content_tokens(text: str) -> frozenset[str]:
     return frozenset(t for t in tokens(text) if t not in STOPWORDS)
 
 
-_NUMBER_TOKEN = re.compile(r"\d+(?:\.\d+)?$")  # (with match(): from its start)
+_NUMBER_TOKEN: Final = re.compile(r"\d+(?:\.\d+)?$")  # (with match(): from its start)
 
 
 def signed_numbers(toks: tuple[str, ...]) -> tuple[str, ...]:
@@ -1033,7 +1034,7 @@ def signed_numbers(toks: tuple[str, ...]) -> tuple[str, ...]:
 
 
 # decades in words, as their short form ("the sixties" -> "60s")
-DECADE_WORDS = {"twenties": "20s", "thirties": "30s", "forties": "40s", "fifties": "50s",
+DECADE_WORDS: Final = {"twenties": "20s", "thirties": "30s", "forties": "40s", "fifties": "50s",
                  "sixties": "60s", "seventies": "70s", "eighties": "80s", "nineties": "90s"}
 
 
@@ -1080,11 +1081,11 @@ def numbers_in(toks: tuple[str, ...]) -> frozenset[str]:
 
 
 # a year and one or two digits glued on (no leading zero: it starts with the year)
-_GLUED_YEAR_NUMBER = re.compile(r"(?:1[5-9]\d\d|20[0-4]\d)\d{1,2}")
+_GLUED_YEAR_NUMBER: Final = re.compile(r"(?:1[5-9]\d\d|20[0-4]\d)\d{1,2}")
 
 
 # Nationality adjectives -> country names, so that "French" and "France" share a stem.
-_DEMONYMS = {
+_DEMONYMS: Final = {
     "american": "america", "arab": "arabia", "arabic": "arabia", "argentine": "argentina",
     "argentinian": "argentina", "australian": "australia", "austrian": "austria",
     "belgian": "belgium", "brazilian": "brazil", "british": "britain", "canadian": "canada",

@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judging.normalize import STOPWORDS, tokens
 from judging.numbers import (
@@ -135,7 +135,7 @@ def worded_count(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | N
 
 
 # scale words a question may count in ("how many million ...?", "berapa juta?")
-_QUESTION_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, **SEED_SCALES}
+_QUESTION_SCALES: Final = {"thousand": 10**3, "million": 10**6, "billion": 10**9, **SEED_SCALES}
 
 
 def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, ...],
@@ -238,9 +238,9 @@ def number_words(core_norm: str, cand_nums: frozenset[str], accept: tuple[Alt, .
 
 
 # 8i (h-probe14): digits and a ko/zh/ja scale word, and perhaps a counter ("7천 원")
-_CJK_SCALES = {"천": 1000, "만": 10 ** 4, "억": 10 ** 8, "千": 1000, "万": 10 ** 4,
+_CJK_SCALES: Final = {"천": 1000, "만": 10 ** 4, "억": 10 ** 8, "千": 1000, "万": 10 ** 4,
                "萬": 10 ** 4, "億": 10 ** 8, "亿": 10 ** 8}
-_DIGITS_SCALE = re.compile(r"(\d+) ?([천만억千万萬億亿])(?: ?[^\d\s]{1,3})?")
+_DIGITS_SCALE: Final = re.compile(r"(\d+) ?([천만억千万萬億亿])(?: ?[^\d\s]{1,3})?")
 
 
 def digits_with_scale(core_norm: str, accept: tuple[Alt, ...]) -> Decision | None:
@@ -267,7 +267,7 @@ def _digits_scale(value: int, accept: tuple[Alt, ...]) -> Decision | None:
                   f"reads as {value}, not '{accept[0].alt.text}'")
 
 
-read_number_cached = lru_cache(maxsize=16384)(read_number)
+read_number_cached: Final = lru_cache(maxsize=16384)(read_number)
 
 
 def _pair_values(core_norm: str) -> list[int]:
@@ -300,7 +300,7 @@ def _paired(core_norm: str, numeric: Sequence[Alt]) -> Alt | None:
     return None
 
 
-_DEGREE = ("angle", "deg")
+_DEGREE: Final = ("angle", "deg")
 
 
 def _unit_clash(core_norm: str, numeric: Sequence[Alt]) -> Decision | None:
@@ -378,7 +378,7 @@ def other_unit(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | Non
 
 
 # seconds in a unit of time (h-probe14: the same duration in hours and minutes)
-_SECONDS = {"s": 1, "min": 60, "h": 3600, "d": 86400, "wk": 604800}
+_SECONDS: Final = {"s": 1, "min": 60, "h": 3600, "d": 86400, "wk": 604800}
 
 
 def _duration(toks: tuple[str, ...], units: frozenset[tuple[str, str]]) -> float | None:
@@ -411,8 +411,8 @@ def _same_duration(core: tuple[str, ...], said: frozenset[tuple[str, str]],
 
 # generic words said with a currency's name: Thai เงิน ("money") before it (เงินบาท,
 # เงินเยน), Korean 화 (貨) after it (원화, 엔화, 달러화)
-MONEY_BEFORE = unicodedata.normalize("NFKC", "เงิน")
-MONEY_AFTER = "화"
+MONEY_BEFORE: Final = unicodedata.normalize("NFKC", "เงิน")
+MONEY_AFTER: Final = "화"
 
 
 def currency_word(core_norm: str, accept: tuple[Alt, ...]) -> Decision | None:
@@ -552,7 +552,7 @@ def _all_other_numbers(accept: tuple[Alt, ...], numeric: Sequence[Alt], value: i
 # Function words of the seed languages around a number and its noun (tl linkers and
 # markers, "anim na araw", "pitong araw po ang ..."; id/ms "ada", "yang"; vi "có", "là"):
 # grammar, no content
-_LINKERS = frozenset({"na", "ng", "po", "ay", "ang", "sa", "mga",
+_LINKERS: Final = frozenset({"na", "ng", "po", "ay", "ang", "sa", "mga",
                       "ada", "yang", "di", "dalam", "adalah", "ialah", "co", "la"})
 
 
@@ -613,8 +613,8 @@ def _sentence_number(core_norm: str, accept: tuple[Alt, ...], numeric: Sequence[
 
 # a Japanese native count of days (なのか) is no count of hours (7時間): the counters
 # it may stand for, as the judge folds them
-_DAY_FIRST = frozenset(w[0] for w in JA_DAY_READINGS)
-_DAY_COUNTERS = frozenset(unicodedata.normalize("NFKC", w) for w in ("日", "日間", "日间", "天"))
+_DAY_FIRST: Final = frozenset(w[0] for w in JA_DAY_READINGS)
+_DAY_COUNTERS: Final = frozenset(unicodedata.normalize("NFKC", w) for w in ("日", "日間", "日间", "天"))
 
 
 def _numbers_between_words(words: Sequence[str], toks: tuple[str, ...],
@@ -690,9 +690,9 @@ def _scaled(toks: tuple[str, ...]) -> int | None:
 
 
 # digits and a short counter in a script without spaces ("10角")
-_DIGITS_COUNTER = re.compile(r"(\d+) ?([^\x00-\u024f\d\s]{1,2})")
+_DIGITS_COUNTER: Final = re.compile(r"(\d+) ?([^\x00-\u024f\d\s]{1,2})")
 # counters that count the same thing (months: Korean 달 and 개월, Japanese か月 and ヶ月)
-_SAME_COUNTER = {unicodedata.normalize("NFKC", "\x00" + k): "\x00" + v for k, v in {
+_SAME_COUNTER: Final = {unicodedata.normalize("NFKC", "\x00" + k): "\x00" + v for k, v in {
     "달": "개월", "ヶ月": "か月", "カ月": "か月", "ケ月": "か月", "箇月": "か月", "个月": "か月",
     "個月": "か月",
     # a duration and a count of days are one counter in ja (七日間 for 7日)
@@ -712,13 +712,13 @@ def may_be_number(word: str) -> bool:
         word[:3] == "ika") or word[:2] in KO_MONTH_SOUNDS  # (tl ordinals: "ikalawa"; ko 시월)
 
 
-_DECIMAL = re.compile(r"\d+\.\d+")
+_DECIMAL: Final = re.compile(r"\d+\.\d+")
 
 
 # a percentage is a fraction of a hundred: "25%" or "25 percent" in "one-fourth [accept 1/4
 # or 25%]" is 1/4 (it made fraction() give up on the whole answerline: "one third" was then
 # a grey accept on the shared "one")
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)")
+_PERCENT: Final = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)")
 
 
 def _alt_fraction(a: Alt) -> Fraction | None:
@@ -798,13 +798,13 @@ def numbers_by_word(text: str, accept: tuple[Alt, ...]) -> Decision | None:
 # an ordinal number: "fourth", "twenty-first", "4th", ko "네 번째", zh/ja "第四",
 # ja "四番目", vi "thứ tư", tl "ika-apat", id/ms "keempat"/"ke-4" (searched in the
 # answer as written, case-blind)
-ORDINAL = re.compile(
+ORDINAL: Final = re.compile(
     r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
     r"twelfth|\w+teenth|\w+tieth|\d+(?:st|nd|rd|th))\b|번째|第|番目|\bthứ\b|\bika-|"
     r"\bke-?(?:\d|dua|tiga|empat|lima|enam|tujuh|delapan|lapan|sembilan|sepuluh)",
     re.IGNORECASE)
 # a question asking how many times (or how many of something)
-_ASKS_COUNT = re.compile(
+_ASKS_COUNT: Final = re.compile(
     r"\bhow many\b|몇\s*(?:번|회|차례|개|명)|几次|多少次|何回|何度|bao nhiêu|\bberapa kali\b|"
     r"\bilang\b|กี่ครั้ง|กี่",
     re.IGNORECASE)
@@ -818,7 +818,7 @@ def asks_count(question: str) -> bool:
 
 
 # eras of the Common era said after a year (rule 8a, h-probe14; numbers.ERA_AD)
-AD_WORDS = frozenset(ERA_AD)
+AD_WORDS: Final = frozenset(ERA_AD)
 
 
 def grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | None:
@@ -845,7 +845,7 @@ def grouped_number(core: tuple[str, ...], numeric: tuple[Alt, ...]) -> Alt | Non
         a.toks[-1] in AD_WORDS and a.toks[:-1] == grouped)), None)
 
 
-_APOSTROPHES = ("'", "\u2019", "\u2018")
+_APOSTROPHES: Final = ("'", "\u2019", "\u2018")
 
 
 def apostrophe_year(core: tuple[str, ...], text: str, numeric: tuple[Alt, ...]) -> Alt | None:
@@ -860,12 +860,12 @@ def apostrophe_year(core: tuple[str, ...], text: str, numeric: tuple[Alt, ...]) 
 
 
 # 8g: the fraction that may end a quantity ("and a half", vi "rưỡi")
-HALF_WORDS = frozenset({"half", "quarter", "ruoi"})
-HALF_TAIL = HALF_WORDS | {"and", "a", "an", "one"}
+HALF_WORDS: Final = frozenset({"half", "quarter", "ruoi"})
+HALF_TAIL: Final = HALF_WORDS | {"and", "a", "an", "one"}
 # 8c: words that repeat the digit after them ("double seven", "triple nine"), and zero
 # said as a letter ("two oh six")
-REPEATS = {"double": 2, "triple": 3}
-ZERO_WORDS = frozenset({"oh", "o"})
+REPEATS: Final = {"double": 2, "triple": 3}
+ZERO_WORDS: Final = frozenset({"oh", "o"})
 
 
 def said_digits(core: tuple[str, ...]) -> str:
@@ -887,10 +887,10 @@ def said_digits(core: tuple[str, ...]) -> str:
 
 
 # 8e: counters of people and things (a count, never a place in order)
-COUNT_COUNTERS = frozenset({"명", "개", "사람", "人", "个", "個", "名", "คน", "orang",
+COUNT_COUNTERS: Final = frozenset({"명", "개", "사람", "人", "个", "個", "名", "คน", "orang",
                              "katao", "people", "persons"})
 # 8e: a question asking which one in order
-ASKS_ORDINAL = re.compile(
+ASKS_ORDINAL: Final = re.compile(
     r"몇\s*번째|第几|第幾|何番目|何代目|thứ mấy|\bke\s*berapa\b|\bika-?ilan\b|"
     r"\bwhich number\b|ที่เท่าไ", re.IGNORECASE)
 
@@ -898,7 +898,7 @@ ASKS_ORDINAL = re.compile(
 # two numbers with a range's mark between them, as written ("10–12", "10 - 12 years",
 # "10 to 12", vi "10 đến 12", id/ms "10 sampai 12", tl "10 hanggang 12", ja "10から12",
 # zh "10至12"), mojibake repaired first ("10â€“12")
-_RANGE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:[-–—~〜]|to|đến|tới|sampai|hingga|hanggang|から|至|到)"
+_RANGE: Final = re.compile(r"(\d+(?:\.\d+)?)\s*(?:[-–—~〜]|to|đến|tới|sampai|hingga|hanggang|から|至|到)"
                     r"\s*(\d+(?:\.\d+)?)")
 
 
@@ -925,7 +925,7 @@ def inside_range(core: tuple[str, ...], cand_nums: frozenset[str],
 
 # "about" before a value (en, and as the seed languages' words fold: vi khoảng, id/ms
 # sekitar, kira, tl mga, ko 약)
-_APPROXIMATELY = frozenset({"about", "around", "approximately", "roughly", "circa", "ca",
+_APPROXIMATELY: Final = frozenset({"about", "around", "approximately", "roughly", "circa", "ca",
                             "some", "khoang", "sekitar", "kira", "mga", "약"})
 
 

@@ -32,6 +32,7 @@ import re
 import unicodedata
 from fractions import Fraction
 from functools import lru_cache
+from typing import Final
 
 __all__ = [
     "COPULAS",
@@ -61,12 +62,12 @@ __all__ = [
 # scales that multiply the number before them ("2.5 million", "a dozen", "two dozen",
 # "half a dozen"; not "dozens", which counts nothing exactly)
 # after digits in the seed languages, folded ("33 juta", "40 nghìn", "5 libo"; blind26)
-SEED_SCALES = {"juta": 10**6, "ribu": 10**3, "trieu": 10**6, "nghin": 10**3, "libo": 10**3,
+SEED_SCALES: Final = {"juta": 10**6, "ribu": 10**3, "trieu": 10**6, "nghin": 10**3, "libo": 10**3,
                "milyon": 10**6, "miliar": 10**9, "bilyon": 10**9}
-_LARGE = {"million": 10**6, "billion": 10**9, "trillion": 10**12, "dozen": 12, **SEED_SCALES}
-_FRACTIONS = {"half": 0.5, "quarter": 0.25, "quarters": 0.25, "third": 1 / 3}
+_LARGE: Final = {"million": 10**6, "billion": 10**9, "trillion": 10**12, "dozen": 12, **SEED_SCALES}
+_FRACTIONS: Final = {"half": 0.5, "quarter": 0.25, "quarters": 0.25, "third": 1 / 3}
 # words whose presence (or two digit tokens in a row) may need a merge
-_GATE = frozenset({"and", "point", "half", "quarter", "quarters", "a", *_LARGE})
+_GATE: Final = frozenset({"and", "point", "half", "quarter", "quarters", "a", *_LARGE})
 
 
 def _int(t: str) -> int | None:
@@ -82,10 +83,10 @@ def _num(t: str) -> float | None:
     return None
 
 
-_DECIMAL_TOKEN = re.compile(r"^\d+\.\d+$")
-_SMALL_SCALES = {"hundred": 100, "thousand": 1000}
+_DECIMAL_TOKEN: Final = re.compile(r"^\d+\.\d+$")
+_SMALL_SCALES: Final = {"hundred": 100, "thousand": 1000}
 # the words other than digits that can start a number below ("a hundred", "point five")
-_STARTS = frozenset({"a", "point", "half", *_SMALL_SCALES})
+_STARTS: Final = frozenset({"a", "point", "half", *_SMALL_SCALES})
 
 
 def _fmt(v: float) -> str:
@@ -110,7 +111,7 @@ def needs_merge(toks: tuple[str, ...]) -> bool:
     return False
 
 
-_LETTER_RUN = re.compile(r"(?:^| )[A-Za-z] [A-Za-z](?= |$)")
+_LETTER_RUN: Final = re.compile(r"(?:^| )[A-Za-z] [A-Za-z](?= |$)")
 
 
 def _spelled_letters(toks: list[str]) -> list[str]:
@@ -298,7 +299,7 @@ _VI: _Lex = {
     **_lex("z", {"linh": 0, "le": 0}),
 }
 # the words a year read in full starts with (một nghìn ..., hai nghìn ..., folded)
-_VI_YEAR_STARTS = frozenset({"mot ", "hai "})
+_VI_YEAR_STARTS: Final = frozenset({"mot ", "hai "})
 _ID: _Lex = {
     **_lex("d", {"nol": 0, "kosong": 0, "satu": 1, "dua": 2, "tiga": 3, "empat": 4,
                  "lima": 5, "enam": 6, "tujuh": 7, "delapan": 8, "lapan": 8, "sembilan": 9}),
@@ -316,7 +317,7 @@ _ID: _Lex = {
 # one word (see read_number: くに "country" is no 92)
 # Japanese native readings of a count of days (2 to 10 and 20 days; 1 is いちにち):
 # read as the number and its counter 日 (scripts.whole_number)
-JA_DAY_READINGS = {"ふつか": 2, "みっか": 3, "よっか": 4, "いつか": 5, "むいか": 6, "なのか": 7,
+JA_DAY_READINGS: Final = {"ふつか": 2, "みっか": 3, "よっか": 4, "いつか": 5, "むいか": 6, "なのか": 7,
                    "ようか": 8, "ここのか": 9, "とおか": 10, "はつか": 20}
 _JA_KANA: _Lex = {
     **_lex("d", {"れい": 0, "ぜろ": 0, "いち": 1, "いっ": 1, "に": 2, "さん": 3, "よん": 4,
@@ -334,7 +335,7 @@ _JA_KANA: _Lex = {
 # daan", "apat na raan"), the teens (labing-isa is read "labing" + "isa"), the tens as
 # one word (dalawampu, and dalawampu't before the units: "dalawampu't isa" is 21), and the
 # Spanish-derived numbers Filipinos say as often (siyete, otso)
-_TL_FILLERS = frozenset({"na", "at", "t", "y"})
+_TL_FILLERS: Final = frozenset({"na", "at", "t", "y"})
 _TL: _Lex = {
     **_lex("d", {"isa": 1, "isang": 1, "dalawa": 2, "dalawang": 2, "tatlo": 3, "tatlong": 3,
                  "apat": 4, "lima": 5, "limang": 5, "anim": 6, "pito": 7, "pitong": 7,
@@ -384,7 +385,7 @@ _LEXICONS: tuple[tuple[str, _Lex, bool], ...] = (
 )
 
 # Counters, ordinal markers and copulas around a number: stripped before reading.
-_PREFIXES = ("第", "제", "ที่", "thu ", "ke", "ika", "百分之", "tahun ",
+_PREFIXES: Final = ("第", "제", "ที่", "thu ", "ke", "ika", "百分之", "tahun ",
              # zh "about" before a number (大约三点一四 for 3.14)
              "大约", "大概", "大約")
 _SUFFIXES = tuple(sorted({
@@ -510,7 +511,7 @@ def _strip(text: str) -> str:
 
 # copulas and polite endings that may follow a number's counter ("六十分です", "열두 달이요",
 # "สิบสองเดือนครับ"): they say nothing of the counter
-COPULAS = tuple(sorted({unicodedata.normalize("NFKC", w) for w in (
+COPULAS: Final = tuple(sorted({unicodedata.normalize("NFKC", w) for w in (
     "です", "だ", "是", "吧", "。", "입니다", "이에요", "예요", "이요", "요", "이다", "ค่ะ", "ครับ",
     "คะ", "นะ")}, key=len, reverse=True))
 
@@ -528,22 +529,22 @@ def strip_counters(text: str) -> str:
     return _strip(text)
 
 
-_SPACES = re.compile(r"\s+")
+_SPACES: Final = re.compile(r"\s+")
 # the scales written after digits in Chinese, Japanese and Korean (1億2000万, 3만)
-_GLUED_SCALES = ("万", "億", "亿", "만", "억")
+_GLUED_SCALES: Final = ("万", "億", "亿", "만", "억")
 # a digit, 百/千/万 and a digit (一百八): written with the first digit, so Chinese (a
 # Japanese 百八 is 108)
-_ZH_SHORTENED = re.compile("^[一二两三四五六七八九][百千万][一二三四五六七八九]$")
+_ZH_SHORTENED: Final = re.compile("^[一二两三四五六七八九][百千万][一二三四五六七八九]$")
 # what a number can start with: a glued lexicon's first character, a spaced
 # lexicon's word
-FIRST_CHARS = frozenset(w[0] for _n, lex, glued in _LEXICONS if glued for w in lex) | frozenset(
+FIRST_CHARS: Final = frozenset(w[0] for _n, lex, glued in _LEXICONS if glued for w in lex) | frozenset(
     p[0] for p in _PREFIXES if not p.isascii())
-FIRST_WORDS = frozenset(w for _n, lex, glued in _LEXICONS if not glued for w in lex) - _TL_FILLERS
+FIRST_WORDS: Final = frozenset(w for _n, lex, glued in _LEXICONS if not glued for w in lex) - _TL_FILLERS
 
 
 # Korean month names whose Sino-Korean number changes its sound before 월: 유월 (June,
 # not 육월) and 시월 (October, not 십월); read as the number they are
-KO_MONTH_SOUNDS = {"유월": "육월", "시월": "십월"}
+KO_MONTH_SOUNDS: Final = {"유월": "육월", "시월": "십월"}
 
 
 def read_number(text: str) -> int | None:
@@ -596,7 +597,7 @@ def read_number(text: str) -> int | None:
 
 # The word for the decimal point (folded): vi phẩy / chấm, id/ms koma / titik, ko 점 (as a
 # word), zh/ja 点 / 點, th จุด (glued).
-DECIMAL_MARKS = (" phay ", " cham ", " koma ", " titik ", " 점 ", "点", "點", "จุด")
+DECIMAL_MARKS: Final = (" phay ", " cham ", " koma ", " titik ", " 점 ", "点", "點", "จุด")
 
 
 def read_decimal(text: str) -> str | None:
@@ -630,8 +631,8 @@ def read_decimal(text: str) -> str | None:
 
 # the words of an era after a year or century: "5th century BC" is not "5th century AD"
 # (also read by judging.date_rules and judging.number_rules)
-ERA_BC = ("bc", "bce", "tcn", "기원전", "公元前", "紀元前", "纪元前", "ก่อนคริสตกาล")
-ERA_AD = ("ad", "ce", "scn", "masehi", "기원후", "公元", "紀元後", "纪元后")
+ERA_BC: Final = ("bc", "bce", "tcn", "기원전", "公元前", "紀元前", "纪元前", "ก่อนคริสตกาล")
+ERA_AD: Final = ("ad", "ce", "scn", "masehi", "기원후", "公元", "紀元後", "纪元后")
 
 
 def _units(kind: str, groups: dict[str, tuple[str, ...]]) -> dict[str, frozenset[tuple[str, str]]]:
@@ -714,33 +715,33 @@ UNITS: dict[str, frozenset[tuple[str, str]]] = {
 }
 for _w in ("파운드", "ポンド", "ปอนด์"):  # (pound, of mass or money)
     UNITS[unicodedata.normalize("NFKC", _w)] = UNITS["pound"]
-UNIT_WORDS = frozenset(UNITS)
+UNIT_WORDS: Final = frozenset(UNITS)
 # scale words of the spaced languages (vi, id/ms) after digits: "2 tỷ", "270 juta"
-SCALES = {w: v for lex in (_VI, _ID) for w, (kind, v) in lex.items() if kind == "M"}
+SCALES: Final = {w: v for lex in (_VI, _ID) for w, (kind, v) in lex.items() if kind == "M"}
 
 
 # ---------------------------------------------------------------------- fractions
 
-_EN_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+_EN_DENOMINATORS: Final = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
                     "fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
                     "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8, "ninth": 9,
                     "ninths": 9, "tenth": 10, "tenths": 10}
-_EN_NUMERATORS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+_EN_NUMERATORS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                   "seven": 7, "eight": 8, "nine": 9}
-_EN_FRACTION = re.compile(r"(?:(\d+|[a-z]+) )?(" + "|".join(_EN_DENOMINATORS) + ")")
-_SLASH = re.compile(r"(\d+) ?/ ?(\d+)")
+_EN_FRACTION: Final = re.compile(r"(?:(\d+|[a-z]+) )?(" + "|".join(_EN_DENOMINATORS) + ")")
+_SLASH: Final = re.compile(r"(\d+) ?/ ?(\d+)")
 # den first: zh 三分之二, ja 3分の2, ko 3분의 2 (all 2/3); num first: th สองในสาม, สองส่วนสาม
-_DEN_FIRST = re.compile("(.+?)(?:分之|分の|분의)(.+)")
-_NUM_FIRST = re.compile("(.+?)(?:" + unicodedata.normalize("NFKC", "ใน|ส่วน") + ")(.+)")
-_ID_PER = {"setengah": Fraction(1, 2), "seperdua": Fraction(1, 2)}
+_DEN_FIRST: Final = re.compile("(.+?)(?:分之|分の|분의)(.+)")
+_NUM_FIRST: Final = re.compile("(.+?)(?:" + unicodedata.normalize("NFKC", "ใน|ส่วน") + ")(.+)")
+_ID_PER: Final = {"setengah": Fraction(1, 2), "seperdua": Fraction(1, 2)}
 # the words a fraction may be said with (tokens of the candidate: the judge asks
 # read_fraction only when one is there, or "/", or two numbers alone)
-FRACTION_WORDS = frozenset({*_EN_DENOMINATORS, "phan", "per", *_ID_PER}) | frozenset(
+FRACTION_WORDS: Final = frozenset({*_EN_DENOMINATORS, "phan", "per", *_ID_PER}) | frozenset(
     p + w for p in ("per", "seper") for w in ("dua", "tiga", "empat", "lima", "enam", "tujuh",
                                              "delapan", "lapan", "sembilan", "sepuluh"))
-_FRACTION_END = ".!?。 "
+_FRACTION_END: Final = ".!?。 "
 # the marks of a fraction in scripts without spaces (as normalized: NFKC)
-FRACTION_MARKS = tuple(unicodedata.normalize("NFKC", m) for m in ("分之", "分の", "분", "ใน", "ส่วน"))
+FRACTION_MARKS: Final = tuple(unicodedata.normalize("NFKC", m) for m in ("分之", "分の", "분", "ใน", "ส่วน"))
 
 
 def _whole(text: str) -> int | None:
@@ -800,7 +801,7 @@ def read_fraction(text: str, folded: str = "") -> Fraction | None:
 # A decimal comma (id/ms, vi and most of Europe write 0,75 and 2,5 kg): digits, a comma and
 # one, two or four and more digits, not inside a longer run of digits, commas, points or
 # hyphens (1,000 is a thousand; 1,00,000 an Indian grouping; 1,2-dichloroethane a locant)
-_DECIMAL_COMMA = re.compile(r"(?<![\d.,-])(\d+),(\d{1,2}|\d{4,})(?![\d.,-])")
+_DECIMAL_COMMA: Final = re.compile(r"(?<![\d.,-])(\d+),(\d{1,2}|\d{4,})(?![\d.,-])")
 
 
 def digit_comma(text: str) -> bool:

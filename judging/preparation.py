@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from operator import attrgetter
+from typing import Final
 
 from judging.answerline import Alternative, Answerline, parse_answerline
 from judging.corrections import GATE as _CORRECTION_GATE
@@ -95,17 +96,17 @@ _FILLER_SUFFIXES: tuple[tuple[str, ...], ...] = tuple(
               # không?", "X đúng không?"
               "bukan", "phai khong", "dung khong")
 )
-REFUSAL = (
+REFUSAL: Final = (
     "i dont know", "i do not know", "not sure", "no information", "cannot", "can not",
     "unable to", "unknown", "no answer", "not possible", "i am sorry", "im sorry",
     "not provide", "no record", "not specified", "not mentioned", "not clear",
 )
-_NAME_PARTICLES = frozenset(
+_NAME_PARTICLES: Final = frozenset(
     {"van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "del", "della", "bin",
      "ibn", "al", "el", "st", "mc", "mac", "ter", "ten", "y"}
 )
-_NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "2", "3", "4"})
-NOT_PERSON_FIRST = frozenset(
+_NAME_SUFFIXES: Final = frozenset({"jr", "sr", "ii", "iii", "iv", "2", "3", "4"})
+NOT_PERSON_FIRST: Final = frozenset(
     {"new", "san", "santa", "saint", "st", "los", "las", "united", "north", "south", "east",
      "west", "great", "lake", "mount", "mt", "fort", "port", "the", "republic", "kingdom",
      "state", "university", "battle", "treaty", "river", "cape", "gulf", "bay", "isle",
@@ -138,13 +139,13 @@ NOT_PERSON_FIRST = frozenset(
 )
 # the kinds of a musical work: "Choral Symphony" is a work and no person (_person_parts),
 # "Fifth Symphony" is named by "the Fifth" (equivalence._KIND_WORDS)
-WORK_KINDS = frozenset({"symphony", "concerto", "sonata", "sonatina", "quartet", "quintet",
+WORK_KINDS: Final = frozenset({"symphony", "concerto", "sonata", "sonatina", "quartet", "quintet",
                          "trio", "suite", "overture", "mass", "requiem", "nocturne", "etude",
                          "prelude", "fugue", "waltz", "rhapsody", "serenade", "cantata",
                          "oratorio", "partita", "mazurka", "polonaise", "ballade",
                          "scherzo", "impromptu", "toccata", "invention", "symphonie",
                          "concertos", "sonatas", "symphonies"})
-_NOT_PERSON_LAST = frozenset(
+_NOT_PERSON_LAST: Final = frozenset(
     {"river", "university", "city", "ocean", "sea", "lake", "mountain", "mountains",
      "island", "islands", "state", "states", "kingdom", "republic", "county", "park",
      "bay", "street", "college", "school", "company", "war", "act", "party", "beach",
@@ -162,9 +163,9 @@ _NOT_PERSON_LAST = frozenset(
      # works: "Choral Symphony", "Emperor Concerto" (blind24)
      *WORK_KINDS, "opera", "variations", "march", "album", "song"}
 )
-_COUNTRIES = frozenset(_DEMONYMS.values())
-SHORT_TOKENS = 6
-MONTHS = frozenset(
+_COUNTRIES: Final = frozenset(_DEMONYMS.values())
+SHORT_TOKENS: Final = 6
+MONTHS: Final = frozenset(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
 )
 
@@ -258,9 +259,9 @@ def _person_parts(alt: Alternative, toks: tuple[str, ...]) -> tuple[bool, str | 
 
 
 # the first character of each word (as str.split() splits: re's \s agrees)
-_WORD_START = re.compile(r"(?<!\S)\S")
+_WORD_START: Final = re.compile(r"(?<!\S)\S")
 # stopwords that are not name particles: a person's name has none
-_NOT_IN_NAMES = STOPWORDS - _NAME_PARTICLES
+_NOT_IN_NAMES: Final = STOPWORDS - _NAME_PARTICLES
 
 
 def _prep_alts(alts: tuple[Alternative, ...]) -> tuple[Alt, ...]:
@@ -301,7 +302,7 @@ def _regnal(a: Alt) -> bool:
 
 
 # a decimal comma: digits, a comma, then digits that are no group of three ("2,5 km")
-_DECIMAL_COMMA = re.compile(r"\d,(?!\d{3}(?!\d))\d")
+_DECIMAL_COMMA: Final = re.compile(r"\d,(?!\d{3}(?!\d))\d")
 
 
 def squash(norm: str, text: str) -> str:
@@ -358,13 +359,13 @@ def prepared(key: str | tuple[str, ...]) -> Prepared:
 
 
 # (field readers for prepared(), with no Python frame per answer)
-_CONTENT = attrgetter("content")
-_NORM = attrgetter("norm")
-_NUMS = attrgetter("nums")
-_PERSON = attrgetter("person")
-_REQUIRED_NORMS = attrgetter("required_norms")
-_TEXT = attrgetter("alt.text")
-_TOKS = attrgetter("toks")
+_CONTENT: Final = attrgetter("content")
+_NORM: Final = attrgetter("norm")
+_NUMS: Final = attrgetter("nums")
+_PERSON: Final = attrgetter("person")
+_REQUIRED_NORMS: Final = attrgetter("required_norms")
+_TEXT: Final = attrgetter("alt.text")
+_TOKS: Final = attrgetter("toks")
 
 
 @lru_cache(maxsize=16384)
@@ -394,7 +395,7 @@ def _month_days(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[tuple[
     return frozenset(months), frozenset(pairs)
 
 
-_DISCLAIMER = ("as an ai", "i do not have access", "i dont have access", "real time information",
+_DISCLAIMER: Final = ("as an ai", "i do not have access", "i dont have access", "real time information",
                "as of my", "knowledge cutoff", "i cannot browse", "i am unable")
 
 
@@ -433,7 +434,7 @@ def strip_fillers(toks: tuple[str, ...]) -> tuple[str, ...]:
     return strip_articles(toks)
 
 
-_KO_WILL_BE = frozenset({"거", "겁니다", "거야", "것"})
+_KO_WILL_BE: Final = frozenset({"거", "겁니다", "거야", "것"})
 
 
 class Cand:
@@ -512,7 +513,7 @@ class Cand:
 
 
 # a token that starts with a digit, or with a minus sign and a digit ("-40")
-_SIGNED_START = re.compile(r" (-?\d[^ ]*)")
+_SIGNED_START: Final = re.compile(r" (-?\d[^ ]*)")
 
 
 @lru_cache(maxsize=65536)
@@ -534,14 +535,14 @@ def _may_merge(toks: tuple[str, ...], joined: str | None = None) -> bool:
 
 
 # _may_merge can be true only with a round number ("00 " in the text) or one of these
-_MERGE_GATE = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
+_MERGE_GATE: Final = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
                          "billion", "trillion", "dozen", *"bcdefghjklmnopqrstuvwxyz",
                          *SEED_SCALES})
-_SCALE_WORDS = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
+_SCALE_WORDS: Final = frozenset({"point", "half", "quarter", "quarters", "hundred", "thousand", "million",
                           "billion", "trillion", "dozen", *SEED_SCALES})
-_LETTERS = frozenset("bcdefghjklmnopqrstuvwxyz")
-_LETTER_PAIR = re.compile(r" [a-z] [a-z] ")
-NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang", "hindi", "wala",
+_LETTERS: Final = frozenset("bcdefghjklmnopqrstuvwxyz")
+_LETTER_PAIR: Final = re.compile(r" [a-z] [a-z] ")
+NOT_BUT_START: Final = frozenset({"not", "its", "it", "bukan", "khong", "chang", "hindi", "wala",
                             # (corrections._NOT_ADVERB: "definitely not Lyon, it's Paris")
                             "definitely", "certainly", "surely", "probably", "obviously",
                             "clearly",
@@ -549,13 +550,13 @@ NOT_BUT_START = frozenset({"not", "its", "it", "bukan", "khong", "chang", "hindi
                             # but it was actually ..."; blind28)
                             "many", "most", "some", "people", "everyone", "everybody",
                             "others"})
-CORRECTION_MAX = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as corrected
+CORRECTION_MAX: Final = MAX_HEAD + MAX_TAIL + 4  # longer answers are never read as corrected
 
 
 # a round number and a remainder: "300 25", "1000 and 5", "1800 12"
-_TWO_NUMBERS = re.compile(r" \d*00 (?:and )?\d")
+_TWO_NUMBERS: Final = re.compile(r" \d*00 (?:and )?\d")
 
-_MERGE_HINT = re.compile(
+_MERGE_HINT: Final = re.compile(
     r" (?:[a-z] [a-z] |point \d|(?:\d[^ ]*|a) (?:point|million|billion|trillion|dozen|quarters? |half |"
     r"juta |ribu |trieu |nghin |libo |milyon |miliar |bilyon |"
     r"hundred|thousand|and (?:a|1) (?:half|quarter))|hundred |thousand )")
@@ -620,13 +621,13 @@ def describe(toks: tuple[str, ...], text: str = "") -> Cand | None:
 
 
 EMPTY: frozenset[str] = frozenset()
-_DECADE_WORDS = frozenset(DECADE_WORDS)
-_DEMONYM_WORDS = frozenset(_DEMONYMS)
+_DECADE_WORDS: Final = frozenset(DECADE_WORDS)
+_DEMONYM_WORDS: Final = frozenset(_DEMONYMS)
 # a candidate with none of these words (and no round number, "00 ") has no number
 # words to merge, sign, decade or month
-_RARE_WORDS = _MERGE_GATE | SIGN_WORDS | _DECADE_WORDS | MONTHS
+_RARE_WORDS: Final = _MERGE_GATE | SIGN_WORDS | _DECADE_WORDS | MONTHS
 # numbers_in() without its cache, for candidates (nearly all distinct) and answers
-_numbers_in = numbers_in.__wrapped__
+_numbers_in: Final = numbers_in.__wrapped__
 
 
 def mentions_refusal(text: str) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judging.numbers import (
     FIRST_CHARS,
@@ -52,11 +52,11 @@ __all__ = [
 ]
 
 # Scripts written without spaces between words.
-NOSPACE = re.compile(
+NOSPACE: Final = re.compile(
     "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u31f0-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uaa60-\uaa7f]"
 )
-HANGUL = re.compile("[\uac00-\ud7a3]")
+HANGUL: Final = re.compile("[\uac00-\ud7a3]")
 
 
 # ------------------------------------------------------------------------- Korean
@@ -97,7 +97,7 @@ def _final_rieul(syllable: str) -> bool:
 
 
 # the particles that follow a vowel or a final ㄹ (서울로, 지하철로는)
-_AFTER_RIEUL = frozenset({"로", "로는"})
+_AFTER_RIEUL: Final = frozenset({"로", "로는"})
 
 
 def _strip_one(word: str, endings: tuple[tuple[str, bool | None], ...]) -> str:
@@ -119,11 +119,11 @@ _KO_BEFORE_YO: tuple[tuple[str, bool | None], ...] = (
 
 # Administrative suffixes (서울특별시 -> 서울, 강남구 -> 강남), taken off when two
 # syllables at least remain (도시 "city", 친구 "friend" stay).
-_KO_SUFFIXES = ("특별자치시", "특별자치도", "특별시", "광역시", "시", "도", "군", "구",
+_KO_SUFFIXES: Final = ("특별자치시", "특별자치도", "특별시", "광역시", "시", "도", "군", "구",
                "대왕")  # (a king's title: 세종대왕 -> 세종, 광개토대왕 -> 광개토)
 
 
-_SINO_DIGITS = "영공일이삼사오육륙칠팔구십백천만억"
+_SINO_DIGITS: Final = "영공일이삼사오육륙칠팔구십백천만억"
 
 
 def strip_korean(word: str) -> str:
@@ -199,7 +199,7 @@ _BEFORE = tuple(sorted({
     "က", "မှာ", "គឺ", "ແມ່ນ",
 }, key=len, reverse=True))
 
-_SHORT_ONLY = frozenset(unicodedata.normalize("NFKC", w) for w in ("จ", "กรุง"))
+_SHORT_ONLY: Final = frozenset(unicodedata.normalize("NFKC", w) for w in ("จ", "กรุง"))
 NEGATION_BEFORE = tuple(sorted({
     "不是", "没有", "沒有", "并非", "並非", "非", "不", "ไม่ใช่", "ไม่", "မဟုတ်", "មិនមែន", "ບໍ່ແມ່ນ",
     # "mistaken for X" (zh)
@@ -246,10 +246,10 @@ def _ok_after(rest: str, suffix_ok: bool = True) -> bool:
 
 
 # "isn't it X?": a guess, not a negation (神戸じゃないかな, 神戸ではないでしょうか)
-_TENTATIVE = _folded(("じゃないかな", "じゃないか", "ではないか", "じゃないでしょうか",
+_TENTATIVE: Final = _folded(("じゃないかな", "じゃないか", "ではないか", "じゃないでしょうか",
                       "ではないでしょうか", "じゃないですか", "ではないですか", "じゃね"))
 # "X 不是 Y" / "X ไม่ใช่ Y": X, not Y (the negation is of the word after it)
-_NOT_BE = _folded(("不是", "ไม่ใช่"))
+_NOT_BE: Final = _folded(("不是", "ไม่ใช่"))
 
 
 def _not_the_other(rest: str) -> bool:
@@ -264,7 +264,7 @@ def _not_the_other(rest: str) -> bool:
 
 # what か starts when it is no "or" before another answer: a guess (かな, かも, かと思う,
 # かしら, かね), or the end of a question
-_KA_TAGS = _folded(("かな", "かも", "かと", "かしら", "かね", "かい", "かなあ", "かなぁ",
+_KA_TAGS: Final = _folded(("かな", "かも", "かと", "かしら", "かね", "かい", "かなあ", "かなぁ",
                     # words that start with か and are no "or": "from" (午後三時からです;
                     # blind20), an adjective's past (高かった)
                     "から", "かった",
@@ -274,14 +274,14 @@ _KA_TAGS = _folded(("かな", "かも", "かと", "かしら", "かね", "かい
 
 # "or" between two answers: after a match (ja か, もしくは, または; zh 或者, 还是 ... are no
 # boundary, so a match before them is "embedded" already), and before one (北京还是上海)
-_OR_AFTER = _folded(("か", "もしくは", "または", "又は", "あるいは", "หรือ"))
-_OR_FIRST = frozenset(w[0] for w in _OR_AFTER)
-_OR_BEFORE = _folded(("还是", "還是", "或是", "或者是", "或者", "或", "もしくは", "または", "又は",
+_OR_AFTER: Final = _folded(("か", "もしくは", "または", "又は", "あるいは", "หรือ"))
+_OR_FIRST: Final = frozenset(w[0] for w in _OR_AFTER)
+_OR_BEFORE: Final = _folded(("还是", "還是", "或是", "或者是", "或者", "或", "もしくは", "または", "又は",
                       "あるいは", "か", "หรือ", "หรือว่า"))
 
 
 # words before 还是 that make it "after all", not "or" (and _BEFORE's: 觉得, 答案, 是 ...)
-_THINK = (*_BEFORE, *_folded(("想", "看", "说", "說", "猜", "估计", "估計", "我", "感觉", "感覺")))
+_THINK: Final = (*_BEFORE, *_folded(("想", "看", "说", "說", "猜", "估计", "估計", "我", "感觉", "感覺")))
 
 
 def _hedged(answer: str, head: str, rest: str) -> bool:
@@ -339,7 +339,7 @@ def _strip_affixes(text: str) -> str:
 
 
 # the suffixes that name a kind of place (not ฯ, the abbreviation mark, nor มหานคร)
-_KIND_SUFFIXES = tuple(x for x in _SUFFIXES
+_KIND_SUFFIXES: Final = tuple(x for x in _SUFFIXES
                        if x not in _folded(("ฯ", "มหานคร")) and x not in _TITLES_AFTER)
 
 
@@ -450,18 +450,18 @@ def find_in_run(answer: str, candidate: str, words: bool = True) -> MatchKind:
     return "none"
 
 
-_THAI = re.compile("[\u0e01-\u0e4f]")
+_THAI: Final = re.compile("[\u0e01-\u0e4f]")
 # a number and its counter (zh, ja): before a noun it counts ("一只松鼠" has 松鼠), and
 # an answer that is one ("三只") is said with the noun after it ("三只猫"; blind19)
-_COUNTED = re.compile("[一二两兩三四五六七八九十百千万萬几幾\\d][只隻个個本匹头頭羽台枚条條张張辆輛棵朵杯]$")
+_COUNTED: Final = re.compile("[一二两兩三四五六七八九十百千万萬几幾\\d][只隻个個本匹头頭羽台枚条條张張辆輛棵朵杯]$")
 # the endings of a Thai sentence as spoken (polite particles, "surely", "isn't it?")
-_THAI_ENDINGS = tuple(w for w in _AFTER if _THAI.match(w))
+_THAI_ENDINGS: Final = tuple(w for w in _AFTER if _THAI.match(w))
 # Thai words that, after an answer, begin a phrase about it ("ภาคเหนือของประเทศไทย",
 # the north of Thailand; blind27): of, in, at, which, and, is
-_THAI_LINKS = _folded(("ของ", "ใน", "ที่", "ซึ่ง", "และ", "เป็น"))
+_THAI_LINKS: Final = _folded(("ของ", "ใน", "ที่", "ซึ่ง", "และ", "เป็น"))
 # Thai words that, before a name, make another thing of it (its language, a road, a
 # school, a planet: ดาวเสาร์ is Saturn, เสาร์ Saturday)
-_THAI_OTHER_KIND = _folded(("ภาษา", "ถนน", "ซอย", "สนามบิน", "มหาวิทยาลัย", "โรงเรียน",
+_THAI_OTHER_KIND: Final = _folded(("ภาษา", "ถนน", "ซอย", "สนามบิน", "มหาวิทยาลัย", "โรงเรียน",
                             "โรงพยาบาล", "สถานี", "ชาว", "อาหาร", "ดาว", "วัด", "ตลาด",
                             "สะพาน", "ทีม", "สโมสร", "บริษัท", "พรรค"))
 
@@ -483,13 +483,13 @@ def thai_word_bounds(text: str) -> frozenset[int]:
 
 # What ends a clause as written (not the enumeration comma 、, which lists: 東京、大阪),
 # and whitespace typed between words (Thai writes a space between clauses)
-_CLAUSE_END = re.compile(r"[，。；;！？!?,\s]+")
+_CLAUSE_END: Final = re.compile(r"[，。；;！？!?,\s]+")
 # the least a clause beside the answer's holds, in characters: a name listed beside it
 # ("东京，大阪": another answer) is shorter than a clause that says something about it
-_CLAUSE_MIN = 4
+_CLAUSE_MIN: Final = 4
 # "or" and "maybe ... maybe" in a clause (zh, ja, th): another answer offered; the words
 # of _OR_BEFORE long enough to be looked for anywhere (not 或 nor か, inside many words)
-_OR_MARKS = tuple(w for w in _OR_BEFORE if len(w) >= 2) + _folded(("也可能", "或许", "或許", "或いは"))
+_OR_MARKS: Final = tuple(w for w in _OR_BEFORE if len(w) >= 2) + _folded(("也可能", "或许", "或許", "或いは"))
 
 
 def clauses_of(text: str) -> tuple[str, ...]:
@@ -518,7 +518,7 @@ def in_a_clause(answer: str, clauses: tuple[str, ...]) -> MatchKind | None:
     return None
 
 
-_LEADING_DIGITS = re.compile("[0-9]+")
+_LEADING_DIGITS: Final = re.compile("[0-9]+")
 
 
 def _number_then_same(a: str, c: str) -> bool:
@@ -560,7 +560,7 @@ def whole_number(text: str) -> tuple[int, str] | None:
 
 
 # an ordinal marker and the number words after it (ครั้งที่หนึ่ง, 第一, 제일)
-_ORDINAL_MARK = re.compile("(?:ที่|第)(?=[^0-9])")
+_ORDINAL_MARK: Final = re.compile("(?:ที่|第)(?=[^0-9])")
 
 
 def _ordinal_digits(text: str) -> str:
@@ -582,14 +582,14 @@ def _ordinal_digits(text: str) -> str:
     return "".join(out) + text[pos:] if out else text
 
 
-_DIGITS = re.compile("[0-9]+")
-_NUMBER_SPAN = 16  # the longest number words read against digits (九千九百九十九 is 7)
+_DIGITS: Final = re.compile("[0-9]+")
+_NUMBER_SPAN: Final = 16  # the longest number words read against digits (九千九百九十九 is 7)
 
 
 # number words right before a unit of a date or a time (zh, ja): 三月五日, 十一月, 二〇二〇年
-_DATED_WORDS = re.compile("([〇零一二两兩三四五六七八九十百千]+)(?=[年月日号號時时点點分秒])")
+_DATED_WORDS: Final = re.compile("([〇零一二两兩三四五六七八九十百千]+)(?=[年月日号號時时点點分秒])")
 # the colloquial zh day of the month: 3月5号 is 3月5日
-_DAY_HAO = re.compile("(\\d+月\\d+)[号號]")
+_DAY_HAO: Final = re.compile("(\\d+月\\d+)[号號]")
 
 
 def _dated_digits(text: str) -> str:
@@ -639,7 +639,7 @@ def _words_as_digits(text: str, other: str) -> str:
 # Hepburn romaji of the kana (hiragana; katakana is mapped onto it), the two-kana
 # sounds first: a reading in kana against an answerline's romanized form ("とうきょう"
 # for "東京 [accept Tokyo]").
-_KANA_PAIRS = {
+_KANA_PAIRS: Final = {
     "きゃ": "kya", "きゅ": "kyu", "きょ": "kyo", "しゃ": "sha", "しゅ": "shu", "しょ": "sho",
     "ちゃ": "cha", "ちゅ": "chu", "ちょ": "cho", "にゃ": "nya", "にゅ": "nyu", "にょ": "nyo",
     "ひゃ": "hya", "ひゅ": "hyu", "ひょ": "hyo", "みゃ": "mya", "みゅ": "myu", "みょ": "myo",
@@ -647,12 +647,12 @@ _KANA_PAIRS = {
     "じゃ": "ja", "じゅ": "ju", "じょ": "jo", "びゃ": "bya", "びゅ": "byu", "びょ": "byo",
     "ぴゃ": "pya", "ぴゅ": "pyu", "ぴょ": "pyo",
 }
-_KANA = dict(zip(
+_KANA: Final = dict(zip(
     "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん"
     "がぎぐげござじずぜぞだぢづでどばびぶべぼぱぴぷぺぽぁぃぅぇぉゔ",
     ["a", "i", "u", "e", "o", "ka", "ki", "ku", "ke", "ko", "sa", "shi", "su", "se", "so", "ta", "chi", "tsu", "te", "to", "na", "ni", "nu", "ne", "no", "ha", "hi", "fu", "he", "ho", "ma", "mi", "mu", "me", "mo", "ya", "yu", "yo", "ra", "ri", "ru", "re", "ro", "wa", "o", "n", "ga", "gi", "gu", "ge", "go", "za", "ji", "zu", "ze", "zo", "da", "ji", "zu", "de", "do", "ba", "bi", "bu", "be", "bo", "pa", "pi", "pu", "pe", "po", "a", "i", "u", "e", "o", "vu"], strict=True))
-_KANA_ONLY = re.compile("[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
-_LONG_VOWELS = re.compile(r"([aeiou])\1|ou")
+_KANA_ONLY: Final = re.compile("[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
+_LONG_VOWELS: Final = re.compile(r"([aeiou])\1|ou")
 
 
 def kana_romaji(text: str) -> str | None:
@@ -706,7 +706,7 @@ def kana_reading(cand: str, accept: tuple[Alt, ...]) -> Alt | None:
 
 
 # kanji (kana alone: _KANA_ONLY above)
-_KANJI = re.compile("[\u4e00-\u9fff\u3400-\u4dbf\u3005]")
+_KANJI: Final = re.compile("[\u4e00-\u9fff\u3400-\u4dbf\u3005]")
 
 
 @lru_cache(maxsize=1)
@@ -748,11 +748,11 @@ def _japanese_words(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple(out)
 
 
-HAS_KANA = re.compile("[\u3041-\u30ff]")
+HAS_KANA: Final = re.compile("[\u3041-\u30ff]")
 # what may follow a word that stands alone in a sentence (particles, auxiliary verbs,
 # punctuation), and what may not stand right before it (a noun or a prefix: a compound)
-_JA_AFTER_WORD = frozenset({"助詞", "助動詞", "補助記号"})
-_JA_COMPOUNDING = frozenset({"名詞", "接頭辞"})
+_JA_AFTER_WORD: Final = frozenset({"助詞", "助動詞", "補助記号"})
+_JA_COMPOUNDING: Final = frozenset({"名詞", "接頭辞"})
 
 
 def _japanese_word(text: str, start: int, end: int) -> bool:
@@ -797,16 +797,16 @@ def japanese_reading(cand: str, answer_texts: tuple[tuple[str, Alt], ...]) -> Al
 
 # Revised Romanization of Korean (2000), letter by letter: the initials, vowels and
 # finals of a Hangul syllable (U+AC00 + (initial * 21 + vowel) * 28 + final)
-_RR_INITIAL = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj",
+_RR_INITIAL: Final = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj",
                "ch", "k", "t", "p", "h")
-_RR_VOWEL = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo",
+_RR_VOWEL: Final = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo",
              "u", "wo", "we", "wi", "yu", "eu", "ui", "i")
-_RR_FINAL = ("", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l",
+_RR_FINAL: Final = ("", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l",
              "m", "p", "p", "t", "t", "ng", "t", "t", "k", "t", "p", "t")
 # a final before a syllable with no initial sound (ㅇ) is said as that syllable's
 # initial: 한국어 han-gu-geo, 서울역 seo-ul-yeok (only the single finals; the rest keep
 # their final reading)
-_RR_LINKED = {1: "g", 4: "n", 7: "d", 8: "r", 16: "m", 17: "b", 19: "s", 22: "j", 23: "ch",
+_RR_LINKED: Final = {1: "g", 4: "n", 7: "d", 8: "r", 16: "m", 17: "b", 19: "s", 22: "j", 23: "ch",
               24: "k", 25: "t", 26: "p", 27: "h"}
 
 
@@ -830,7 +830,7 @@ def hangul_romanized(text: str) -> str:
 # the spellings romanizations of Korean and Chinese differ by (McCune-Reischauer and
 # older spellings: Kyongju / Gyeongju, Pusan / Busan, Inchon / Incheon, Silla / Sinra;
 # pinyin tone marks are folded already): both sides are compared with these folded
-_LOOSE = (("eo", "o"), ("eu", "u"), ("ch", "j"), ("k", "g"), ("t", "d"), ("p", "b"),
+_LOOSE: Final = (("eo", "o"), ("eu", "u"), ("ch", "j"), ("k", "g"), ("t", "d"), ("p", "b"),
           ("r", "l"), ("wo", "o"), ("nl", "ll"), ("ln", "ll"), ("sh", "s"))
 
 
@@ -842,7 +842,7 @@ def loose_romanization(text: str) -> str:
     return text
 
 
-HAN_ONLY = re.compile("[\u4e00-\u9fff]+")
+HAN_ONLY: Final = re.compile("[\u4e00-\u9fff]+")
 
 
 def latin_reading(text: str) -> str | None:

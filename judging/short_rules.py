@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judging.entities import (
     BUILT_WORDS,
@@ -70,7 +70,7 @@ def decide(rule: str, correct: bool, matched: str | None, detail: str, *,
 # Stop words that are words of a title ("Let It Be" / "Let It Go", "For a Few Dollars More"
 # / "A Fistful of Dollars"): compared as words when the answer is capitalized as a title
 # (h-probe13); articles, prepositions and conjunctions are not
-_TITLE_STOPS = frozenset(w for w in STOPWORDS if w.isascii() and len(w) > 1) - frozenset({
+_TITLE_STOPS: Final = frozenset(w for w in STOPWORDS if w.isascii() and len(w) > 1) - frozenset({
     "'s", "an", "and", "or", "nor", "of", "in", "on", "at", "to", "for", "with", "by", "from",
     "into", "as", "than", "the"})
 
@@ -85,7 +85,7 @@ def _title_stops(core: tuple[str, ...], answer: tuple[str, ...]) -> frozenset[st
 
 # Tagalog articles before a person's name (not Vietnamese "sĩ", which folds to "si":
 # "Ca sĩ", a singer)
-_TL_NAME_ARTICLES = frozenset({"si", "sina", "kay", "kina"})
+_TL_NAME_ARTICLES: Final = frozenset({"si", "sina", "kay", "kina"})
 
 
 def confusable(core: tuple[str, ...], accept: tuple[Alt, ...],
@@ -195,7 +195,7 @@ def subtitle(core: tuple[str, ...], text: str, accept: tuple[Alt, ...],
     return None
 
 
-_AND_THE = re.compile(r"\s+and\s+the\s+", re.IGNORECASE)
+_AND_THE: Final = re.compile(r"\s+and\s+the\s+", re.IGNORECASE)
 
 
 def other_sequel_title(text: str, accept: tuple[Alt, ...]) -> Decision | None:
@@ -258,8 +258,8 @@ def other_subtitle(text: str, accept: tuple[Alt, ...]) -> Decision | None:
 
 
 # words an acronym may skip ("United States of America" -> USA)
-_ACRONYM_SKIP = frozenset({"of", "the", "and", "for", "on", "in", "de", "du", "des", "a", "an"})
-_ROMAN_TAIL = {"I": "1", "II": "2", "III": "3", "IV": "4", "V": "5"}
+_ACRONYM_SKIP: Final = frozenset({"of", "the", "and", "for", "on", "in", "de", "du", "des", "a", "an"})
+_ROMAN_TAIL: Final = {"I": "1", "II": "2", "III": "3", "IV": "4", "V": "5"}
 
 
 def _initials(text: str) -> tuple[str, str] | None:
@@ -299,7 +299,7 @@ def acronym(text: str, accept: tuple[Alt, ...]) -> Decision | None:
 
 # id/ms particles written onto the word before them: emphasis, question, "too", and
 # "-nya" (its, the: "kucingnya")
-_ENCLITICS = frozenset({"lah", "kah", "pun", "nya"})
+_ENCLITICS: Final = frozenset({"lah", "kah", "pun", "nya"})
 
 
 def prefix_word(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | None:
@@ -377,7 +377,7 @@ _NONE: frozenset[str] = frozenset()
 
 # A state named by an adjective: "Dominican Republic" is not "Dominica" (but "French
 # Republic" is France: the demonym table says so).
-_STATE_WORDS = frozenset({"republic"})
+_STATE_WORDS: Final = frozenset({"republic"})
 
 
 def _kind_changed(core: tuple[str, ...], answer: tuple[str, ...], qtok: frozenset[str]) -> str | None:
@@ -447,8 +447,8 @@ def proper_words(text: str) -> frozenset[str]:
     return frozenset(t for w in text.split() if w[:1].isupper() for t in tokens(w))
 
 
-_WHO = ("谁", "だれ", "ใคร", "누구", "who")
-_WHO_WORDS = frozenset({"ai", "siapa", "siapakah", "sino", "who", "whom", "누구"})  # (tl "sino")
+_WHO: Final = ("谁", "だれ", "ใคร", "누구", "who")
+_WHO_WORDS: Final = frozenset({"ai", "siapa", "siapakah", "sino", "who", "whom", "누구"})  # (tl "sino")
 
 
 @lru_cache(maxsize=4096)
@@ -474,8 +474,8 @@ def surname_in_run(cand: str, accept: tuple[Alt, ...]) -> Decision | None:
 
 # the question words a kind word follows (zh/ja: 第几交响曲, 哪个国家, 何交響曲) or precedes (th:
 # ประเภทใด)
-_ASK_BEFORE = ("几", "幾", "哪", "什么", "什麼", "何", "どの", "どんな")
-_ASK_AFTER = ("ใด", "อะไร", "ไหน")
+_ASK_BEFORE: Final = ("几", "幾", "哪", "什么", "什麼", "何", "どの", "どんな")
+_ASK_AFTER: Final = ("ใด", "อะไร", "ไหน")
 
 
 def _asked_kind(rest: str, question: str) -> bool:
@@ -525,7 +525,7 @@ def question_part(cand: str, accept: tuple[Alt, ...], question: str) -> Decision
 
 
 # Korean titles that may stand before a surname ("대통령 링컨": President Lincoln)
-_KO_TITLES = frozenset({"대통령", "장군", "감독", "박사", "교수", "왕", "여왕", "황제", "총리",
+_KO_TITLES: Final = frozenset({"대통령", "장군", "감독", "박사", "교수", "왕", "여왕", "황제", "총리",
                         "수상", "선생", "작가", "가수", "배우", "선수", "회장", "전"})
 
 
@@ -545,10 +545,10 @@ def other_person_hangul(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decis
     return None
 
 
-_SCRIPT_RANK = {"exact": 5, "found": 4, "negated": 3, "hedged": 3, "embedded": 2, "shares": 1,
+_SCRIPT_RANK: Final = {"exact": 5, "found": 4, "negated": 3, "hedged": 3, "embedded": 2, "shares": 1,
                 "none": 0}
 # a candidate up to this many characters is "short" in a script without spaces
-_SHORT_RUN = 40
+_SHORT_RUN: Final = 40
 
 
 def _mark_clusters(text: str) -> list[tuple[str, str]]:
@@ -601,14 +601,14 @@ def hangul_spacing(core_norm: str, accept: tuple[Alt, ...]) -> Decision | None:
     return None
 
 
-_KANA = re.compile("[\u3041-\u3096\u30a1-\u30f6]")
+_KANA: Final = re.compile("[\u3041-\u3096\u30a1-\u30f6]")
 # katakana to hiragana (the two syllabaries write the same sounds)
-_HIRAGANA = {c: c - 0x60 for c in range(0x30A1, 0x30F7)}
+_HIRAGANA: Final = {c: c - 0x60 for c in range(0x30A1, 0x30F7)}
 # after that: ヴァ and バ, ヴィ and ビ ... write the same loanword (ヴァイオリン / バイオリン),
 # and so do a word with and without its final long-vowel mark (コンピューター /
 # コンピュータ; a mark inside a word stays: ボーリング "drilling" is not ボウリング)
-_VU = (("ゔぁ", "ば"), ("ゔぃ", "び"), ("ゔぇ", "べ"), ("ゔぉ", "ぼ"), ("ゔ", "ぶ"))
-_FINAL_LONG = re.compile("(?<=[\u30a1-\u30f6ー]{2}[\u30a1-\u30f6])ー(?![\u30a1-\u30f6ー])")
+_VU: Final = (("ゔぁ", "ば"), ("ゔぃ", "び"), ("ゔぇ", "べ"), ("ゔぉ", "ぼ"), ("ゔ", "ぶ"))
+_FINAL_LONG: Final = re.compile("(?<=[\u30a1-\u30f6ー]{2}[\u30a1-\u30f6])ー(?![\u30a1-\u30f6ー])")
 
 
 def _kana_key(text: str) -> str:
@@ -691,10 +691,10 @@ def script_rules(cand: str, accept: tuple[Alt, ...], prompts: tuple[Alt, ...],
 # and it): a regnal or generational numeral, and the generation words, which say young
 # or old; a numeral and a generation word are not compared ("Johann Strauss II" is "the
 # Younger", another family's II need not be)
-_GENERATION = {"jr": "young", "junior": "young", "younger": "young", "fils": "young",
+_GENERATION: Final = {"jr": "young", "junior": "young", "younger": "young", "fils": "young",
                "sr": "old", "senior": "old", "elder": "old", "pere": "old",
                "i": "1", "ii": "2", "iii": "3", "iv": "4", "1": "1", "2": "2", "3": "3", "4": "4"}
-GENERATION_WORDS = frozenset(_GENERATION)
+GENERATION_WORDS: Final = frozenset(_GENERATION)
 
 
 def _generation(toks: tuple[str, ...]) -> tuple[tuple[str, ...], str | None]:
@@ -734,9 +734,9 @@ def generation(core: tuple[str, ...], accept: tuple[Alt, ...]) -> Decision | Non
 
 # words that make a name a place's (en, vi "thành phố", id/ms "kota", "bandar", tl
 # "lungsod"), when the answerline does not use them
-PLACE_KIND_WORDS = frozenset({"city", "town", "state", "county", "province", "thanh", "pho", "tinh",
+PLACE_KIND_WORDS: Final = frozenset({"city", "town", "state", "county", "province", "thanh", "pho", "tinh",
                           "kota", "bandar", "lungsod", "siyudad"})
-_PLACE_EXTRA = PLACE_KIND_WORDS | {"of", "the", "ng", "di"}
+_PLACE_EXTRA: Final = PLACE_KIND_WORDS | {"of", "the", "ng", "di"}
 
 
 def asks_person(question: str) -> bool:

@@ -33,35 +33,35 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judging.scripts import HAN_ONLY, kana_romaji, latin_reading
 
 if TYPE_CHECKING:
     from judging.preparation import Alt
 
-_KATAKANA = re.compile("[\u30a1-\u30fa\u30fc]+")
+_KATAKANA: Final = re.compile("[\u30a1-\u30fa\u30fc]+")
 # marks of a foreign word: Hangul syllables with the vowels ㅠ (yu) or ㅡ (eu), which
 # Korean puts after a foreign consonant (뉴턴, 슈, 스, 트); Chinese characters of
 # transliteration (斯, 特, 尔, 顿, 因, ...)
-_KO_LOAN_VOWELS = frozenset({17, 18})
-_ZH_LOAN = frozenset("斯特尔爾克夫诺諾莫亚亞拉德顿頓森逊遜伯布普洛罗羅维維韦韋芬琴因兹茨迪娜丽麗"
+_KO_LOAN_VOWELS: Final = frozenset({17, 18})
+_ZH_LOAN: Final = frozenset("斯特尔爾克夫诺諾莫亚亞拉德顿頓森逊遜伯布普洛罗羅维維韦韋芬琴因兹茨迪娜丽麗"
                      "莉玛瑪娅雅妮奥奧欧歐埃艾伊乌烏卡萨薩塔纳納哈巴帕达達瓦曼朗蒂利里基吉索托科"
                      "戈波佩贝貝梅赫霍约約杰傑詹")
-MIN_CONSONANTS = 3
+MIN_CONSONANTS: Final = 3
 
 # a Latin spelling's letter groups, in the order they are read (before single letters)
-_LATIN = re.compile("tsch|sch|tch|ch|sh|ts|tz|ph|th|ck|qu|ng|gh|[a-z]")
-_LATIN_CLASS = {
+_LATIN: Final = re.compile("tsch|sch|tch|ch|sh|ts|tz|ph|th|ck|qu|ng|gh|[a-z]")
+_LATIN_CLASS: Final = {
     "tsch": "s", "sch": "s", "tch": "s", "ch": "s", "sh": "s", "ts": "s", "tz": "s",
     "ph": "p", "th": "t", "ck": "k", "qu": "k", "ng": "n", "gh": "",
     "b": "p", "p": "p", "f": "p", "v": "p", "d": "t", "t": "t", "g": "k", "k": "k",
     "q": "k", "c": "k", "s": "s", "z": "s", "j": "s", "x": "ks", "l": "l", "r": "l",
     "m": "m", "n": "n", "h": "", "w": "", "y": "",
 }
-_VOWELS = frozenset("aeiou")
+_VOWELS: Final = frozenset("aeiou")
 # pinyin's sibilants and affricates (c is "ts", q "ch", x "sh")
-_PINYIN = re.compile("zh|ch|sh|[zcsjqx]")
+_PINYIN: Final = re.compile("zh|ch|sh|[zcsjqx]")
 
 
 def _skeleton_of_latin(text: str) -> str:
@@ -90,7 +90,7 @@ def _skeleton_of_latin(text: str) -> str:
 
 # a copula or particle after a name in katakana (ヘンデルです): it is written in hiragana,
 # which a katakana name does not contain
-_HIRAGANA_TAIL = re.compile("(?<=[\u30a1-\u30fa\u30fc])[\u3041-\u3096]+$")
+_HIRAGANA_TAIL: Final = re.compile("(?<=[\u30a1-\u30fa\u30fc])[\u3041-\u3096]+$")
 
 
 @lru_cache(maxsize=65536)
@@ -130,13 +130,13 @@ def skeleton(text: str) -> str | None:
 # Thai consonants by class (a consonant under the silencing mark ์ is read too: Thai
 # spells a foreign name letter by letter and silences what it does not say, so the
 # spelling, not the sound, is what matches: ไอน์สไตน์ is _nstn like "Einstein")
-_THAI_CLASS = {
+_THAI_CLASS: Final = {
     **dict.fromkeys("กขฃคฅฆ", "k"), "ง": "n", **dict.fromkeys("จฉชซฌศษส", "s"),
     **dict.fromkeys("ฎฏดตฐฑฒถทธ", "t"), **dict.fromkeys("ณน", "n"),
     **dict.fromkeys("บปผฝพฟภ", "p"), "ม": "m", **dict.fromkeys("รลฬ", "l"),
 }
-_THAI_LEADING_VOWELS = frozenset("เแโใไ")
-_THAI = re.compile("[\u0e01-\u0e5b]")
+_THAI_LEADING_VOWELS: Final = frozenset("เแโใไ")
+_THAI: Final = re.compile("[\u0e01-\u0e5b]")
 
 
 def _skeleton_of_thai(text: str) -> str | None:
@@ -207,9 +207,9 @@ def name_skeletons(norm: str) -> tuple[str, ...]:
 
 # a Vietnamese respelling of a foreign name: its letters with marks (Niu-tơn, Ê-đi-xơn)
 # or "nh" before a consonant or at the end (Anhxtanh)
-_VI_RESPELLING = re.compile("[đơưăâêô]|[àáảãạèéẻẽẹìíỉĩịòóỏõọùúủũụỳýỷỹỵ]|nh(?![aeiouy])",
+_VI_RESPELLING: Final = re.compile("[đơưăâêô]|[àáảãạèéẻẽẹìíỉĩịòóỏõọùúủũụỳýỷỹỵ]|nh(?![aeiouy])",
                             re.IGNORECASE)
-_VI_LETTERS = (("ngh", "ng"), ("nh", "n"), ("gi", "z"), ("tr", "ch"), ("kh", "k"), ("x", "s"),
+_VI_LETTERS: Final = (("ngh", "ng"), ("nh", "n"), ("gi", "z"), ("tr", "ch"), ("kh", "k"), ("x", "s"),
                ("qu", "k"))
 
 

@@ -20,39 +20,39 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from judging.normalize import latin_runs
 from judging.numbers import UNITS, read_number
 
 # markers written glued to numbers in scripts without spaces, split off first (longest
 # first: 小时 before 时, 시간 before 시)
-_GLUED = ("午後", "午前", "下午", "上午", "晚上", "早上", "傍晚", "오후", "오전", "บ่าย", "เช้า", "เย็น",
+_GLUED: Final = ("午後", "午前", "下午", "上午", "晚上", "早上", "傍晚", "오후", "오전", "บ่าย", "เช้า", "เย็น",
           "小時", "小时", "時間", "钟头", "鐘頭", "分钟", "分鐘", "시간", "นาฬิกา", "ชั่วโมง", "刻",
           "นาที", "ครึ่ง", "ทุ่ม", "โมง", "時", "时", "点", "點", "分", "半", "个", "個", "시",
           "분", "반", "น.")
-_GLUED_RE = re.compile("|".join(map(re.escape, _GLUED)))
+_GLUED_RE: Final = re.compile("|".join(map(re.escape, _GLUED)))
 # "7:30", "07.30", "19.00 น.", "8h30": hours, then minutes (two digits)
-_HHMM = re.compile(r"(?<![\d.,:])(\d{1,2})\s*[:.h]\s*(\d{2})(?![\d.,:])")
+_HHMM: Final = re.compile(r"(?<![\d.,:])(\d{1,2})\s*[:.h]\s*(\d{2})(?![\d.,:])")
 
-_CLOCK_HOUR = frozenset({"時", "时", "点", "點", "시", "gio", "นาฬิกา", "โมง", "oclock"})
+_CLOCK_HOUR: Final = frozenset({"時", "时", "点", "點", "시", "gio", "นาฬิกา", "โมง", "oclock"})
 # hours and minutes as judging.numbers.UNITS has them in every seed language (less vi
 # "giờ", a clock's hour: "7 giờ" is seven o'clock), and the forms it leaves out
-_DURATION_HOUR = frozenset(w for w, kinds in UNITS.items() if ("time", "h") in kinds) - (
+_DURATION_HOUR: Final = frozenset(w for w, kinds in UNITS.items() if ("time", "h") in kinds) - (
     _CLOCK_HOUR) | {"小時", "钟头", "鐘頭", "tieng", "hr", "hrs"}
-_MINUTE = frozenset(w for w, kinds in UNITS.items() if ("time", "min") in kinds) | {
+_MINUTE: Final = frozenset(w for w, kinds in UNITS.items() if ("time", "min") in kinds) | {
     "分", "分鐘", "minit", "min", "mins", "minutos"}
-_HALF = frozenset({"半", "반", "ruoi", "ครึ่ง", "half", "medya", "y"})
-_PM = frozenset({"pm", "오후", "午後", "下午", "傍晚", "sore", "petang", "chieu", "toi", "hapon",
+_HALF: Final = frozenset({"半", "반", "ruoi", "ครึ่ง", "half", "medya", "y"})
+_PM: Final = frozenset({"pm", "오후", "午後", "下午", "傍晚", "sore", "petang", "chieu", "toi", "hapon",
                  "บ่าย", "เย็น", "ค่ำ", "evening", "afternoon", "저녁"})
 # the night: after the evening, or before the morning ("twelve o'clock at night" is
 # midnight, "2 giờ đêm" is 2 a.m.)
-_NIGHT = frozenset({"night", "tonight", "malam", "gabi", "晚上", "夜", "dem", "밤"})
-_AM = frozenset({"am", "오전", "午前", "上午", "早上", "朝", "pagi", "sang", "umaga", "เช้า",
+_NIGHT: Final = frozenset({"night", "tonight", "malam", "gabi", "晚上", "夜", "dem", "밤"})
+_AM: Final = frozenset({"am", "오전", "午前", "上午", "早上", "朝", "pagi", "sang", "umaga", "เช้า",
                  "morning"})
 # words around a time that do not change it: "at", "pukul", "jam", "alas", "lúc", "about",
 # polite endings, "of the", articles
-_AROUND = frozenset({"at", "around", "about", "approximately", "roughly", "exactly", "pukul",
+_AROUND: Final = frozenset({"at", "around", "about", "approximately", "roughly", "exactly", "pukul",
                      "alas", "luc", "vao", "khoang", "sekitar", "kira", "lebih", "kurang",
                      "mga", "ng", "sa", "bandang", "nang", "ala", "a", "an", "the", "in", "of",
                      "it", "is", "its", "was", "和", "大约", "大概", "左右", "约", "約", "ごろ", "頃",
@@ -60,7 +60,7 @@ _AROUND = frozenset({"at", "around", "about", "approximately", "roughly", "exact
                      "เวลา", "ครับ", "ค่ะ", "คะ", "po", "ho", "nhe", "ya", "lah", "and", "o",
                      "ang", "daw", "exact", "sharp", "just", "only", "for", "lasts", "long",
                      "takes", "va", "dan", "个", "個", "น", "de", "la", "las"})
-_APPROX = frozenset({"around", "about", "approximately", "roughly", "khoang", "sekitar", "kira",
+_APPROX: Final = frozenset({"around", "about", "approximately", "roughly", "khoang", "sekitar", "kira",
                      "mga", "bandang", "大约", "大概", "左右", "约", "約", "ごろ", "頃", "약", "쯤",
                      "정도", "ประมาณ"})
 
@@ -73,7 +73,7 @@ class TimeValue(NamedTuple):
     minutes: frozenset[int]
 
 
-_ALL_MARKS = _CLOCK_HOUR | _DURATION_HOUR | _MINUTE | _HALF | _PM | _AM | _AROUND | frozenset({
+_ALL_MARKS: Final = _CLOCK_HOUR | _DURATION_HOUR | _MINUTE | _HALF | _PM | _AM | _AROUND | frozenset({
     "setengah", "stengah", "quarter", "past", "after", "to", "before", "h24", "ทุ่ม", "midnight",
     "noon", "midday", "night", "tonight", "malam", "gabi", "晚上", "夜", "dem", "밤", "刻"})
 
@@ -86,7 +86,7 @@ def _number(word: str) -> float | None:
     return read_number(word) if len(word) <= 24 else None
 
 
-_DECIMAL = re.compile(r"\d+(?:\.\d+|,(?!\d{3}$)\d+)")
+_DECIMAL: Final = re.compile(r"\d+(?:\.\d+|,(?!\d{3}$)\d+)")
 
 
 def _hhmm(m: re.Match[str]) -> str:
@@ -108,9 +108,9 @@ def _words(text: str) -> list[str]:
     return latin_runs(w for w in (w.strip(_STRIP) for w in s.split()) if w)
 
 
-_SPELLINGS = (("p.m.", " pm "), ("a.m.", " am "), ("o'clock", " oclock "),
+_SPELLINGS: Final = (("p.m.", " pm "), ("a.m.", " am "), ("o'clock", " oclock "),
               ("o\u2019clock", " oclock "))
-_STRIP = ",;:!?()\"\u201c\u201d.'\u2019-"
+_STRIP: Final = ",;:!?()\"\u201c\u201d.'\u2019-"
 
 
 @lru_cache(maxsize=16384)
@@ -223,7 +223,7 @@ def _duration(nums: list[float], order: list[str], hours: bool, minutes: bool,
     return TimeValue("duration", frozenset({int(total)}))
 
 
-_PAST_MINUTES = frozenset({5, 10, 20, 25})
+_PAST_MINUTES: Final = frozenset({5, 10, 20, 25})
 
 
 def _clock(nums: list[float], half: bool, quarter: bool, past: bool, to: bool, setengah: bool,
@@ -303,10 +303,10 @@ def answer_times(alt_texts: str, low: str = "", words: frozenset[str] | None = N
 
 
 # what every answer that reads as a time has: a clock's colon, a time word or mark
-_TIME_CHARS = frozenset(":時时点點分半시분반ทุ่มโมงนาฬิกาชั่วครึ่ง")
-_TIME_WORDS = frozenset({"half", "quarter", "hour", "hours", "minute", "minutes", "min", "mins",
+_TIME_CHARS: Final = frozenset(":時时点點分半시분반ทุ่มโมงนาฬิกาชั่วครึ่ง")
+_TIME_WORDS: Final = frozenset({"half", "quarter", "hour", "hours", "minute", "minutes", "min", "mins",
                          "hr", "hrs", "setengah", "jam", "pukul", "menit", "minit", "giờ",
                          "tiếng", "phút", "rưỡi", "oras", "minuto", "minutos", "alas", "medya",
                          "o'clock", "oclock", "noon", "midnight", "midday", "am", "pm",
                          "a.m.", "p.m.", "a.m", "p.m"})
-_AMPM = re.compile(r"\d\s*[ap]\.?m\b")
+_AMPM: Final = re.compile(r"\d\s*[ap]\.?m\b")

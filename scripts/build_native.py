@@ -112,10 +112,20 @@ def build() -> None:
     sources = [str(Path("judging") / f"{m.rpartition('.')[2]}.py") for m in native.MODULES]
     digests = native.source_digests(ROOT / "judging")  # before: what was compiled
     jobs = str(max(1, os.cpu_count() or 1))
-    done = subprocess.run([sys.executable, "-c", _SETUP, os.pathsep.join(sources), str(lib),
-                           str(tmp), str(c_dir), jobs, GROUP], cwd=ROOT, check=False)
+    OUT.mkdir(parents=True)
+    log = OUT / "build.log"
+    print(f"build_native: compiling {len(sources)} modules with mypyc (log: {log})...",
+          flush=True)
+    with log.open("w", encoding="utf-8") as fh:
+        done = subprocess.run([sys.executable, "-c", _SETUP, os.pathsep.join(sources),
+                               str(lib), str(tmp), str(c_dir), jobs, GROUP], cwd=ROOT,
+                              stdout=fh, stderr=subprocess.STDOUT, check=False)
     if done.returncode:
-        raise SystemExit("build_native: mypyc failed (above); the judge runs from its sources")
+        errors = [line for line in log.read_text(encoding="utf-8").splitlines()
+                  if ": error:" in line or "Error" in line]
+        print("\n".join(errors[-20:]), file=sys.stderr)
+        raise SystemExit(f"build_native: mypyc failed (the errors above; {log}); the judge "
+                         f"runs from its sources")
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     modules = {m: str(lib / "judging" / f"{m.rpartition('.')[2]}{suffix}") for m in native.MODULES}
     group = {"name": f"{GROUP}__mypyc", "file": str(lib / f"{GROUP}__mypyc{suffix}")}
