@@ -18,7 +18,7 @@ import pytest
 
 from judging import native
 from judging.equivalence import judge_many
-from tests.judging.reference_data import DATA, needs_data
+from tests.judging.reference_data import DATA
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "judging" / "data" / "short_answers.jsonl"
@@ -119,6 +119,8 @@ def test_a_stale_stamp_makes_the_finder_step_aside(tmp_path: Path,
 def test_ci_runs_the_compiled_build() -> None:
     if os.environ.get("EARSHOT_REQUIRE_NATIVE") != "1":
         pytest.skip("EARSHOT_REQUIRE_NATIVE is not set (CI sets it)")
+    if os.environ.get(native.PURE_ENV):
+        pytest.skip("EARSHOT_PURE is set: this pass runs the sources on purpose")
     assert native.compiled(), "scripts/install.sh built no usable compiled judge"
 
 
@@ -144,7 +146,6 @@ def _rows() -> list[list]:
     return rows
 
 
-@needs_data
 def test_the_build_judges_as_the_sources_do() -> None:
     if not native.compiled():
         pytest.skip("the judge runs from its sources here (no compiled build in use)")
@@ -156,7 +157,7 @@ def test_the_build_judges_as_the_sources_do() -> None:
     assert pure["compiled"] is False
     mine = [[v.correct, v.prompt, v.score, v.rule, v.matched, v.explanation, v.version]
             for v in judge_many(*zip(*rows, strict=True))]
-    assert len(mine) == len(rows) > 8000
+    assert len(mine) == len(rows) >= 7000  # (the table; and NQ301 where the data is)
     differ = [(rows[i][0], a, b) for i, (a, b) in enumerate(zip(pure["verdicts"], mine,
                                                                  strict=True)) if a != b]
     assert not differ, differ[:5]
