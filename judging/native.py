@@ -13,7 +13,8 @@ virtual environment, loads them instead of the sources only when
 - ``EARSHOT_PURE`` is unset or empty (set it to profile or debug the Python code),
 - the module is imported from the checkout that was compiled (another checkout using
   the same environment, such as ``judging_bench.py --against``, gets its own sources),
-- the interpreter is the one they were compiled for, and
+- the interpreter is the one they were compiled for, and so is the CPU (the build is
+  compiled for the machine's own instruction set: ``-march=native``), and
 - every listed source still has the SHA-256 it was compiled from: one edited module
   turns the whole build off, since compiled modules call each other directly.
 
@@ -65,6 +66,19 @@ def source_digests(package_dir: Path) -> dict[str, str]:
         for name in MODULES}
 
 
+def cpu_signature() -> str | None:
+    """A digest of this CPU's instruction-set flags (Linux's ``/proc/cpuinfo``), or
+    ``None`` where they cannot be read (then the build is compiled for any CPU)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            flags = next((line for line in f if line.startswith(("flags", "Features"))), None)
+    except OSError:
+        return None
+    if flags is None:
+        return None
+    return hashlib.sha256(" ".join(sorted(flags.split(":", 1)[-1].split())).encode()).hexdigest()[:16]
+
+
 def compiled() -> bool:
     """Is the judge running in this process the compiled build?"""
     from judging import equivalence
@@ -79,6 +93,8 @@ def stamp_problem(stamp: dict) -> str | None:
         return "built by another version of scripts/build_native.py"
     if stamp.get("cache_tag") != sys.implementation.cache_tag:
         return f"compiled for {stamp.get('cache_tag')}, running {sys.implementation.cache_tag}"
+    if stamp.get("cpu") and stamp["cpu"] != cpu_signature():
+        return "compiled for another CPU's instruction set"
     files = [stamp["group"]["file"], *stamp["modules"].values()]
     if missing := [f for f in files if not os.path.exists(f)]:
         return f"missing {missing[0]}"

@@ -10,7 +10,11 @@ Usage (``scripts/install.sh`` runs it)::
 The modules of :data:`judging.native.MODULES` are compiled into ``build/native/`` (never
 into the package: see :mod:`judging.native` for why and for when the build is loaded),
 a stamp records the checkout, the interpreter and each source's SHA-256, and a ``.pth``
-file in the environment's site-packages installs the import hook at start-up. The
+file in the environment's site-packages installs the import hook at start-up. On Linux
+the C code is compiled for this machine's instruction set (``-march=native``; the stamp
+records the CPU, and another CPU gets the sources); ``EARSHOT_NATIVE_PORTABLE=1``
+compiles for any CPU of the architecture, for an environment built on one machine and
+run on others. The
 sources must type-check under mypy (mypyc compiles what mypy infers): a type error
 stops the build, which ``install.sh`` reports, leaving the pure-Python judge in place.
 """
@@ -112,6 +116,12 @@ def build() -> None:
     sources = [str(Path("judging") / f"{m.rpartition('.')[2]}.py") for m in native.MODULES]
     digests = native.source_digests(ROOT / "judging")  # before: what was compiled
     jobs = str(max(1, os.cpu_count() or 1))
+    # for this machine's instruction set (6-8 % faster on the bench): the stamp records
+    # the CPU, and the hook ignores the build on another one (a copied environment)
+    cpu = native.cpu_signature() if os.environ.get("EARSHOT_NATIVE_PORTABLE") != "1" else None
+    env = {**os.environ}
+    if cpu is not None:
+        env["CFLAGS"] = f"{env.get('CFLAGS', '')} -march=native".strip()
     OUT.mkdir(parents=True)
     log = OUT / "build.log"
     print(f"build_native: compiling {len(sources)} modules with mypyc (log: {log})...",
@@ -119,7 +129,7 @@ def build() -> None:
     with log.open("w", encoding="utf-8") as fh:
         done = subprocess.run([sys.executable, "-c", _SETUP, os.pathsep.join(sources),
                                str(lib), str(tmp), str(c_dir), jobs, GROUP], cwd=ROOT,
-                              stdout=fh, stderr=subprocess.STDOUT, check=False)
+                              env=env, stdout=fh, stderr=subprocess.STDOUT, check=False)
     if done.returncode:
         errors = [line for line in log.read_text(encoding="utf-8").splitlines()
                   if ": error:" in line or "Error" in line]
@@ -133,6 +143,7 @@ def build() -> None:
         "version": native.STAMP_VERSION,
         "package_dir": os.path.realpath(ROOT / "judging"),
         "cache_tag": sys.implementation.cache_tag,
+        "cpu": cpu,
         "digests": digests,
         "modules": modules,
         "group": group,

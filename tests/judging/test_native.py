@@ -79,6 +79,10 @@ def test_another_interpreter_or_a_missing_file_turns_it_off(tmp_path: Path) -> N
     Path(stamp["modules"]["judging.numbers"]).unlink()
     assert native.stamp_problem(stamp).startswith("missing ")
     assert native.stamp_problem({**stamp, "version": 0}) is not None
+    # built with -march=native on another CPU (a copied environment): not loaded
+    other_cpu = {**stamp, "cpu": "0" * 16}
+    assert native.stamp_problem(other_cpu) == "compiled for another CPU's instruction set" or (
+        native.cpu_signature() is None)
 
 
 def test_the_finder_serves_only_the_compiled_checkout(tmp_path: Path,
