@@ -885,7 +885,7 @@ def _analyze(info: Cand | None, key: str | tuple[str, ...], question: str,
         for a in accept:
             ko_theirs = korean_digits(a.toks)
             if ko_mine == core and ko_theirs == a.toks:
-                continue  # (no Hangul number on either side: the ko_other rules read it)
+                continue  # (no Hangul number on either side: the other rules read it)
             if ko_mine == ko_theirs:
                 return _result("number-words", True, a.alt.text,
                                f"says the numbers of '{a.alt.text}' in other words", ZERO)

@@ -354,7 +354,7 @@ def grey_analysis(info: Cand, accept: tuple[Alt, ...], qtok: frozenset[str],
     family_starts = {c[:5] for c in core_content if len(c) >= 5} if short_core else None
     # months and (month, day) pairs of the numeric answers (built only if any)
     alt_months: frozenset[str] = EMPTY
-    alt_pairs: frozenset[tuple[str, str]] = EMPTY  # type: ignore
+    alt_pairs: frozenset[tuple[str, str]] = frozenset()
     for a in accept:
         content = a.content_or_toks
         if content.isdisjoint(cand_set):

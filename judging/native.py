@@ -29,6 +29,7 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 
@@ -130,7 +131,7 @@ class NativeFinder:
             self._stamp = None if self.problem else stamp
         return self._stamp
 
-    def find_spec(self, name: str, path: object = None, target: object = None
+    def find_spec(self, name: str, path: Sequence[str] | None = None, target: object = None
                   ) -> ModuleSpec | None:
         if not name.startswith("judging.") and not name.endswith("__mypyc"):
             return None
@@ -145,17 +146,14 @@ class NativeFinder:
         if file is None or not path:
             return None
         # only for the checkout that was compiled
-        if os.path.realpath(next(iter(path))) != stamp["package_dir"]:  # type: ignore[call-overload]
+        if os.path.realpath(next(iter(path))) != stamp["package_dir"]:
             return None
         return importlib.util.spec_from_file_location(name, file)
 
 
-def install(stamp_path: str) -> NativeFinder:
+def install(stamp_path: str) -> None:
     """Put a :class:`NativeFinder` for the build ``stamp_path`` first on
-    ``sys.meta_path`` (once per process); returns it."""
-    for finder in sys.meta_path:
-        if isinstance(finder, NativeFinder) or type(finder).__name__ == "NativeFinder":
-            return finder  # type: ignore[return-value]
-    finder = NativeFinder(stamp_path)
-    sys.meta_path.insert(0, finder)
-    return finder
+    ``sys.meta_path``, once per process (the hook runs this file as a module of its own,
+    so an earlier finder is recognised by its class's name)."""
+    if not any(type(finder).__name__ == "NativeFinder" for finder in sys.meta_path):
+        sys.meta_path.insert(0, NativeFinder(stamp_path))
